@@ -1,0 +1,107 @@
+/* The C ABI between the thin GStreamer plugin (libgstdsnode.so, src/gst/) and the runtime
+ * library that embeds Node (libdsnode-runtime.so.0, src/embed/ + src/binding/ + src/runtime/).
+ *
+ * Why a C ABI: the plugin must load without libnode (gst-inspect stays cheap), so it dlopen()s
+ * the runtime only when the first element starts, looks up `dsnode_runtime_api` and talks to it
+ * through this table. Neither side includes the other's headers. GStreamer types are shared. */
+#ifndef DSNODE_RUNTIME_API_H
+#define DSNODE_RUNTIME_API_H
+
+#include <gst/gst.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+#define DSNODE_RUNTIME_ABI_VERSION 1
+
+/* Log levels, same numbering as GstDebugLevel. */
+typedef enum {
+  DSNODE_LOG_ERROR = 1,
+  DSNODE_LOG_WARNING = 2,
+  DSNODE_LOG_FIXME = 3,
+  DSNODE_LOG_INFO = 4,
+  DSNODE_LOG_DEBUG = 5,
+  DSNODE_LOG_LOG = 6,
+  DSNODE_LOG_TRACE = 7,
+} DsnodeLogLevel;
+
+/* Callbacks the plugin gives the runtime. `element` is the GstElement* the instance was
+ * created for. All may be called from the JS thread. */
+typedef struct {
+  /* Log into the element's own GST_DEBUG category (named after the element). */
+  void (*log) (GstElement * element, DsnodeLogLevel level, const char *file, int line,
+      const char *message);
+  /* An error that happened outside a call the plugin is waiting for (timer, rejected promise
+   * after the call returned, process.exit from a callback). The plugin posts it as an element
+   * error without blocking the caller and fails the next buffer. */
+  void (*post_error) (GstElement * element, const char *message, const char *debug);
+} DsnodeHostCallbacks;
+
+/* One frame of the portable one-frame batch (a buffer without batch metadata). */
+typedef struct {
+  uint64_t frame_num;
+  int64_t buf_pts;              /* GstClockTime, -1 when none */
+  int64_t buf_dts;
+  int64_t buf_duration;
+  uint32_t source_id;
+  uint32_t pad_index;
+  uint32_t batch_id;
+  uint32_t width;               /* from the negotiated caps, 0 when unknown */
+  uint32_t height;
+} DsnodeFrameInfo;
+
+/* Result of a call. On failure *message and *debug are g_malloc'ed (g_free them):
+ * message is one line for the user, debug holds the JS stack. */
+typedef struct {
+  gboolean ok;
+  char *message;
+  char *debug;
+} DsnodeResult;
+
+typedef struct DsnodeInstance DsnodeInstance;
+
+typedef struct {
+  int abi_version;              /* DSNODE_RUNTIME_ABI_VERSION */
+
+  /* Starts Node once per process on its own JS thread (later calls return at once).
+   * host_js is the absolute path of dsnode/host.js. Returns FALSE with *error set
+   * (g_malloc'ed) when Node cannot start. Thread-safe. */
+  gboolean (*ensure_started) (const DsnodeHostCallbacks * callbacks, const char *host_js,
+      char **error);
+
+  /* Loads the element bundle (cached per path), constructs the user's class and validates
+   * the properties. props_json is a JSON object keyed by the *JS* (camelCase) property names
+   * holding every property's current value. Blocks until done. */
+  DsnodeInstance *(*create_instance) (GstElement * element, const char *element_name,
+      const char *bundle_path, const char *props_json, DsnodeResult * result);
+
+  /* Lifecycle; each blocks until the JS side (including a returned Promise) is done. */
+  void (*start) (DsnodeInstance * instance, DsnodeResult * result);
+  void (*stop) (DsnodeInstance * instance, DsnodeResult * result);
+
+  /* caps_json: {"string": "<gst_caps_to_string>", "structures": [{"name": ..., "fields": {...}}]} */
+  void (*set_caps) (DsnodeInstance * instance, const char *caps_json, DsnodeResult * result);
+
+  /* event_json: {"type": "eos"|"flush-start"|"flush-stop"|"stream-start"|"segment"|"custom-downstream"|...,
+   *              "structure": {"name": ..., "fields": {...}} | null} */
+  void (*event) (DsnodeInstance * instance, const char *event_json, DsnodeResult * result);
+
+  /* A property changed after create_instance. Does not block: queued in order with buffers;
+   * a value the schema rejects is reported through callbacks->post_error. */
+  void (*set_property) (DsnodeInstance * instance, const char *js_name, const char *value_json);
+
+  /* The per-buffer call. Blocks (spin, then wait) until transform(batch, buffer) and its
+   * Promise finish. buffer is writable. */
+  void (*transform) (DsnodeInstance * instance, GstBuffer * buffer, const DsnodeFrameInfo * frames,
+      uint32_t num_frames, DsnodeResult * result);
+
+  /* Releases the JS instance. Does not block. The element pointer is not used afterwards. */
+  void (*destroy_instance) (DsnodeInstance * instance);
+} DsnodeRuntimeApi;
+
+/* Exported by libdsnode-runtime.so.0 */
+#define DSNODE_RUNTIME_API_SYMBOL "dsnode_runtime_api"
+typedef const DsnodeRuntimeApi *(*DsnodeRuntimeApiGetter) (void);
+
+G_END_DECLS
+#endif
