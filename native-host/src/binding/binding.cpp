@@ -1,1 +1,414 @@
-// placeholder: being written
+// The Node-API binding host.js gets from process.dlopen() of this library: setHandlers,
+// transformState, log, postError, liveInstances (docs/internals/host-protocol.md), and the
+// JsExecutor that runs the hand-off's calls through those handlers on the JS thread.
+#include <napi.h>
+
+#include <gst/gst.h>
+
+#include <memory>
+#include <string>
+
+#include "runtime/call.h"
+#include "runtime/handoff.h"
+#include "runtime/instance.h"
+#include "runtime/js_executor.h"
+
+#ifdef NAPI_CPP_EXCEPTIONS
+#error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
+#endif
+
+namespace dsnode {
+namespace {
+
+// transformState layout: 8 header slots, then 10 per frame (host-protocol.md).
+constexpr size_t kHeaderSlots = 8;
+constexpr size_t kFrameSlots = 10;
+constexpr size_t kStateLength = kHeaderSlots + kFrameSlots * kMaxFramesPerBatch;
+
+// Indexed by CallKind.
+constexpr const char* kHandlerNames[] = {"create", "start",     "stop",   "caps",
+                                         "event",  "property",  "transform", "destroy"};
+constexpr size_t kHandlerCount = sizeof(kHandlerNames) / sizeof(kHandlerNames[0]);
+
+double clock_slot(GstClockTime time) {
+  return time == GST_CLOCK_TIME_NONE ? -1.0 : static_cast<double>(time);
+}
+
+class Binding final : public JsExecutor {
+ public:
+  Binding(Napi::Env env, Napi::Object exports);
+  ~Binding() override { Handoff::get().clear_executor(this); }
+
+  void run_in_js_scope(void (*body)(void*), void* data) override;
+  void start(Call& call) override;
+
+ private:
+  static Binding* from(const Napi::CallbackInfo& info) { return static_cast<Binding*>(info.Data()); }
+  static Napi::Value set_handlers(const Napi::CallbackInfo& info);
+  static Napi::Value log(const Napi::CallbackInfo& info);
+  static Napi::Value post_error(const Napi::CallbackInfo& info);
+  static Napi::Value live_instances(const Napi::CallbackInfo& info);
+
+  void write_transform_state(const Call& call);
+  bool parse_json(const std::string& text, const char* what, napi_value* parsed, Outcome* failure);
+  void await_settlement(Call& call, napi_value thenable, napi_value then);
+  void report_property_rejection(const Call& call, napi_value thenable, napi_value then);
+
+  // Error plumbing: N-API leaves a thrown exception pending until it is taken.
+  bool take_exception(napi_value* thrown);
+  Outcome describe_thrown(napi_value thrown, const char* how);
+  Outcome failure_from_pending(const char* what);
+  std::string display_string(napi_value value);
+  bool string_property(napi_value object, const char* name, std::string* text);
+  std::string received(Napi::Value value);
+  void throw_type_error(const std::string& message);
+
+  Napi::Env env_;
+  Napi::ObjectReference handlers_object_;
+  Napi::FunctionReference handlers_[kHandlerCount];
+  Napi::ObjectReference json_;
+  Napi::FunctionReference json_parse_;
+  Napi::FunctionReference string_;
+  Napi::Reference<Napi::Float64Array> transform_state_;
+  double* state_ = nullptr;
+  Napi::ObjectReference async_resource_;
+  napi_async_context async_context_ = nullptr;
+};
+
+Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env) {
+  Napi::Object global = env.Global();
+  json_ = Napi::Persistent(global.Get("JSON").As<Napi::Object>());
+  json_parse_ = Napi::Persistent(json_.Value().Get("parse").As<Napi::Function>());
+  string_ = Napi::Persistent(global.Get("String").As<Napi::Function>());
+
+  Napi::Float64Array state = Napi::Float64Array::New(env, kStateLength);
+  state_ = state.Data();
+  transform_state_ = Napi::Persistent(state);
+
+  exports.Set("setHandlers", Napi::Function::New(env, &Binding::set_handlers, "setHandlers", this));
+  exports.Set("transformState", state);
+  exports.Set("log", Napi::Function::New(env, &Binding::log, "log", this));
+  exports.Set("postError", Napi::Function::New(env, &Binding::post_error, "postError", this));
+  exports.Set("liveInstances",
+      Napi::Function::New(env, &Binding::live_instances, "liveInstances", this));
+}
+
+// ---------------------------------------------------------------- exports
+
+Napi::Value Binding::set_handlers(const Napi::CallbackInfo& info) {
+  Binding* self = from(info);
+  Napi::Env env = info.Env();
+  if (!info[0].IsObject()) {
+    self->throw_type_error("Expected an object for handlers but received " + self->received(info[0]));
+    return env.Undefined();
+  }
+  Napi::Object handlers = info[0].As<Napi::Object>();
+  Napi::Function functions[kHandlerCount];
+  for (size_t i = 0; i < kHandlerCount; ++i) {
+    Napi::Value handler = handlers.Get(kHandlerNames[i]);
+    if (env.IsExceptionPending()) return env.Undefined();
+    if (!handler.IsFunction()) {
+      self->throw_type_error(std::string("Expected a function for handlers.") + kHandlerNames[i] +
+                             " but received " + self->received(handler));
+      return env.Undefined();
+    }
+    functions[i] = handler.As<Napi::Function>();
+  }
+  self->handlers_object_ = Napi::Persistent(handlers);
+  for (size_t i = 0; i < kHandlerCount; ++i) self->handlers_[i] = Napi::Persistent(functions[i]);
+  if (self->async_context_ == nullptr) {
+    self->async_resource_ = Napi::Persistent(Napi::Object::New(env));
+    napi_async_init(env, self->async_resource_.Value(),
+        Napi::String::New(env, "ds-element:runtime"), &self->async_context_);
+  }
+  Handoff::get().set_executor(self);
+  return env.Undefined();
+}
+
+Napi::Value Binding::log(const Napi::CallbackInfo& info) {
+  Binding* self = from(info);
+  Napi::Env env = info.Env();
+  if (!info[0].IsNumber()) {
+    self->throw_type_error("Expected an instance id for instanceId but received " + self->received(info[0]));
+    return env.Undefined();
+  }
+  int level = info[1].IsNumber() ? info[1].As<Napi::Number>().Int32Value() : 0;
+  if (level < DSNODE_LOG_ERROR || level > DSNODE_LOG_TRACE) {
+    self->throw_type_error("Expected a log level from 1 to 7 for level but received " + self->received(info[1]));
+    return env.Undefined();
+  }
+  if (!info[2].IsString()) {
+    self->throw_type_error("Expected a string for message but received " + self->received(info[2]));
+    return env.Undefined();
+  }
+  std::string message = info[2].As<Napi::String>().Utf8Value();
+  std::string file = info[3].IsString() ? info[3].As<Napi::String>().Utf8Value() : std::string();
+  int line = info[4].IsNumber() ? info[4].As<Napi::Number>().Int32Value() : 0;
+  Instance* instance = Handoff::get().find_instance(info[0].As<Napi::Number>().Int32Value());
+  bool delivered = instance != nullptr &&
+      instance->log(static_cast<DsnodeLogLevel>(level), file.empty() ? nullptr : file.c_str(),
+          line, message.c_str());
+  if (!delivered && level <= DSNODE_LOG_WARNING) {
+    g_warning("dsnode: (element gone) %s", message.c_str());
+  }
+  return env.Undefined();
+}
+
+Napi::Value Binding::post_error(const Napi::CallbackInfo& info) {
+  Binding* self = from(info);
+  Napi::Env env = info.Env();
+  if (!info[0].IsNumber()) {
+    self->throw_type_error("Expected an instance id for instanceId but received " + self->received(info[0]));
+    return env.Undefined();
+  }
+  if (!info[1].IsString()) {
+    self->throw_type_error("Expected a string for message but received " + self->received(info[1]));
+    return env.Undefined();
+  }
+  std::string message = info[1].As<Napi::String>().Utf8Value();
+  std::string debug = info[2].IsString() ? info[2].As<Napi::String>().Utf8Value() : std::string();
+  Instance* instance = Handoff::get().find_instance(info[0].As<Napi::Number>().Int32Value());
+  if (instance == nullptr || !instance->post_error(message.c_str(), debug.c_str())) {
+    g_warning("dsnode: (element gone) %s\n%s", message.c_str(), debug.c_str());
+  }
+  return env.Undefined();
+}
+
+Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
+  std::vector<int> ids = Handoff::get().live_instance_ids();
+  Napi::Array array = Napi::Array::New(info.Env(), ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) array.Set(static_cast<uint32_t>(i), ids[i]);
+  return array;
+}
+
+// ---------------------------------------------------------------- executor
+
+void Binding::run_in_js_scope(void (*body)(void*), void* data) {
+  Napi::HandleScope handle_scope(env_);
+  napi_callback_scope scope = nullptr;
+  if (async_context_ == nullptr ||
+      napi_open_callback_scope(env_, async_resource_.Value(), async_context_, &scope) != napi_ok) {
+    scope = nullptr;
+  }
+  body(data);
+  if (scope != nullptr) napi_close_callback_scope(env_, scope);
+}
+
+void Binding::start(Call& call) {
+  Napi::HandleScope scope(env_);
+  Handoff& handoff = Handoff::get();
+  const size_t index = static_cast<size_t>(call.kind);
+  napi_value args[4];
+  size_t argc = 0;
+  args[argc++] = Napi::Number::New(env_, call.instance->id());
+  Outcome failure;
+  bool parsed = true;
+  switch (call.kind) {
+    case CallKind::kCreate:
+      args[argc++] = Napi::String::New(env_, call.text_a);
+      args[argc++] = Napi::String::New(env_, call.text_b);
+      parsed = parse_json(call.text_c, "the properties", &args[argc++], &failure);
+      break;
+    case CallKind::kCaps:
+      parsed = parse_json(call.text_a, "the caps", &args[argc++], &failure);
+      break;
+    case CallKind::kEvent:
+      parsed = parse_json(call.text_a, "the event", &args[argc++], &failure);
+      break;
+    case CallKind::kProperty:
+      args[argc++] = Napi::String::New(env_, call.text_a);
+      parsed = parse_json(call.text_b, "the property value", &args[argc++], &failure);
+      break;
+    case CallKind::kTransform:
+      write_transform_state(call);
+      break;
+    default:
+      break;
+  }
+  if (!parsed) return handoff.complete(call, std::move(failure));
+
+  napi_value result = nullptr;
+  if (napi_call_function(env_, handlers_object_.Value(), handlers_[index].Value(), argc, args,
+          &result) != napi_ok) {
+    return handoff.complete(call, failure_from_pending(kHandlerNames[index]));
+  }
+
+  // A handler may return a Promise, or any thenable; everything else means "done".
+  napi_valuetype type = napi_undefined;
+  napi_typeof(env_, result, &type);
+  if (call.kind != CallKind::kDestroy && (type == napi_object || type == napi_function)) {
+    napi_value then = nullptr;
+    if (napi_get_named_property(env_, result, "then", &then) != napi_ok) {
+      return handoff.complete(call, failure_from_pending(kHandlerNames[index]));
+    }
+    napi_valuetype then_type = napi_undefined;
+    napi_typeof(env_, then, &then_type);
+    if (then_type == napi_function) {
+      if (call.kind != CallKind::kProperty) return await_settlement(call, result, then);
+      report_property_rejection(call, result, then);
+    }
+  }
+  handoff.complete(call, Outcome{});
+}
+
+void Binding::write_transform_state(const Call& call) {
+  double* state = state_;
+  GstBuffer* buffer = call.buffer;
+  state[0] = buffer != nullptr ? clock_slot(GST_BUFFER_PTS(buffer)) : -1.0;
+  state[1] = buffer != nullptr ? clock_slot(GST_BUFFER_DTS(buffer)) : -1.0;
+  state[2] = buffer != nullptr ? clock_slot(GST_BUFFER_DURATION(buffer)) : -1.0;
+  state[3] = buffer != nullptr ? static_cast<double>(gst_buffer_get_size(buffer)) : 0.0;
+  state[4] = call.num_frames;
+  state[5] = state[6] = state[7] = 0.0;
+  for (uint32_t f = 0; f < call.num_frames; ++f) {
+    const DsnodeFrameInfo& frame = call.frames[f];
+    double* slots = state + kHeaderSlots + f * kFrameSlots;
+    slots[0] = static_cast<double>(frame.frame_num);
+    slots[1] = frame.buf_pts < 0 ? -1.0 : static_cast<double>(frame.buf_pts);
+    slots[2] = frame.buf_dts < 0 ? -1.0 : static_cast<double>(frame.buf_dts);
+    slots[3] = frame.buf_duration < 0 ? -1.0 : static_cast<double>(frame.buf_duration);
+    slots[4] = frame.source_id;
+    slots[5] = frame.pad_index;
+    slots[6] = frame.batch_id;
+    slots[7] = frame.width;
+    slots[8] = frame.height;
+    slots[9] = 0.0;
+  }
+}
+
+bool Binding::parse_json(const std::string& text, const char* what, napi_value* parsed,
+    Outcome* failure) {
+  napi_value input = Napi::String::New(env_, text);
+  if (napi_call_function(env_, json_.Value(), json_parse_.Value(), 1, &input, parsed) == napi_ok) {
+    return true;
+  }
+  Outcome thrown = failure_from_pending("JSON.parse");
+  *failure = Outcome::failure(std::string("The plugin passed invalid JSON for ") + what + ": " +
+                                  thrown.message,
+                              text);
+  return false;
+}
+
+// The streaming thread keeps waiting; the call completes when the thenable settles. The
+// callbacks carry (instance id, call sequence), not the Call: a thenable may call them twice,
+// or after the runtime failed the call at shutdown.
+void Binding::await_settlement(Call& call, napi_value thenable, napi_value then) {
+  const int id = call.instance->id();
+  const uint64_t sequence = call.sequence;
+  const char* handler = kHandlerNames[static_cast<size_t>(call.kind)];
+  Napi::Function on_fulfilled = Napi::Function::New(env_,
+      [id, sequence](const Napi::CallbackInfo& info) {
+        Handoff::get().complete_if_running(id, sequence, Outcome{});
+      },
+      "onFulfilled");
+  Napi::Function on_rejected = Napi::Function::New(env_,
+      [this, id, sequence](const Napi::CallbackInfo& info) {
+        Handoff::get().complete_if_running(id, sequence, describe_thrown(info[0], "rejected with"));
+      },
+      "onRejected");
+  napi_value callbacks[] = {on_fulfilled, on_rejected};
+  napi_value ignored = nullptr;
+  if (napi_call_function(env_, thenable, then, 2, callbacks, &ignored) != napi_ok) {
+    Handoff::get().complete(call, failure_from_pending(handler));
+  }
+}
+
+// property() is not waited for (set_property does not block); a rejection still has to reach
+// the element.
+void Binding::report_property_rejection(const Call& call, napi_value thenable, napi_value then) {
+  const int id = call.instance->id();
+  Napi::Function on_rejected = Napi::Function::New(env_,
+      [this, id](const Napi::CallbackInfo& info) {
+        Outcome outcome = describe_thrown(info[0], "rejected with");
+        Instance* instance = Handoff::get().find_instance(id);
+        if (instance != nullptr) instance->post_error(outcome.message.c_str(), outcome.debug.c_str());
+      },
+      "onPropertyRejected");
+  napi_value callbacks[] = {env_.Undefined(), on_rejected};
+  napi_value ignored = nullptr;
+  if (napi_call_function(env_, thenable, then, 2, callbacks, &ignored) != napi_ok) {
+    Outcome outcome = failure_from_pending("property");
+    call.instance->post_error(outcome.message.c_str(), outcome.debug.c_str());
+  }
+}
+
+// ---------------------------------------------------------------- errors
+
+bool Binding::take_exception(napi_value* thrown) {
+  bool pending = false;
+  if (napi_is_exception_pending(env_, &pending) != napi_ok || !pending) return false;
+  return napi_get_and_clear_last_exception(env_, thrown) == napi_ok;
+}
+
+Outcome Binding::failure_from_pending(const char* what) {
+  napi_value thrown = nullptr;
+  if (take_exception(&thrown)) return describe_thrown(thrown, "threw");
+  // No exception: Node is stopping and refuses to run JS.
+  return Outcome::failure(std::string("Could not call ") + what + ": Node.js is shutting down", "");
+}
+
+// message: error.message (String(value) for anything that is not an Error-like object);
+// debug: error.stack, the full text V8 and source maps produced.
+Outcome Binding::describe_thrown(napi_value thrown, const char* how) {
+  napi_valuetype type = napi_undefined;
+  napi_typeof(env_, thrown, &type);
+  if (type == napi_object || type == napi_function) {
+    std::string message;
+    std::string stack;
+    string_property(thrown, "message", &message);
+    string_property(thrown, "stack", &stack);
+    if (message.empty()) message = display_string(thrown);
+    return Outcome::failure(message, stack.empty() ? message : stack);
+  }
+  std::string text = display_string(thrown);
+  return Outcome::failure(text, std::string(how) + " a value that is not an Error (no stack): " + text);
+}
+
+bool Binding::string_property(napi_value object, const char* name, std::string* text) {
+  napi_value value = nullptr;
+  if (napi_get_named_property(env_, object, name, &value) != napi_ok) {
+    napi_value ignored;
+    take_exception(&ignored);  // a throwing getter
+    return false;
+  }
+  napi_valuetype type = napi_undefined;
+  napi_typeof(env_, value, &type);
+  if (type != napi_string) return false;
+  *text = Napi::String(env_, value).Utf8Value();
+  return true;
+}
+
+std::string Binding::display_string(napi_value value) {
+  // The global String(), unlike napi_coerce_to_string, also converts Symbols.
+  napi_value text = nullptr;
+  if (napi_call_function(env_, env_.Undefined(), string_.Value(), 1, &value, &text) != napi_ok) {
+    napi_value ignored;
+    take_exception(&ignored);
+    return "(a value that cannot be converted to a string)";
+  }
+  return Napi::String(env_, text).Utf8Value();
+}
+
+std::string Binding::received(Napi::Value value) {
+  if (value.IsFunction()) return "a function";
+  if (value.IsObject()) return "an object";
+  if (value.IsString()) return "\"" + value.As<Napi::String>().Utf8Value() + "\"";
+  return display_string(value);
+}
+
+void Binding::throw_type_error(const std::string& message) {
+  Napi::TypeError::New(env_, message).ThrowAsJavaScriptException();
+}
+
+}  // namespace
+}  // namespace dsnode
+
+static Napi::Object InitBinding(Napi::Env env, Napi::Object exports) {
+  // One per napi_env (a second process.dlopen gets its own); the last setHandlers wins.
+  env.SetInstanceData<dsnode::Binding>(new dsnode::Binding(env, exports));
+  return exports;
+}
+
+// Registers through the exported napi_register_module_v1 symbol, which Node looks up after
+// process.dlopen(); no static constructor, since this library is loaded before Node exists.
+NODE_API_MODULE(dsnode_runtime, InitBinding)

@@ -1,1 +1,451 @@
-// placeholder: being written
+// Embeds the process's one Node.js 18 (libnode) and runs it on a dedicated JS thread.
+//
+// Node here is a guest in someone else's process (gst-launch-1.0, an application): it must not
+// install signal handlers, touch stdio or resource limits, read NODE_OPTIONS, or end the
+// process. Its JS thread owns the isolate and the libuv loop for the life of the process; the
+// hand-off (runtime/) is the only way other threads reach it.
+#include "embed/node_embed.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <glib.h>
+// The target pins NAPI_VERSION for the binding; node.h defines the runtime's own (it does
+// not use N-API here), so let it.
+#undef NAPI_VERSION
+#include <node.h>
+#include <uv.h>
+
+#include "runtime/handoff.h"
+#include "runtime/instance.h"
+#include "runtime/spin_policy.h"
+
+namespace dsnode::embed {
+namespace {
+
+// Runs once, before host.js, as function(process, builtinRequire, hostJsPath, runtimePath).
+// Node 18's LoadEnvironment only offers the builtin require, hence createRequire.
+constexpr char kBootstrapSource[] = R"JS(
+'use strict';
+// process.exit() would end the host process. Node's exit() emits 'exit' and then calls
+// process.reallyExit (meant to be replaceable): throw from there instead, so the code that
+// called exit() stops where it stands and whatever ran it (a handler: the waiting call fails;
+// a timer: 'uncaughtException') reports an error whose stack points at the exit() call.
+process.reallyExit = function reallyExit(code) {
+  process._exiting = false;  // left true, it silently turns process.nextTick into a no-op
+  const error = new Error(
+      `process.exit(${code}) was called; an element cannot end the host process`);
+  error.code = 'ERR_DS_ELEMENT_PROCESS_EXIT';
+  Error.captureStackTrace(error, reallyExit);
+  throw error;
+};
+
+// Remembered for the fatal path below, where Node no longer hands the error to anyone.
+let lastUncaught;
+process.on('uncaughtExceptionMonitor', (error) => {
+  lastUncaught = (error !== null && typeof error === 'object') ? new WeakRef(error)
+                                                               : { deref: () => error };
+});
+
+Object.defineProperty(globalThis, Symbol.for('ds-element.runtime.v1'), {
+  value: Object.freeze({ runtimePath, hostJsPath }),
+});
+
+builtinRequire('module').createRequire(hostJsPath)(hostJsPath);
+
+// Called (from the process-exit handler) where Node would have ended the process: an uncaught
+// exception that no 'uncaughtException' listener took, or one thrown by such a listener.
+return function afterFatalException(exitCode) {
+  process._exiting = false;
+  process.exitCode = undefined;
+  const error = lastUncaught === undefined ? undefined : lastUncaught.deref();
+  lastUncaught = undefined;
+  if (error === undefined) {
+    return [`JavaScript ended with exit code ${exitCode}; the host process keeps running`, ''];
+  }
+  let message;
+  let stack;
+  try {
+    message = error instanceof Error ? error.message : String(error);
+  } catch {
+    message = '(a thrown value that cannot be converted to a string)';
+  }
+  try {
+    stack = (error !== null && typeof error === 'object' && typeof error.stack === 'string')
+        ? error.stack : message;
+  } catch {
+    stack = message;
+  }
+  return [`Uncaught exception: ${message}`, stack];
+};
+)JS";
+
+constexpr int kPlatformThreads = 4;  // Node's default --v8-pool-size
+constexpr auto kStopGrace = std::chrono::seconds(2);
+constexpr auto kTerminateGrace = std::chrono::seconds(10);
+
+v8::Local<v8::String> v8_string(v8::Isolate* isolate, const std::string& text) {
+  return v8::String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kNormal,
+                                 static_cast<int>(text.size()))
+      .ToLocalChecked();
+}
+
+std::string std_string(v8::Isolate* isolate, v8::Local<v8::Value> value) {
+  v8::String::Utf8Value utf8(isolate, value);
+  return *utf8 != nullptr ? std::string(*utf8, utf8.length()) : std::string();
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
+  return text;
+}
+
+// The path of this library, for host.js to process.dlopen() (the loader hands back the
+// handle it already has, and Node registers the binding through napi_register_module_v1).
+// Also pins the library: the atexit handler below lives in it.
+std::string locate_and_pin_self() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&locate_and_pin_self), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return std::string();
+  }
+  char* resolved = realpath(info.dli_fname, nullptr);
+  std::string path = resolved != nullptr ? resolved : info.dli_fname;
+  free(resolved);
+  dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  return path;
+}
+
+// Process-directed signals belong to the host's threads; SIGPIPE from a socket the JS thread
+// writes to must become EPIPE, not the death of the host. Threads the JS thread creates
+// (V8 platform workers, the libuv pool) inherit the mask. SIGPROF stays: V8's profiler.
+void block_host_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int signal : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+                     SIGCHLD, SIGWINCH}) {
+    sigaddset(&set, signal);
+  }
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+class NodeRuntime {
+ public:
+  static NodeRuntime& get() {
+    // Never destroyed: atexit teardown runs after static destructors may have started.
+    static NodeRuntime* runtime = new NodeRuntime();
+    return *runtime;
+  }
+
+  bool ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
+      std::string* error);
+
+ private:
+  enum class State { kNotStarted, kStarting, kRunning, kFailed, kStopped };
+
+  void thread_main();
+  bool initialize_process(std::string* error);
+  void run_environment();
+  v8::MaybeLocal<v8::Value> bootstrap(const node::StartExecutionCallbackInfo& info);
+  void on_exit_request(int exit_code);
+  void announce(State state, const std::string& failure);
+  static void stop_environment(void* self);
+  static void at_process_exit();
+  void shut_down();
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  State state_ = State::kNotStarted;
+  std::string failure_;
+  bool thread_finished_ = false;
+  std::thread thread_;
+  std::thread::id js_thread_id_;
+  node::Environment* env_ = nullptr;  // non-null while the loop may run; guarded by mutex_
+
+  // JS thread only.
+  std::string host_js_;
+  std::string runtime_path_;
+  std::vector<std::string> args_;
+  std::vector<std::string> exec_args_;
+  std::unique_ptr<node::MultiIsolatePlatform> platform_;
+  v8::Isolate* isolate_ = nullptr;
+  v8::Global<v8::Function> after_fatal_exception_;
+};
+
+bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
+    std::string* error) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (state_ == State::kNotStarted) {
+    set_host_callbacks(callbacks);
+    Handoff::get().configure(SpinSettings::from_environment(), host_js);
+    host_js_ = host_js;
+    runtime_path_ = locate_and_pin_self();
+    if (runtime_path_.empty()) {
+      state_ = State::kFailed;
+      failure_ = "Cannot find the path of libdsnode-runtime (dladdr failed)";
+    } else {
+      state_ = State::kStarting;
+      // Registered after libnode was loaded, so it runs before libnode's static destructors.
+      std::atexit(&NodeRuntime::at_process_exit);
+      thread_ = std::thread([this] { thread_main(); });
+    }
+  }
+  cv_.wait(lock, [this] { return state_ != State::kStarting; });
+  switch (state_) {
+    case State::kRunning:
+      return true;
+    case State::kFailed:
+      *error = failure_;
+      return false;
+    default:
+      *error = "Node.js has already shut down in this process (it cannot be restarted)";
+      return false;
+  }
+}
+
+void NodeRuntime::announce(State state, const std::string& failure) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kStarting) {
+    state_ = state;
+    failure_ = failure;
+  }
+  cv_.notify_all();
+}
+
+void NodeRuntime::thread_main() {
+  js_thread_id_ = std::this_thread::get_id();
+  block_host_signals();
+  std::string error;
+  if (initialize_process(&error)) {
+    run_environment();
+    // Teardown order matters (Node 18): the environment is gone (run_environment), then V8,
+    // then the platform, then Node's per-process state.
+    v8::V8::Dispose();
+    v8::V8::DisposePlatform();
+    platform_.reset();
+    node::TearDownOncePerProcess();
+  } else {
+    announce(State::kFailed, "Node.js could not start: " + error);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kRunning) state_ = State::kStopped;
+  thread_finished_ = true;
+  cv_.notify_all();
+}
+
+bool NodeRuntime::initialize_process(std::string* error) {
+  std::vector<std::string> args = {"dsnode", "--enable-source-maps"};
+  // NODE_OPTIONS is ignored on purpose (it is meant for the host's own Node, if any); this is
+  // the way to pass flags such as --inspect or --max-old-space-size to the embedded one.
+  if (const char* extra = g_getenv("DS_ELEMENT_NODE_OPTIONS"); extra != nullptr && *extra) {
+    gchar** argv = nullptr;
+    GError* parse_error = nullptr;
+    if (!g_shell_parse_argv(extra, nullptr, &argv, &parse_error)) {
+      *error = std::string("DS_ELEMENT_NODE_OPTIONS does not parse: ") + parse_error->message;
+      g_error_free(parse_error);
+      return false;
+    }
+    for (gchar** arg = argv; *arg != nullptr; ++arg) args.emplace_back(*arg);
+    g_strfreev(argv);
+  }
+
+  using namespace node::ProcessInitializationFlags;
+  const uint64_t flags = kNoInitializeV8 | kNoInitializeNodeV8Platform | kNoStdioInitialization |
+                         kNoDefaultSignalHandling | kDisableNodeOptionsEnv |
+                         kNoAdjustResourceLimits | kNoUseLargePages |
+                         kNoPrintHelpOrVersionOutput;
+  std::unique_ptr<node::InitializationResult> result =
+      node::InitializeOncePerProcess(args, static_cast<node::ProcessInitializationFlags::Flags>(flags));
+  if (result->early_return() || result->exit_code() != 0) {
+    *error = join_lines(result->errors());
+    if (error->empty()) *error = "exit code " + std::to_string(result->exit_code());
+    return false;
+  }
+  for (const std::string& warning : result->errors()) g_warning("dsnode: Node.js: %s", warning.c_str());
+  args_ = result->args();
+  exec_args_ = result->exec_args();
+
+  platform_ = node::MultiIsolatePlatform::Create(kPlatformThreads);
+  v8::V8::InitializePlatform(platform_.get());
+  v8::V8::Initialize();
+  return true;
+}
+
+void NodeRuntime::run_environment() {
+  std::vector<std::string> errors;
+  // No kOwnsProcessState (user code cannot chdir/umask/setuid the host) and no kOwnsInspector
+  // (which would install a SIGUSR1 handler in the host).
+  std::unique_ptr<node::CommonEnvironmentSetup> setup = node::CommonEnvironmentSetup::Create(
+      platform_.get(), &errors, args_, exec_args_, node::EnvironmentFlags::kNoFlags);
+  if (!setup) {
+    announce(State::kFailed, "Node.js could not create its environment: " + join_lines(errors));
+    return;
+  }
+  isolate_ = setup->isolate();
+  node::Environment* env = setup->env();
+  Handoff& handoff = Handoff::get();
+  {
+    v8::Locker locker(isolate_);
+    v8::Isolate::Scope isolate_scope(isolate_);
+    v8::HandleScope handle_scope(isolate_);
+    v8::Context::Scope context_scope(setup->context());
+
+    node::SetProcessExitHandler(env, [this](node::Environment*, int exit_code) {
+      on_exit_request(exit_code);
+    });
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      env_ = env;
+    }
+
+    std::string error;
+    if (!handoff.attach(setup->event_loop(), &NodeRuntime::stop_environment, this, &error)) {
+      announce(State::kFailed, "Node.js could not set up its hand-off: " + error);
+      node::Stop(env);
+    } else {
+      // Not verbose, and scoped to the load: host.js failing to load is reported to callers,
+      // not turned into an uncaught exception.
+      v8::TryCatch try_catch(isolate_);
+      v8::MaybeLocal<v8::Value> loaded = node::LoadEnvironment(
+          env, [this](const node::StartExecutionCallbackInfo& info) { return bootstrap(info); });
+      v8::Local<v8::Value> hook;
+      if (loaded.ToLocal(&hook) && hook->IsFunction()) {
+        after_fatal_exception_.Reset(isolate_, hook.As<v8::Function>());
+        handoff.open();
+      } else {
+        std::string message = "host.js (" + host_js_ + ") failed to load";
+        std::string debug;
+        if (try_catch.HasCaught()) {
+          v8::Local<v8::Value> exception = try_catch.Exception();
+          v8::Local<v8::Value> stack;
+          message += ": " + std_string(isolate_, exception);
+          if (try_catch.StackTrace(setup->context()).ToLocal(&stack) && stack->IsString()) {
+            debug = std_string(isolate_, stack);
+          }
+        }
+        handoff.refuse(message, debug.empty() ? "host.js: " + host_js_ : debug);
+      }
+    }
+    announce(State::kRunning, "");
+
+    node::SpinEventLoop(env);  // until stop_environment (or anything else) stops Node
+
+    handoff.close_after_loop(setup->event_loop(), "its event loop ended");
+    after_fatal_exception_.Reset();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      env_ = nullptr;
+    }
+    node::Stop(env);
+  }
+  setup.reset();  // frees the environment and the isolate, closes the loop
+  isolate_ = nullptr;
+}
+
+v8::MaybeLocal<v8::Value> NodeRuntime::bootstrap(const node::StartExecutionCallbackInfo& info) {
+  v8::EscapableHandleScope scope(isolate_);
+  v8::Local<v8::Context> context = isolate_->GetCurrentContext();
+  v8::ScriptOrigin origin(isolate_, v8_string(isolate_, "dsnode:bootstrap"));
+  v8::ScriptCompiler::Source source(v8_string(isolate_, kBootstrapSource), origin);
+  v8::Local<v8::String> params[] = {
+      v8_string(isolate_, "process"), v8_string(isolate_, "builtinRequire"),
+      v8_string(isolate_, "hostJsPath"), v8_string(isolate_, "runtimePath")};
+  v8::Local<v8::Function> function;
+  if (!v8::ScriptCompiler::CompileFunction(context, &source, 4, params).ToLocal(&function)) {
+    return {};
+  }
+  v8::Local<v8::Value> argv[] = {info.process_object, info.native_require,
+                                 v8_string(isolate_, host_js_), v8_string(isolate_, runtime_path_)};
+  v8::Local<v8::Value> result;
+  if (!function->Call(context, v8::Undefined(isolate_), 4, argv).ToLocal(&result)) return {};
+  return scope.Escape(result);
+}
+
+// Node's process-exit handler: reached where Node would call exit(), i.e. a fatal exception
+// (process.exit() itself throws, see the bootstrap). The host keeps running; the error goes
+// to the element whose handler is running, else to every live element.
+void NodeRuntime::on_exit_request(int exit_code) {
+  v8::HandleScope scope(isolate_);
+  std::string message = "JavaScript ended with exit code " + std::to_string(exit_code) +
+                        "; the host process keeps running";
+  std::string debug;
+  if (!after_fatal_exception_.IsEmpty()) {
+    v8::TryCatch try_catch(isolate_);
+    v8::Local<v8::Context> context = isolate_->GetCurrentContext();
+    v8::Local<v8::Value> argv[] = {v8::Integer::New(isolate_, exit_code)};
+    v8::Local<v8::Value> result;
+    if (after_fatal_exception_.Get(isolate_)
+            ->Call(context, v8::Undefined(isolate_), 1, argv)
+            .ToLocal(&result) &&
+        result->IsArray()) {
+      v8::Local<v8::Array> pair = result.As<v8::Array>();
+      v8::Local<v8::Value> text;
+      if (pair->Get(context, 0).ToLocal(&text)) message = std_string(isolate_, text);
+      if (pair->Get(context, 1).ToLocal(&text)) debug = std_string(isolate_, text);
+    }
+  }
+  Handoff::get().post_error_to_owners(message.c_str(), debug.c_str());
+}
+
+void NodeRuntime::stop_environment(void* self) {
+  auto* runtime = static_cast<NodeRuntime*>(self);
+  std::lock_guard<std::mutex> lock(runtime->mutex_);
+  if (runtime->env_ != nullptr) node::Stop(runtime->env_);
+}
+
+void NodeRuntime::at_process_exit() { get().shut_down(); }
+
+void NodeRuntime::shut_down() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (state_ == State::kNotStarted) {
+    state_ = State::kStopped;
+    return;
+  }
+  cv_.wait_for(lock, kTerminateGrace, [this] { return state_ != State::kStarting; });
+  if (std::this_thread::get_id() == js_thread_id_) {
+    // exit() called on the JS thread (by an addon): it cannot wait for itself.
+    state_ = State::kStopped;
+    return;
+  }
+  if (!thread_finished_) {
+    lock.unlock();
+    bool asked = Handoff::get().request_stop();
+    lock.lock();
+    auto finished = [this] { return thread_finished_; };
+    if (!asked || !cv_.wait_for(lock, kStopGrace, finished)) {
+      // The JS thread is busy (a long synchronous handler, an endless loop): interrupt it.
+      // node::Stop is safe from another thread.
+      if (env_ != nullptr) node::Stop(env_);
+      if (!cv_.wait_for(lock, kTerminateGrace, finished)) {
+        // Stuck in native code. Returning would run libnode's static destructors under it.
+        std::fprintf(stderr, "dsnode: the Node.js thread did not stop; exiting without teardown\n");
+        std::fflush(stderr);
+        _exit(EXIT_FAILURE);
+      }
+    }
+  }
+  state_ = State::kStopped;
+  lock.unlock();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace
+
+bool ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
+    std::string* error) {
+  return NodeRuntime::get().ensure_started(callbacks, host_js, error);
+}
+
+}  // namespace dsnode::embed

@@ -1,1 +1,422 @@
-// placeholder: being written
+#include "runtime/handoff.h"
+
+#include <chrono>
+#include <utility>
+
+#include <glib.h>
+
+namespace dsnode {
+namespace {
+
+inline int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+}  // namespace
+
+const char* handler_name(CallKind kind) {
+  switch (kind) {
+    case CallKind::kCreate: return "create";
+    case CallKind::kStart: return "start";
+    case CallKind::kStop: return "stop";
+    case CallKind::kCaps: return "caps";
+    case CallKind::kEvent: return "event";
+    case CallKind::kProperty: return "property";
+    case CallKind::kTransform: return "transform";
+    case CallKind::kDestroy: return "destroy";
+  }
+  return "?";
+}
+
+Handoff& Handoff::get() {
+  // Never destroyed: the JS thread and atexit teardown may use it after static destructors.
+  static Handoff* handoff = new Handoff();
+  return *handoff;
+}
+
+void Handoff::configure(const SpinSettings& settings, std::string host_js_path) {
+  settings_ = settings;
+  host_js_path_ = std::move(host_js_path);
+}
+
+// ---------------------------------------------------------------- lifecycle (JS thread)
+
+bool Handoff::attach(uv_loop_t* loop, void (*on_stop)(void*), void* stop_data, std::string* error) {
+  int rc = uv_async_init(loop, &wake_, &Handoff::on_wake);
+  if (rc != 0) {
+    *error = std::string("uv_async_init failed: ") + uv_strerror(rc);
+    return false;
+  }
+  wake_.data = this;
+  wake_open_ = true;
+  on_stop_ = on_stop;
+  stop_data_ = stop_data;
+  return true;
+}
+
+void Handoff::open() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  state_.store(State::kOpen, std::memory_order_release);
+}
+
+void Handoff::refuse(std::string message, std::string debug) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  refusal_message_ = std::move(message);
+  refusal_debug_ = std::move(debug);
+  state_.store(State::kRefused, std::memory_order_release);
+}
+
+bool Handoff::request_stop() {
+  stop_requested_.store(true);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    State state = state_.load();
+    if (state != State::kOpen && state != State::kRefused) return false;
+    senders_.fetch_add(1);
+  }
+  uv_async_send(&wake_);
+  senders_.fetch_sub(1);
+  return true;
+}
+
+void Handoff::stop_on_js_thread() {
+  fail_everything("Node.js is shutting down with the host process");
+  if (wake_open_) {
+    // fail_everything() closed the door; wait out callers that were between the door and
+    // uv_async_send before the handle goes away.
+    while (senders_.load() != 0) cpu_relax();
+    uv_close(reinterpret_cast<uv_handle_t*>(&wake_), nullptr);
+    wake_open_ = false;
+  }
+  if (on_stop_ != nullptr) on_stop_(stop_data_);
+}
+
+void Handoff::close_after_loop(uv_loop_t* loop, const std::string& reason) {
+  fail_everything(reason);
+  if (wake_open_) {
+    while (senders_.load() != 0) cpu_relax();
+    uv_close(reinterpret_cast<uv_handle_t*>(&wake_), nullptr);
+    wake_open_ = false;
+    // The loop is about to be closed; it refuses while a closing handle is pending.
+    uv_run(loop, UV_RUN_NOWAIT);
+  }
+  executor_ = nullptr;
+}
+
+void Handoff::set_executor(JsExecutor* executor) { executor_ = executor; }
+
+void Handoff::clear_executor(JsExecutor* executor) {
+  if (executor_ == executor) executor_ = nullptr;
+}
+
+// ---------------------------------------------------------------- callers
+
+bool Handoff::unavailable(Outcome* outcome) {
+  State state = state_.load(std::memory_order_acquire);
+  if (state == State::kOpen) return false;
+  if (state == State::kClosed) {
+    *outcome = Outcome::failure(
+        "The ds-element runtime is not running (ensure_started has not succeeded)", "");
+    return true;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  *outcome = Outcome::failure(refusal_message_, refusal_debug_);
+  return true;
+}
+
+void Handoff::call(Call& call) {
+  const int64_t started_ns = now_ns();
+  if (unavailable(&call.outcome)) return;
+  call.instance->ref();
+  bool queued = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (state_.load(std::memory_order_relaxed) == State::kOpen) {
+      incoming_.push_back(&call);
+      queued_.fetch_add(1);
+      senders_.fetch_add(1);
+      queued = true;
+    }
+  }
+  if (!queued) {
+    unavailable(&call.outcome);
+    call.instance->unref();
+    return;
+  }
+  // The JS thread, while it spins for more work, watches queued_ and needs no wake-up.
+  // (seq_cst on both sides: it clears js_spinning_ and then re-reads queued_.)
+  if (!js_spinning_.load()) uv_async_send(&wake_);
+  senders_.fetch_sub(1);
+  wait(call, started_ns);
+  call.instance->unref();
+}
+
+void Handoff::wait(Call& call, int64_t started_ns) {
+  const int64_t max_spin_ns = settings_.caller_spin_ns;
+  AdaptiveSpin& spin = call.instance->spin();
+  bool done = false;
+  if (max_spin_ns > 0) {
+    int64_t budget = std::min(spin.budget_ns(), max_spin_ns);
+    if (budget > 0 && spinning_callers_.fetch_add(1) < settings_.max_spinning_callers) {
+      while (!(done = call.completion.done())) {
+        if (now_ns() - started_ns >= budget) break;
+        cpu_relax();
+      }
+      spinning_callers_.fetch_sub(1);
+    } else if (budget > 0) {
+      spinning_callers_.fetch_sub(1);
+    }
+  }
+  if (done) {
+    call.completion.settle();
+  } else {
+    call.completion.block();
+  }
+  spin.record(now_ns() - started_ns, max_spin_ns);
+}
+
+void Handoff::post(Call* call) {
+  Outcome refused;
+  bool queued = false;
+  if (!unavailable(&refused)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (state_.load(std::memory_order_relaxed) == State::kOpen) {
+      incoming_.push_back(call);
+      queued_.fetch_add(1);
+      senders_.fetch_add(1);
+      queued = true;
+    }
+  }
+  if (!queued) {
+    // Nothing will run it; a property that cannot be applied is still worth a warning.
+    if (call->kind == CallKind::kProperty) {
+      g_warning("dsnode: property %s of %s not applied: the runtime is not running",
+          call->text_a.c_str(), call->instance->element_name().c_str());
+    }
+    Instance* instance = call->instance;
+    delete call;
+    instance->unref();
+    return;
+  }
+  if (!js_spinning_.load()) uv_async_send(&wake_);
+  senders_.fetch_sub(1);
+}
+
+// ---------------------------------------------------------------- JS thread
+
+void Handoff::on_wake(uv_async_t* handle) { static_cast<Handoff*>(handle->data)->drain(); }
+
+void Handoff::drain() {
+  bool worked = false;
+  for (;;) {
+    if (stop_requested_.load()) {
+      stop_on_js_thread();
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      batch_.swap(incoming_);
+      queued_.store(0);
+    }
+    if (batch_.empty()) {
+      if (!worked || settings_.js_spin_ns <= 0 || !spin_for_work()) return;
+      continue;
+    }
+    worked = true;
+    if (executor_ != nullptr) {
+      executor_->run_in_js_scope(&Handoff::route_batch, this);
+    } else {
+      route_batch(this);
+    }
+  }
+}
+
+bool Handoff::spin_for_work() {
+  js_spinning_.store(true);
+  const int64_t started_ns = now_ns();
+  bool found = false;
+  while (now_ns() - started_ns < settings_.js_spin_ns) {
+    if (queued_.load() > 0 || stop_requested_.load(std::memory_order_relaxed)) {
+      found = true;
+      break;
+    }
+    cpu_relax();
+  }
+  js_spinning_.store(false);
+  return found || queued_.load() > 0;
+}
+
+void Handoff::route_batch(void* self) {
+  auto* handoff = static_cast<Handoff*>(self);
+  // Not a range-for: a handler could re-enter drain() through a nested event loop, and the
+  // batch must survive that.
+  while (!handoff->batch_.empty()) {
+    Call* call = handoff->batch_.front();
+    handoff->batch_.pop_front();
+    handoff->route(call);
+  }
+}
+
+void Handoff::route(Call* call) {
+  Instance* instance = call->instance;
+  if (call->kind == CallKind::kCreate && !instance->registered) {
+    instance->ref();
+    instance->registered = true;
+    instances_[instance->id()] = instance;
+  }
+  instance->queue.push_back(call);
+  if (!instance->pumping) pump(instance);
+}
+
+void Handoff::pump(Instance* instance) {
+  instance->ref();
+  instance->pumping = true;
+  while (instance->running == nullptr && !instance->queue.empty()) {
+    Call* call = instance->queue.front();
+    instance->queue.pop_front();
+    instance->running = call;
+    call->sequence = next_sequence_++;
+    if (executor_ == nullptr) {
+      complete(*call, Outcome::failure(
+          "host.js did not install the runtime's handlers (native.setHandlers was never called)",
+          "host.js: " + host_js_path_));
+      continue;
+    }
+    Instance* outer = executing_;
+    executing_ = instance;
+    executor_->start(*call);
+    executing_ = outer;
+  }
+  instance->pumping = false;
+  instance->unref();
+}
+
+void Handoff::complete(Call& call, Outcome outcome) {
+  Instance* instance = call.instance;
+  if (instance->running != &call) {
+    g_critical("dsnode: completion of a %s call that is not running on instance %d",
+        handler_name(call.kind), instance->id());
+    return;
+  }
+  instance->ref();
+  instance->running = nullptr;
+  const CallKind kind = call.kind;
+  finish(call, std::move(outcome));  // `call` may be gone from here on
+  if (kind == CallKind::kDestroy && instance->registered) {
+    instances_.erase(instance->id());
+    instance->registered = false;
+    while (!instance->queue.empty()) {
+      Call* late = instance->queue.front();
+      instance->queue.pop_front();
+      finish(*late, Outcome::failure("The element instance was already destroyed", ""));
+    }
+    instance->unref();  // the registry's reference
+  }
+  if (!instance->pumping) pump(instance);
+  instance->unref();
+}
+
+void Handoff::complete_if_running(int instance_id, uint64_t sequence, Outcome outcome) {
+  Instance* instance = find_instance(instance_id);
+  if (instance == nullptr || instance->running == nullptr ||
+      instance->running->sequence != sequence) {
+    return;
+  }
+  complete(*instance->running, std::move(outcome));
+}
+
+void Handoff::finish(Call& call, Outcome outcome) {
+  if (call.blocking) {
+    call.outcome = std::move(outcome);
+    call.completion.signal();
+    return;
+  }
+  Instance* instance = call.instance;
+  if (!outcome.ok) {
+    if (call.kind == CallKind::kDestroy || !instance->post_error(outcome.message.c_str(),
+                                                                 outcome.debug.c_str())) {
+      g_warning("dsnode: %s(%d) of %s failed: %s\n%s", handler_name(call.kind), instance->id(),
+          instance->element_name().c_str(), outcome.message.c_str(), outcome.debug.c_str());
+    }
+  }
+  delete &call;
+  instance->unref();
+}
+
+void Handoff::fail_everything(const std::string& reason) {
+  std::deque<Call*> orphans;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    refusal_message_ = "The Node.js runtime has stopped: " + reason;
+    refusal_debug_.clear();
+    state_.store(State::kStopped, std::memory_order_release);
+    orphans.swap(incoming_);
+    queued_.store(0);
+  }
+  const Outcome stopped = Outcome::failure("The Node.js runtime has stopped: " + reason, "");
+  // Waiting callers get the failure; queued property changes and destroys have nobody to
+  // tell (at process exit they are expected), so they are dropped quietly.
+  auto abandon = [&stopped](Call* call) {
+    if (call->blocking) {
+      call->outcome = stopped;
+      call->completion.signal();
+    } else {
+      Instance* instance = call->instance;
+      delete call;
+      instance->unref();
+    }
+  };
+  for (Call* call : batch_) orphans.push_back(call);
+  batch_.clear();
+  for (Call* call : orphans) abandon(call);
+  std::map<int, Instance*> instances;
+  instances.swap(instances_);
+  for (auto& entry : instances) {
+    Instance* instance = entry.second;
+    if (instance->running != nullptr) {
+      Call* running = instance->running;
+      instance->running = nullptr;
+      abandon(running);
+    }
+    while (!instance->queue.empty()) {
+      Call* call = instance->queue.front();
+      instance->queue.pop_front();
+      abandon(call);
+    }
+    instance->registered = false;
+    instance->unref();
+  }
+  executing_ = nullptr;
+}
+
+Instance* Handoff::find_instance(int id) {
+  auto it = instances_.find(id);
+  return it == instances_.end() ? nullptr : it->second;
+}
+
+std::vector<int> Handoff::live_instance_ids() {
+  std::vector<int> ids;
+  for (auto& entry : instances_) {
+    if (entry.second->has_element()) ids.push_back(entry.first);
+  }
+  return ids;
+}
+
+void Handoff::post_error_to_owners(const char* message, const char* debug) {
+  if (executing_ != nullptr && executing_->post_error(message, debug)) return;
+  bool posted = false;
+  for (auto& entry : instances_) posted |= entry.second->post_error(message, debug);
+  if (!posted) g_warning("dsnode: %s\n%s", message, debug);
+}
+
+}  // namespace dsnode

@@ -1,0 +1,116 @@
+// The hand-off between GStreamer streaming threads and the one JS thread.
+//
+// Callers queue a Call (mutex + deque), wake the JS thread with uv_async_send, then spin for
+// a bounded, adaptive time on the call's done flag before sleeping on a condition variable.
+// On the JS thread, calls are routed to their instance and run one at a time per instance,
+// in the order they were queued, including the time a returned Promise takes; different
+// instances proceed independently. Non-blocking calls (properties, destroy) travel the same
+// queue, so they stay ordered with buffers.
+#ifndef DSNODE_RUNTIME_HANDOFF_H
+#define DSNODE_RUNTIME_HANDOFF_H
+
+#include <uv.h>
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/call.h"
+#include "runtime/instance.h"
+#include "runtime/js_executor.h"
+#include "runtime/spin_policy.h"
+
+namespace dsnode {
+
+class Handoff {
+ public:
+  static Handoff& get();
+
+  // --- Set-up, from ensure_started (before the JS thread exists).
+  void configure(const SpinSettings& settings, std::string host_js_path);
+  const std::string& host_js_path() const { return host_js_path_; }
+  const SpinSettings& settings() const { return settings_; }
+
+  // --- Lifecycle, on the JS thread.
+  // Creates the wake-up handle on the JS thread's loop. `on_stop` runs on the JS thread
+  // when request_stop() is seen (it stops Node).
+  bool attach(uv_loop_t* loop, void (*on_stop)(void*), void* stop_data, std::string* error);
+  // Calls are accepted from now on; until then (or if never) they fail with `reason`.
+  void open();
+  void refuse(std::string message, std::string debug);
+  // After the loop ended: closes the wake-up handle (if stop did not already) and fails
+  // every call that has not completed. Later calls fail at once.
+  void close_after_loop(uv_loop_t* loop, const std::string& reason);
+  // Any thread: asks the JS thread to stop; returns false if it is not running.
+  bool request_stop();
+
+  void set_executor(JsExecutor* executor);  // JS thread
+  void clear_executor(JsExecutor* executor);
+
+  // --- Callers (GStreamer threads).
+  int allocate_instance_id() { return next_instance_id_.fetch_add(1, std::memory_order_relaxed); }
+  // Blocks until the call completed (or failed fast). Result in call.outcome.
+  void call(Call& call);
+  // Queues a heap-allocated non-blocking call; takes ownership and an instance reference.
+  void post(Call* call);
+
+  // --- JS thread, from the executor.
+  void complete(Call& call, Outcome outcome);
+  // For a Promise that settles later: completes the call if it is still the one running on
+  // that instance (a thenable may settle twice, or after a stop failed the call).
+  void complete_if_running(int instance_id, uint64_t sequence, Outcome outcome);
+  Instance* find_instance(int id);
+  std::vector<int> live_instance_ids();
+  // An error no waiting call can carry (process exit, fatal exception): goes to the
+  // instance whose call is executing right now, else to every live instance.
+  void post_error_to_owners(const char* message, const char* debug);
+
+ private:
+  enum class State { kClosed, kOpen, kRefused, kStopped };
+
+  Handoff() = default;
+  static void on_wake(uv_async_t* handle);
+  void drain();
+  static void route_batch(void* self);
+  void route(Call* call);
+  void pump(Instance* instance);
+  void finish(Call& call, Outcome outcome);
+  bool spin_for_work();
+  void stop_on_js_thread();
+  void fail_everything(const std::string& reason);
+  bool unavailable(Outcome* outcome);
+  void wait(Call& call, int64_t started_ns);
+
+  SpinSettings settings_;
+  std::string host_js_path_;
+
+  // Shared with callers.
+  std::mutex mutex_;
+  std::deque<Call*> incoming_;
+  std::atomic<State> state_{State::kClosed};
+  std::string refusal_message_, refusal_debug_;  // written before state_ leaves kClosed
+  std::atomic<int> queued_{0};
+  std::atomic<int> senders_{0};
+  std::atomic<bool> js_spinning_{false};
+  std::atomic<int> spinning_callers_{0};
+  std::atomic<bool> stop_requested_{false};
+  std::atomic<int> next_instance_id_{1};
+  uv_async_t wake_{};
+  bool wake_open_ = false;  // JS thread
+
+  // JS thread only.
+  void (*on_stop_)(void*) = nullptr;
+  void* stop_data_ = nullptr;
+  JsExecutor* executor_ = nullptr;
+  std::deque<Call*> batch_;
+  std::map<int, Instance*> instances_;  // each holds a reference
+  Instance* executing_ = nullptr;       // whose handler is on the stack right now
+  uint64_t next_sequence_ = 1;
+};
+
+}  // namespace dsnode
+
+#endif

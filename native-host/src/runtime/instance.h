@@ -1,0 +1,62 @@
+// One element instance as the runtime sees it: the GstElement it reports to, its JS-side id,
+// and the calls waiting to run on it (one at a time, in order).
+#ifndef DSNODE_RUNTIME_INSTANCE_H
+#define DSNODE_RUNTIME_INSTANCE_H
+
+#include <atomic>
+#include <deque>
+#include <mutex>
+#include <string>
+
+#include "common/runtime_api.h"
+#include "runtime/call.h"
+#include "runtime/spin_policy.h"
+
+namespace dsnode {
+
+// The plugin's callbacks, copied once by ensure_started.
+void set_host_callbacks(const DsnodeHostCallbacks& callbacks);
+
+class Instance {
+ public:
+  Instance(int id, GstElement* element, std::string element_name);
+  Instance(const Instance&) = delete;
+  Instance& operator=(const Instance&) = delete;
+
+  int id() const { return id_; }
+  const std::string& element_name() const { return element_name_; }
+
+  void ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void unref();
+
+  // Report to the element, unless the plugin already let go of it (destroy_instance):
+  // after that the element pointer must not be used, even by calls still queued.
+  // Return false when the element is gone.
+  bool log(DsnodeLogLevel level, const char* file, int line, const char* message);
+  bool post_error(const char* message, const char* debug);
+  void detach_element();
+  bool has_element();
+
+  AdaptiveSpin& spin() { return spin_; }
+
+  // Owned by the JS thread (the hand-off); nothing else touches these.
+  std::deque<Call*> queue;
+  Call* running = nullptr;  // started and not yet completed (its Promise may be pending)
+  bool pumping = false;
+  bool registered = false;
+
+ protected:
+  ~Instance() = default;
+
+ private:
+  const int id_;
+  const std::string element_name_;
+  std::atomic<int> refs_{1};
+  std::mutex element_mutex_;  // held across callbacks so detach waits for them
+  GstElement* element_;
+  AdaptiveSpin spin_;
+};
+
+}  // namespace dsnode
+
+#endif

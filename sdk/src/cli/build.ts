@@ -1,0 +1,238 @@
+/**
+ * `ds-element build`: type-checks a project, bundles each element entry, derives its
+ * element.json from the class and lays out a dist/ folder GStreamer can load:
+ *
+ *   dist/libgstdsnode.so                      (the only *.so: GStreamer loads every *.so it finds)
+ *   dist/dsnode/libdsnode-runtime.so.0, host.js
+ *   dist/ds-elements/<name>/element.json, index.js, index.js.map
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import * as esbuild from "esbuild";
+import type { ManifestV1 } from "../protocol/manifest.js";
+import { BuildError } from "./build-error.js";
+import { buildHost } from "./build-host.js";
+import { formatEsbuildMessage, formatEsbuildMessages } from "./esbuild-messages.js";
+import { loadElementManifest } from "./load-element.js";
+import { findNativeArtefacts } from "./native-artefacts.js";
+import { copyNativePackages, nativeExternalsPlugin } from "./native-packages.js";
+import { sdkRoot } from "./sdk-root.js";
+import { typecheckProject } from "./typecheck.js";
+
+/**
+ * Options of {@link buildProject}.
+ *
+ * @example
+ * ```ts
+ * const options: BuildOptions = { projectDir: "examples/frame-counter", skipNative: true };
+ * ```
+ */
+export interface BuildOptions {
+  /** The element project (folder of its package.json). */
+  projectDir: string;
+  /** Output folder. Default: `<projectDir>/dist`. */
+  outDir?: string;
+  /** Write only the JavaScript parts (no libgstdsnode.so / runtime): for tests without native builds. */
+  skipNative?: boolean;
+  /** Run `tsc --noEmit` when the project has a tsconfig.json. Default: true. */
+  typecheck?: boolean;
+  /** esbuild aliases (package → path), e.g. to build against the SDK's sources. */
+  alias?: Record<string, string>;
+  /** Progress lines. Default: none. */
+  log?: (line: string) => void;
+}
+
+/**
+ * One element written by {@link buildProject}.
+ *
+ * @example
+ * ```ts
+ * for (const element of result.elements) console.log(element.name, element.directory);
+ * ```
+ */
+export interface BuiltElement {
+  name: string;
+  /** The entry it was built from (absolute). */
+  entry: string;
+  /** dist/ds-elements/<name> (absolute). */
+  directory: string;
+  manifest: ManifestV1;
+  /** Node-API packages copied beside the bundle. */
+  nativePackages: string[];
+}
+
+/**
+ * What {@link buildProject} produced.
+ *
+ * @example
+ * ```ts
+ * const { outDir, elements, nativeCopied } = await buildProject({ projectDir: "." });
+ * ```
+ */
+export interface BuildResult {
+  outDir: string;
+  elements: BuiltElement[];
+  /** False with `skipNative`. */
+  nativeCopied: boolean;
+}
+
+interface ProjectPackage {
+  name?: string;
+  "ds-element"?: { elements?: unknown };
+}
+
+function readEntries(projectDir: string): string[] {
+  const manifestPath = join(projectDir, "package.json");
+  if (!existsSync(manifestPath)) {
+    throw new BuildError(`Expected a package.json in the project folder ${projectDir} for ds-element build but received none; pass --project <dir>`);
+  }
+  let pkg: ProjectPackage;
+  try {
+    pkg = JSON.parse(readFileSync(manifestPath, "utf8")) as ProjectPackage;
+  } catch (error) {
+    throw new BuildError(`${manifestPath}: error: ${(error as Error).message}`, { cause: error });
+  }
+  const declared = pkg["ds-element"]?.elements ?? ["src/index.ts"];
+  if (!Array.isArray(declared) || declared.length === 0 || declared.some((entry) => typeof entry !== "string" || entry === "")) {
+    throw new BuildError(
+      `${manifestPath}: error: Expected a non-empty array of entry files for "ds-element".elements but received ${JSON.stringify(declared)}`,
+    );
+  }
+  return declared.map((entry: string) => {
+    const absolute = resolve(projectDir, entry);
+    if (!existsSync(absolute)) {
+      throw new BuildError(`${manifestPath}: error: Expected an existing file for the element entry ${entry} but received a missing file (${absolute})`);
+    }
+    return absolute;
+  });
+}
+
+/** Removes what an earlier build wrote (and only that: --out may be a shared folder). */
+function cleanOutDir(outDir: string): void {
+  for (const generated of ["ds-elements", "dsnode", "libgstdsnode.so"]) {
+    rmSync(join(outDir, generated), { recursive: true, force: true });
+  }
+  mkdirSync(join(outDir, "ds-elements"), { recursive: true });
+  mkdirSync(join(outDir, "dsnode"), { recursive: true });
+}
+
+async function bundleEntry(entry: string, stagingDir: string, options: BuildOptions, cwd: string): Promise<Map<string, string>> {
+  const nativePackages = new Map<string, string>();
+  try {
+    const result = await esbuild.build({
+      entryPoints: [entry],
+      outfile: join(stagingDir, "index.js"),
+      absWorkingDir: resolve(options.projectDir),
+      bundle: true,
+      platform: "node",
+      target: "node18",
+      format: "cjs",
+      sourcemap: "linked",
+      sourcesContent: true,
+      keepNames: true,
+      logLevel: "silent",
+      alias: options.alias ?? {},
+      plugins: [nativeExternalsPlugin(nativePackages)],
+    });
+    for (const warning of result.warnings) options.log?.(formatEsbuildMessage(warning, "warning", cwd));
+  } catch (error) {
+    const messages = formatEsbuildMessages(error, cwd);
+    throw new BuildError(messages ? `${messages}\nds-element build: bundling ${relative(cwd, entry)} failed` : String(error), { cause: error });
+  }
+  return nativePackages;
+}
+
+/** Every file under `dir` whose name ends in .so, relative to `dir`. */
+function sharedObjects(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (current: string): void => {
+    for (const name of readdirSync(current)) {
+      const path = join(current, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".so")) found.push(relative(dir, path));
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+function installHostJs(outDir: string): Promise<void> | void {
+  const target = join(outDir, "dsnode", "host.js");
+  const prebuilt = join(sdkRoot(), "dist", "host.js");
+  if (existsSync(prebuilt)) {
+    copyFileSync(prebuilt, target);
+    if (existsSync(`${prebuilt}.map`)) copyFileSync(`${prebuilt}.map`, `${target}.map`);
+    return;
+  }
+  // Running from the SDK's sources (its own tests): bundle host.js on the spot.
+  return buildHost({ outFile: target }).then(() => undefined);
+}
+
+/**
+ * Builds an element project into a dist/ folder (see the module comment for the layout).
+ * Failures are a {@link BuildError} whose message starts with file:line where there is one;
+ * with missing native files the JavaScript parts are written first, then the error is thrown.
+ *
+ * @example
+ * ```ts
+ * import { buildProject } from "ds-element/cli";
+ * const result = await buildProject({ projectDir: "examples/frame-counter", log: console.log });
+ * console.log(result.elements.map((element) => element.name)); // ["framecounter"]
+ * ```
+ */
+export async function buildProject(options: BuildOptions): Promise<BuildResult> {
+  const cwd = process.cwd();
+  const projectDir = resolve(options.projectDir);
+  const outDir = resolve(options.outDir ?? join(projectDir, "dist"));
+  const log = options.log ?? (() => undefined);
+  const entries = readEntries(projectDir);
+
+  if (options.typecheck !== false && typecheckProject(projectDir, log)) log("ds-element build: types OK");
+
+  cleanOutDir(outDir);
+  const elements: BuiltElement[] = [];
+  for (const [index, entry] of entries.entries()) {
+    // Staged at the same depth as the final folder, so the map's relative source paths stay right.
+    const stagingDir = join(outDir, "ds-elements", `.staging-${index}`);
+    let found: Map<string, string>;
+    let manifest: ManifestV1;
+    try {
+      found = await bundleEntry(entry, stagingDir, { ...options, projectDir }, cwd);
+      manifest = loadElementManifest(join(stagingDir, "index.js"), entry, projectDir, cwd).manifest;
+      const clash = elements.find((element) => element.name === manifest.name);
+      if (clash) {
+        throw new BuildError(
+          `${relative(cwd, entry)}: error: Expected a unique element name for ${relative(cwd, entry)} but received "${manifest.name}", already declared by ${relative(cwd, clash.entry)}`,
+        );
+      }
+    } catch (error) {
+      rmSync(stagingDir, { recursive: true, force: true });
+      throw error;
+    }
+    const directory = join(outDir, "ds-elements", manifest.name);
+    renameSync(stagingDir, directory);
+    writeFileSync(join(directory, "element.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    const nativePackages = copyNativePackages(found, directory);
+    elements.push({ name: manifest.name, entry, directory, manifest, nativePackages });
+    log(`ds-element build: ${manifest.name} -> ${relative(cwd, directory) || directory}`);
+  }
+
+  await installHostJs(outDir);
+
+  let nativeCopied = false;
+  if (!options.skipNative) {
+    const native = findNativeArtefacts(projectDir);
+    copyFileSync(native.pluginPath, join(outDir, "libgstdsnode.so"));
+    copyFileSync(native.runtimePath, join(outDir, "dsnode", "libdsnode-runtime.so.0"));
+    nativeCopied = true;
+  }
+
+  const plugins = sharedObjects(outDir).filter((file) => file !== "libgstdsnode.so");
+  if (plugins.length > 0) {
+    throw new BuildError(
+      `Expected no *.so file but libgstdsnode.so in ${outDir} but received ${plugins.join(", ")}; ` +
+        "GStreamer would try to load each as a plugin: rename them (e.g. libfoo.so.1) or load them from outside dist/",
+    );
+  }
+  return { outDir, elements, nativeCopied };
+}

@@ -1,0 +1,106 @@
+/**
+ * Node-API addons cannot be bundled: they stay `require`s, and their packages are copied next
+ * to the bundle (dist/ds-elements/<name>/node_modules/), so a dist/ folder still works when
+ * copied to another machine of the same platform.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { builtinModules, createRequire } from "node:module";
+import { join, relative, sep } from "node:path";
+import type { Plugin } from "esbuild";
+
+const NATIVE_LOADERS = ["node-gyp-build", "bindings", "prebuild-install", "@mapbox/node-pre-gyp", "node-pre-gyp", "cmake-js"];
+const BUILTINS = new Set(builtinModules);
+
+interface PackageJson {
+  name?: string;
+  gypfile?: boolean;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+function readPackage(dir: string): PackageJson {
+  return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
+}
+
+/** The folder of the installed package a resolved file belongs to (…/node_modules/[@scope/]name). */
+function packageDirOf(file: string): string | undefined {
+  const parts = file.split(sep);
+  const index = parts.lastIndexOf("node_modules");
+  if (index < 0 || index + 1 >= parts.length - 1) return undefined;
+  const length = parts[index + 1]?.startsWith("@") ? index + 3 : index + 2;
+  return parts.slice(0, length).join(sep);
+}
+
+/** Whether a package ships or builds a Node-API addon. */
+export function isNativePackage(dir: string): boolean {
+  if (existsSync(join(dir, "binding.gyp"))) return true;
+  const pkg = readPackage(dir);
+  if (pkg.gypfile) return true;
+  const deps = { ...pkg.dependencies, ...pkg.optionalDependencies };
+  return NATIVE_LOADERS.some((loader) => loader in deps);
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier);
+}
+
+/**
+ * esbuild plugin: marks `*.node` files and native packages external, collecting the package
+ * folders in `found` (name → folder).
+ */
+export function nativeExternalsPlugin(found: Map<string, string>): Plugin {
+  return {
+    name: "ds-element-native-externals",
+    setup(build) {
+      build.onResolve({ filter: /\.node$/ }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === "ds-element-native-externals" || args.path.startsWith("node:") || BUILTINS.has(args.path)) {
+          return undefined;
+        }
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: "ds-element-native-externals",
+        });
+        if (resolved.errors.length > 0 || !resolved.path) return undefined;
+        const dir = packageDirOf(resolved.path);
+        if (!dir || !isNativePackage(dir)) return undefined;
+        found.set(packageName(args.path), dir);
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * Copies each native package and its runtime dependencies into `<elementDir>/node_modules`.
+ * Returns the copied package names.
+ */
+export function copyNativePackages(found: Map<string, string>, elementDir: string): string[] {
+  const copied = new Map<string, string>();
+  const queue = [...found.entries()];
+  while (queue.length > 0) {
+    const [name, dir] = queue.shift()!;
+    if (copied.has(name)) continue;
+    copied.set(name, dir);
+    cpSync(dir, join(elementDir, "node_modules", name), {
+      recursive: true,
+      dereference: true,
+      filter: (source) => !relative(dir, source).split(sep).includes(".git"),
+    });
+    const pkg = readPackage(dir);
+    const requireFromPackage = createRequire(join(dir, "package.json"));
+    for (const dependency of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) {
+      try {
+        const dependencyDir = packageDirOf(requireFromPackage.resolve(`${dependency}/package.json`));
+        if (dependencyDir) queue.push([dependency, dependencyDir]);
+      } catch {
+        // optional or export-restricted: the package itself decides at run time
+      }
+    }
+  }
+  if (copied.size > 0) mkdirSync(join(elementDir, "node_modules"), { recursive: true });
+  return [...copied.keys()];
+}

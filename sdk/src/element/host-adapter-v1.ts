@@ -1,0 +1,98 @@
+/**
+ * This SDK's side of host protocol v1: wraps an element class so host.js (possibly from
+ * another copy of the SDK) can validate props, construct it and drive its hooks. Everything
+ * zod- or handle-related happens here, in the bundle's own SDK copy.
+ */
+import { BatchMeta } from "../metadata/batch-meta.js";
+import { Buffer } from "../metadata/buffer.js";
+import { TransformScope } from "../metadata/transform-scope.js";
+import type { ElementAdapterV1, ElementInstanceV1, HostServicesV1 } from "../protocol/host-protocol-v1.js";
+import { validateProperties, validatePropertyChange } from "../properties/validate-properties.js";
+import type { Caps } from "../stream/caps.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+import { SDK_VERSION } from "../version.js";
+import { manifestOf, type ElementDefinition } from "./declaration.js";
+import { constructWithContext } from "./element-context.js";
+import type { Element } from "./element.js";
+import { createLogger } from "./logger.js";
+
+type AnyElement = Element<Record<string, unknown>>;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+class HostedElement implements ElementInstanceV1 {
+  constructor(
+    private readonly element: AnyElement,
+    private readonly definition: ElementDefinition,
+  ) {}
+
+  start(): unknown {
+    return this.element.start();
+  }
+
+  stop(): unknown {
+    return this.element.stop();
+  }
+
+  caps(caps: Caps): unknown {
+    return this.element.onCaps(caps);
+  }
+
+  event(event: StreamEvent): unknown {
+    return this.element.onEvent(event);
+  }
+
+  property(jsName: string, value: unknown): unknown {
+    const previous = this.element.props;
+    const next = validatePropertyChange(this.definition.properties, previous, jsName, value) as Record<string, unknown>;
+    (this.element as { props: unknown }).props = next;
+    return this.element.onPropertyChange(jsName, next[jsName], previous[jsName]);
+  }
+
+  transform(state: Float64Array): unknown {
+    const scope = new TransformScope(state);
+    let result: unknown;
+    try {
+      result = this.element.transform(new BatchMeta(scope), new Buffer(scope));
+    } catch (error) {
+      scope.end();
+      throw error;
+    }
+    if (!isThenable(result)) {
+      scope.end();
+      return undefined;
+    }
+    scope.detach();
+    return result.then(
+      () => scope.end(),
+      (error: unknown) => {
+        scope.end();
+        throw error;
+      },
+    );
+  }
+
+  destroy(): void {}
+}
+
+/** @internal The adapter `Element[HOST_PROTOCOL_V1]` returns. */
+export function createAdapterV1(
+  cls: new () => Element<object>,
+  definition: ElementDefinition,
+  services: HostServicesV1,
+): ElementAdapterV1 {
+  return Object.freeze({
+    protocolVersion: 1 as const,
+    sdkVersion: SDK_VERSION,
+    name: definition.name,
+    manifest: () => manifestOf(definition),
+    instantiate(instanceId: number, values: Record<string, unknown>): ElementInstanceV1 {
+      const props = validateProperties(definition.properties, values);
+      const log = createLogger((level, message, file, line) => services.log(instanceId, level, message, file, line));
+      const element = constructWithContext(cls, { props, log }) as AnyElement;
+      return new HostedElement(element, definition);
+    },
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * The native binding's JS surface (docs/internals/host-protocol.md) and the one place that
+ * loads it. Runs only inside the embedded Node of libdsnode-runtime.so.0, whose bootstrap sets
+ * `globalThis.__dsnodeRuntimePath` before it requires host.js.
+ */
+import type { Caps } from "../stream/caps.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+
+/** The handlers host.js installs; the runtime calls them on the JS thread. */
+export interface NativeHandlers {
+  create(instanceId: number, elementName: string, bundlePath: string, props: Record<string, unknown>): unknown;
+  start(instanceId: number): unknown;
+  stop(instanceId: number): unknown;
+  caps(instanceId: number, caps: Caps): unknown;
+  event(instanceId: number, event: StreamEvent): unknown;
+  property(instanceId: number, jsName: string, value: unknown): unknown;
+  transform(instanceId: number): unknown;
+  destroy(instanceId: number): void;
+}
+
+/** What `process.dlopen` of the runtime library exports. */
+export interface NativeBinding {
+  setHandlers(handlers: NativeHandlers): void;
+  /** Filled right before each transform() call; read it anew each call (it may be replaced). */
+  readonly transformState: Float64Array;
+  log(instanceId: number, level: number, message: string, file?: string, line?: number): void;
+  postError(instanceId: number, message: string, debug: string): void;
+  liveInstances(): number[];
+}
+
+declare global {
+  /** Absolute path of libdsnode-runtime.so.0, set by the runtime's bootstrap. */
+  var __dsnodeRuntimePath: string | undefined;
+}
+
+const REQUIRED_FUNCTIONS = ["setHandlers", "log", "postError", "liveInstances"] as const;
+
+/** Loads the binding from the runtime library the bootstrap names. */
+export function loadBinding(): NativeBinding {
+  const runtimePath = globalThis.__dsnodeRuntimePath;
+  if (typeof runtimePath !== "string" || runtimePath === "") {
+    throw new Error(
+      `Expected the path of libdsnode-runtime.so.0 for globalThis.__dsnodeRuntimePath but received ${String(runtimePath)}; ` +
+        "host.js runs only inside the ds-element runtime, whose bootstrap sets it",
+    );
+  }
+  const module = { exports: {} as Record<string, unknown> };
+  try {
+    process.dlopen(module, runtimePath);
+  } catch (error) {
+    throw new Error(
+      `Cannot load the ds-element binding from ${runtimePath} (${process.platform}-${process.arch}, Node ${process.versions.node}): ` +
+        `${(error as Error).message}; rebuild it with \`npm run build -w ds-element-native\``,
+      { cause: error },
+    );
+  }
+  const binding = module.exports;
+  const missing = REQUIRED_FUNCTIONS.filter((name) => typeof binding[name] !== "function");
+  if (missing.length > 0 || !(binding.transformState instanceof Float64Array)) {
+    throw new Error(
+      `Expected the binding exports setHandlers, log, postError, liveInstances and transformState for ${runtimePath} ` +
+        `but received ${Object.keys(binding).join(", ") || "none"}; host.js and the runtime library come from different builds`,
+    );
+  }
+  return binding as unknown as NativeBinding;
+}

@@ -1,0 +1,13 @@
+/**
+ * Entry of dist/dsnode/host.js, the JS side of the ds-element runtime. The runtime's bootstrap
+ * requires it once, on the JS thread, after setting `globalThis.__dsnodeRuntimePath`.
+ * Bundled by `ds-element build-host` (CommonJS, Node 18).
+ */
+import { loadBinding } from "./binding.js";
+import { installExitGuard } from "./exit-guard.js";
+import { startHost } from "./host.js";
+
+// Stack traces of user code show their .ts files and lines (bundles carry source maps).
+process.setSourceMapsEnabled(true);
+installExitGuard(process as unknown as Parameters<typeof installExitGuard>[0]);
+startHost(loadBinding());

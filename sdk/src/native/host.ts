@@ -1,0 +1,193 @@
+/**
+ * host.js's logic: loads element bundles, drives their instances for the runtime, and turns
+ * every failure into an element error with the user's stack. It speaks to bundles only through
+ * host protocol v1, so bundles built with another SDK copy work unchanged.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import {
+  HOST_PROTOCOL_V1,
+  type ElementAdapterV1,
+  type ElementInstanceV1,
+  type HostServicesV1,
+} from "../protocol/host-protocol-v1.js";
+import type { Caps } from "../stream/caps.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+import type { NativeBinding, NativeHandlers } from "./binding.js";
+
+/** Seams for tests; the real host uses Node's require and process. */
+export interface HostOptions {
+  requireBundle?: (bundlePath: string) => unknown;
+  /** Where uncaught errors are listened for. Default: process. */
+  errorSource?: Pick<NodeJS.Process, "on">;
+}
+
+/** What startHost returns: the installed handlers (for tests) and the attribution store. */
+export interface Host {
+  readonly handlers: NativeHandlers;
+  /** The instance whose code is running, or undefined. */
+  currentInstance(): number | undefined;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/** Whatever user code threw, as an Error whose message and stack native code can show. */
+export function toError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  if (typeof thrown === "object" && thrown !== null && typeof (thrown as Error).message === "string") {
+    return thrown as Error;
+  }
+  let text: string;
+  try {
+    text = typeof thrown === "string" ? JSON.stringify(thrown) : String(thrown);
+  } catch {
+    text = Object.prototype.toString.call(thrown);
+  }
+  return new Error(`Element code threw a non-Error value: ${text}`);
+}
+
+function rethrowAsError(thrown: unknown): never {
+  throw toError(thrown);
+}
+
+/** A returned Promise keeps its result; a rejection becomes an Error. */
+function settle(result: unknown): unknown {
+  return isThenable(result) ? Promise.resolve(result).then(undefined, rethrowAsError) : undefined;
+}
+
+function describeExport(value: unknown): string {
+  if (value === undefined) return "undefined (the bundle has no default export)";
+  if (typeof value === "function") return `${value.name ? `class ${value.name}` : "a function"}, which does not extend Element`;
+  return typeof value === "object" && value !== null ? "an object" : String(value);
+}
+
+// Call helpers with no closures, so the per-buffer path allocates nothing of its own.
+const callStart = (instance: ElementInstanceV1): unknown => instance.start();
+const callStop = (instance: ElementInstanceV1): unknown => instance.stop();
+const callCaps = (instance: ElementInstanceV1, caps: Caps): unknown => instance.caps(caps);
+const callEvent = (instance: ElementInstanceV1, event: StreamEvent): unknown => instance.event(event);
+const callTransform = (instance: ElementInstanceV1, state: Float64Array): unknown => instance.transform(state);
+const callProperty = (instance: ElementInstanceV1, jsName: string, value: unknown): unknown =>
+  instance.property(jsName, value);
+
+/** Installs the handlers on `native` and the process-wide error attribution. */
+export function startHost(native: NativeBinding, options: HostOptions = {}): Host {
+  const requireBundle = options.requireBundle ?? createRequire(__filename);
+  const context = new AsyncLocalStorage<number>();
+  const adapters = new Map<string, ElementAdapterV1>();
+  const instances = new Map<number, ElementInstanceV1>();
+
+  const services: HostServicesV1 = {
+    log: (instanceId, level, message, file, line) => native.log(instanceId, level, message, file, line),
+    postError: (instanceId, message, debug) => native.postError(instanceId, message, debug),
+  };
+
+  /** An error no waited-for call carries: to the element whose code raised it, else to all. */
+  const postUnowned = (prefix: string, thrown: unknown): void => {
+    const error = toError(thrown);
+    const message = `${prefix}: ${error.message}`;
+    const debug = error.stack ?? message;
+    const owner = context.getStore();
+    const live = native.liveInstances();
+    const targets = owner !== undefined && live.includes(owner) ? [owner] : live;
+    for (const id of targets) native.postError(id, message, debug);
+  };
+
+  const loadAdapter = (elementName: string, bundlePath: string): ElementAdapterV1 => {
+    const cached = adapters.get(bundlePath);
+    if (cached) return cached;
+    if (!existsSync(bundlePath)) {
+      throw new Error(
+        `Expected the bundle of element ${elementName} at ${bundlePath} but received no such file; run \`ds-element build\` again`,
+      );
+    }
+    let exports: unknown;
+    try {
+      exports = requireBundle(bundlePath);
+    } catch (thrown) {
+      const cause = toError(thrown);
+      const error = new Error(
+        `Cannot load the bundle of element ${elementName} (${bundlePath}): ${cause.name}: ${cause.message}`,
+        { cause },
+      );
+      // The cause's stack holds the bundle line (for a SyntaxError) or the user's frames.
+      error.stack = `${error.message}\n${cause.stack ?? ""}`;
+      throw error;
+    }
+    const candidate = (exports as { default?: unknown } | null)?.default ?? exports;
+    const factory = (candidate as Record<symbol, unknown> | null)?.[HOST_PROTOCOL_V1];
+    if (typeof factory !== "function") {
+      throw new Error(
+        `Expected an element class (export default class ... extends Element.define({...})) for the default export of ${bundlePath} ` +
+          `but received ${describeExport(candidate)}`,
+      );
+    }
+    const adapter = (factory as (services: HostServicesV1) => ElementAdapterV1).call(candidate, services);
+    if (adapter.name !== elementName) {
+      throw new Error(
+        `Expected element ${elementName} in ${bundlePath} but received a class declaring "${adapter.name}"; run \`ds-element build\` again`,
+      );
+    }
+    adapters.set(bundlePath, adapter);
+    return adapter;
+  };
+
+  const instanceOf = (instanceId: number): ElementInstanceV1 => {
+    const instance = instances.get(instanceId);
+    if (instance === undefined) {
+      throw new Error(
+        `Expected a live element instance for id ${instanceId} but received none (its creation failed or it was destroyed)`,
+      );
+    }
+    return instance;
+  };
+
+  const handlers: NativeHandlers = {
+    create(instanceId, elementName, bundlePath, props) {
+      const adapter = loadAdapter(elementName, bundlePath);
+      const instance = context.run(instanceId, () => adapter.instantiate(instanceId, props ?? {}));
+      instances.set(instanceId, instance);
+    },
+    start(instanceId) {
+      return settle(context.run(instanceId, callStart, instanceOf(instanceId)));
+    },
+    stop(instanceId) {
+      return settle(context.run(instanceId, callStop, instanceOf(instanceId)));
+    },
+    caps(instanceId, caps) {
+      return settle(context.run(instanceId, callCaps, instanceOf(instanceId), caps));
+    },
+    event(instanceId, event) {
+      return settle(context.run(instanceId, callEvent, instanceOf(instanceId), event));
+    },
+    property(instanceId, jsName, value) {
+      const result = context.run(instanceId, callProperty, instanceOf(instanceId), jsName, value);
+      // Nobody waits for a property change: a failing async onPropertyChange is reported here.
+      if (isThenable(result)) {
+        result.then(undefined, (thrown: unknown) => {
+          const error = toError(thrown);
+          native.postError(instanceId, error.message, error.stack ?? error.message);
+        });
+      }
+    },
+    transform(instanceId) {
+      const instance = instances.get(instanceId) ?? instanceOf(instanceId);
+      return settle(context.run(instanceId, callTransform, instance, native.transformState));
+    },
+    destroy(instanceId) {
+      const instance = instances.get(instanceId);
+      instances.delete(instanceId);
+      instance?.destroy();
+    },
+  };
+
+  const errorSource = options.errorSource ?? process;
+  errorSource.on("uncaughtException", (error: unknown) => postUnowned("Uncaught exception in element code", error));
+  errorSource.on("unhandledRejection", (reason: unknown) => postUnowned("Unhandled promise rejection in element code", reason));
+
+  native.setHandlers(handlers);
+  return { handlers, currentInstance: () => context.getStore() };
+}

@@ -1,0 +1,48 @@
+/**
+ * The versioned contract between host.js (the JS side of the native runtime) and element
+ * bundles. host.js and a bundle may carry different copies of this SDK, so they meet only
+ * through `Symbol.for("ds-element.host.v1")`, a static method on every element class, and the
+ * plain interfaces below. Changing these shapes means a new version (v2), kept beside v1.
+ */
+import type { Caps } from "../stream/caps.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+import type { ManifestV1 } from "./manifest.js";
+
+/** Key of the static adapter factory on element classes. */
+export const HOST_PROTOCOL_V1: unique symbol = Symbol.for("ds-element.host.v1");
+
+/** What the host offers an element: logging and out-of-band errors. */
+export interface HostServicesV1 {
+  /** level: 1 error, 2 warning, 4 info, 5 debug, 7 trace (GstDebugLevel numbering). */
+  log(instanceId: number, level: number, message: string, file?: string, line?: number): void;
+  /** Reports an error that happened outside a call the host waits for. */
+  postError(instanceId: number, message: string, debug: string): void;
+}
+
+/** One element instance, driven by the host. Returned Promises are awaited by the host. */
+export interface ElementInstanceV1 {
+  start(): unknown;
+  stop(): unknown;
+  caps(caps: Caps): unknown;
+  event(event: StreamEvent): unknown;
+  /** Validates and applies one property; throws when the schema rejects the value. */
+  property(jsName: string, value: unknown): unknown;
+  /** `state` is the binding's transformState, filled for this call. */
+  transform(state: Float64Array): unknown;
+  destroy(): void;
+}
+
+/** What `ElementClass[HOST_PROTOCOL_V1](services)` returns. */
+export interface ElementAdapterV1 {
+  readonly protocolVersion: 1;
+  readonly sdkVersion: string;
+  /** The element (factory) name. */
+  readonly name: string;
+  /** The element.json content this class declares (entry: "index.js"). */
+  manifest(): ManifestV1;
+  /** Validates the properties (keyed by JS name) and constructs the user's class. */
+  instantiate(instanceId: number, props: Record<string, unknown>): ElementInstanceV1;
+}
+
+/** The static factory's signature. */
+export type HostAdapterFactoryV1 = (services: HostServicesV1) => ElementAdapterV1;

@@ -1,0 +1,42 @@
+import type { Structure } from "./caps.js";
+
+/**
+ * GStreamer event types forwarded to `onEvent()`, named as `gst_event_type_get_name()` names
+ * them. Other types may appear as plain strings.
+ *
+ * @example
+ * ```ts
+ * const type: StreamEventType = "eos";
+ * ```
+ */
+export type StreamEventType =
+  | "eos"
+  | "flush-start"
+  | "flush-stop"
+  | "stream-start"
+  | "segment"
+  | "gap"
+  | "custom-downstream"
+  | "custom-downstream-oob"
+  | "custom-downstream-sticky"
+  | (string & {});
+
+/**
+ * A serialized event that reached the element (end of stream, flush, new stream, custom
+ * application events), handed to `onEvent()`. The event is forwarded downstream after the
+ * hook returns (or its Promise resolves).
+ *
+ * @example
+ * ```ts
+ * async onEvent(event: StreamEvent) {
+ *   if (event.type === "eos") await this.flushPendingResults();
+ *   if (event.type === "custom-downstream" && event.structure?.name === "my-app/reset") this.count = 0;
+ * }
+ * ```
+ */
+export interface StreamEvent {
+  /** The event type, e.g. `"eos"`. */
+  readonly type: StreamEventType;
+  /** The event's structure, when it has one (custom events, stream-start, segment). */
+  readonly structure: Structure | null;
+}

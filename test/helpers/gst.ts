@@ -1,0 +1,75 @@
+// Runs real GStreamer command-line tools against built ds-element folders.
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const repoRoot = resolve(__dirname, "..", "..");
+export const outRoot = join(repoRoot, "test", "out");
+
+/** What a finished GStreamer command left behind. */
+export interface GstRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** stdout + stderr, for assertions that don't care which stream. */
+  output: string;
+}
+
+export interface GstOptions {
+  /** dist/ folders put on GST_PLUGIN_PATH. */
+  dists: string[];
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+  /** A registry of its own (default: one per test file, shared by its runs). */
+  registry?: string;
+}
+
+let defaultRegistry: string | undefined;
+
+/** A fresh folder under test/out for one test's files. */
+export function scratchDir(prefix: string): string {
+  mkdirSync(outRoot, { recursive: true });
+  return mkdtempSync(join(outRoot, `${prefix}-`));
+}
+
+function registryPath(): string {
+  defaultRegistry ??= join(scratchDir("registry"), "registry.bin");
+  return defaultRegistry;
+}
+
+/** Runs `tool args…` with the given dist folders on the plugin path. Never throws on failure. */
+export function runGst(tool: string, args: string[], options: GstOptions): GstRun {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    GST_PLUGIN_PATH: options.dists.join(":"),
+    GST_PLUGIN_PATH_1_0: undefined,
+    GST_REGISTRY_1_0: options.registry ?? registryPath(),
+    GST_DEBUG_NO_COLOR: "1",
+    ...options.env,
+  };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  const result: SpawnSyncReturns<string> = spawnSync(tool, args, {
+    env: env as NodeJS.ProcessEnv,
+    encoding: "utf8",
+    timeout: options.timeoutMs ?? 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  return {
+    code: result.status,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    output: `${result.stdout}\n${result.stderr}`,
+  };
+}
+
+/** gst-launch-1.0 with a pipeline description given as one string (split on spaces). */
+export function launch(pipeline: string, options: GstOptions): GstRun {
+  return runGst("gst-launch-1.0", ["-q", ...pipeline.split(/\s+/).filter(Boolean)], options);
+}
+
+export function inspect(args: string[], options: GstOptions): GstRun {
+  return runGst("gst-inspect-1.0", args, options);
+}
