@@ -51,6 +51,10 @@ process.reallyExit = function reallyExit(code) {
   throw error;
 };
 
+// For the fatal path below (Node 18 internals, reachable through the builtin require).
+const asyncHooks = builtinRequire('internal/async_hooks');
+const { setImmediate } = builtinRequire('timers');
+
 // Remembered for the fatal path below, where Node no longer hands the error to anyone.
 let lastUncaught;
 process.on('uncaughtExceptionMonitor', (error) => {
@@ -69,6 +73,22 @@ builtinRequire('module').createRequire(hostJsPath)(hostJsPath);
 return function afterFatalException(exitCode) {
   process._exiting = false;
   process.exitCode = undefined;
+  // Expecting to exit, Node skipped what it does after a handled exception: the async context
+  // stack still holds the frames the exception unwound, and the next callback scope to close
+  // would abort the process ("async hook stack has become corrupted"). Same steps as
+  // lib/internal/process/execution.js, handled branch.
+  try {
+    setImmediate(() => {});
+    if (asyncHooks.afterHooksExist()) {
+      do {
+        const asyncId = asyncHooks.executionAsyncId();
+        if (asyncId === 0) asyncHooks.popAsyncContext(0);
+        else asyncHooks.emitAfter(asyncId);
+      } while (asyncHooks.hasAsyncIdStack());
+    }
+  } finally {
+    asyncHooks.clearAsyncIdStack();
+  }
   const error = lastUncaught === undefined ? undefined : lastUncaught.deref();
   lastUncaught = undefined;
   if (error === undefined) {
@@ -343,6 +363,9 @@ void NodeRuntime::run_environment() {
     node::SpinEventLoop(env);  // until stop_environment (or anything else) stops Node
 
     handoff.close_after_loop(setup->event_loop(), "its event loop ended");
+    if (const char* stats = g_getenv("DS_ELEMENT_HANDOFF_STATS"); stats != nullptr && *stats == '1') {
+      handoff.print_statistics();
+    }
     after_fatal_exception_.Reset();
     {
       std::lock_guard<std::mutex> lock(mutex_);

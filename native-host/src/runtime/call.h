@@ -89,6 +89,14 @@ struct Call {
   const DsnodeFrameInfo* frames = nullptr;    // transform; ditto
   uint32_t num_frames = 0;
 
+  // Timings that drive the spin policies (steady clock, ns).
+  int64_t submitted_ns = 0;  // by the caller
+  // By the caller: from its return from the previous call on this instance to this
+  // submission, i.e. without its own wake-up latency; -1 when unknown.
+  int64_t think_ns = -1;
+  int64_t started_ns = 0;    // by the JS thread, when the handler is called
+  int64_t service_ns = 0;    // by the JS thread, at completion
+
   uint64_t sequence = 0;  // set on the JS thread when the call starts
   Outcome outcome;
   Completion completion;

@@ -1,6 +1,8 @@
 #include "runtime/handoff.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <utility>
 
 #include <glib.h>
@@ -59,6 +61,7 @@ bool Handoff::attach(uv_loop_t* loop, void (*on_stop)(void*), void* stop_data, s
   }
   wake_.data = this;
   wake_open_ = true;
+  js_thread_ = std::this_thread::get_id();
   on_stop_ = on_stop;
   stop_data_ = stop_data;
   return true;
@@ -135,8 +138,19 @@ bool Handoff::unavailable(Outcome* outcome) {
 }
 
 void Handoff::call(Call& call) {
-  const int64_t started_ns = now_ns();
   if (unavailable(&call.outcome)) return;
+  call.submitted_ns = now_ns();
+  if (int64_t last = call.instance->last_return_ns().load(std::memory_order_relaxed); last != 0) {
+    call.think_ns = call.submitted_ns - last;
+  }
+  if (std::this_thread::get_id() == js_thread_) {
+    // e.g. a host callback that re-enters the API: the JS thread would wait for itself.
+    call.outcome = Outcome::failure(
+        std::string("A blocking runtime call (") + handler_name(call.kind) +
+            ") was made on the JS thread itself, which would wait for itself forever",
+        "");
+    return;
+  }
   call.instance->ref();
   bool queued = false;
   {
@@ -153,39 +167,45 @@ void Handoff::call(Call& call) {
     call.instance->unref();
     return;
   }
-  // The JS thread, while it spins for more work, watches queued_ and needs no wake-up.
-  // (seq_cst on both sides: it clears js_spinning_ and then re-reads queued_.)
-  if (!js_spinning_.load()) uv_async_send(&wake_);
+  // seq_cst on both sides: we bump queued_ then read js_awake_; the JS thread clears
+  // js_awake_ then re-reads queued_. One of us sees the other.
+  if (!js_awake_.load()) {
+    uv_async_send(&wake_);
+    statistics_.wakeups_sent.fetch_add(1, std::memory_order_relaxed);
+  }
   senders_.fetch_sub(1);
-  wait(call, started_ns);
+  wait(call);
+  call.instance->last_return_ns().store(now_ns(), std::memory_order_relaxed);
   call.instance->unref();
 }
 
-void Handoff::wait(Call& call, int64_t started_ns) {
+void Handoff::wait(Call& call) {
   const int64_t max_spin_ns = settings_.caller_spin_ns;
-  AdaptiveSpin& spin = call.instance->spin();
+  CallerSpin& spin = call.instance->spin();
+  const int64_t budget = spin.budget_ns(max_spin_ns);
   bool done = false;
-  if (max_spin_ns > 0) {
-    int64_t budget = std::min(spin.budget_ns(), max_spin_ns);
-    if (budget > 0 && spinning_callers_.fetch_add(1) < settings_.max_spinning_callers) {
-      while (!(done = call.completion.done())) {
-        if (now_ns() - started_ns >= budget) break;
+  bool spun = false;
+  if (budget > 0) {
+    if (spinning_callers_.fetch_add(1) < settings_.max_spinning_callers) {
+      spun = true;
+      while (!(done = call.completion.done()) && now_ns() - call.submitted_ns < budget) {
         cpu_relax();
       }
-      spinning_callers_.fetch_sub(1);
-    } else if (budget > 0) {
-      spinning_callers_.fetch_sub(1);
     }
+    spinning_callers_.fetch_sub(1);
   }
   if (done) {
     call.completion.settle();
+    statistics_.caller_spin_hits.fetch_add(1, std::memory_order_relaxed);
   } else {
     call.completion.block();
+    statistics_.caller_sleeps.fetch_add(1, std::memory_order_relaxed);
   }
-  spin.record(now_ns() - started_ns, max_spin_ns);
+  spin.record(spun, done, call.service_ns, max_spin_ns);
 }
 
 void Handoff::post(Call* call) {
+  call->submitted_ns = now_ns();
   Outcome refused;
   bool queued = false;
   if (!unavailable(&refused)) {
@@ -208,18 +228,28 @@ void Handoff::post(Call* call) {
     instance->unref();
     return;
   }
-  if (!js_spinning_.load()) uv_async_send(&wake_);
+  if (!js_awake_.load()) {
+    uv_async_send(&wake_);
+    statistics_.wakeups_sent.fetch_add(1, std::memory_order_relaxed);
+  }
   senders_.fetch_sub(1);
 }
 
 // ---------------------------------------------------------------- JS thread
 
-void Handoff::on_wake(uv_async_t* handle) { static_cast<Handoff*>(handle->data)->drain(); }
+void Handoff::on_wake(uv_async_t* handle) {
+  auto* handoff = static_cast<Handoff*>(handle->data);
+  ++handoff->statistics_.wakes;
+  handoff->drain();
+}
 
 void Handoff::drain() {
+  const int64_t max_js_spin_ns = settings_.js_spin_ns;
+  js_awake_.store(true);
   bool worked = false;
   for (;;) {
     if (stop_requested_.load()) {
+      js_awake_.store(false);
       stop_on_js_thread();
       return;
     }
@@ -229,9 +259,13 @@ void Handoff::drain() {
       queued_.store(0);
     }
     if (batch_.empty()) {
-      if (!worked || settings_.js_spin_ns <= 0 || !spin_for_work()) return;
+      if (worked && spin_for_work(js_spin_.budget_ns(max_js_spin_ns))) continue;
+      js_awake_.store(false);
+      if (queued_.load() == 0) break;
+      js_awake_.store(true);  // a caller saw us awake just before we left
       continue;
     }
+    if (!worked) js_spin_.record_wake(batch_.front()->think_ns, max_js_spin_ns);
     worked = true;
     if (executor_ != nullptr) {
       executor_->run_in_js_scope(&Handoff::route_batch, this);
@@ -241,19 +275,33 @@ void Handoff::drain() {
   }
 }
 
-bool Handoff::spin_for_work() {
-  js_spinning_.store(true);
+bool Handoff::spin_for_work(int64_t budget_ns) {
+  if (budget_ns <= 0) return false;
   const int64_t started_ns = now_ns();
   bool found = false;
-  while (now_ns() - started_ns < settings_.js_spin_ns) {
-    if (queued_.load() > 0 || stop_requested_.load(std::memory_order_relaxed)) {
+  while (now_ns() - started_ns < budget_ns) {
+    if (queued_.load(std::memory_order_relaxed) > 0 ||
+        stop_requested_.load(std::memory_order_relaxed)) {
       found = true;
       break;
     }
     cpu_relax();
   }
-  js_spinning_.store(false);
-  return found || queued_.load() > 0;
+  js_spin_.record_spin(found, settings_.js_spin_ns);
+  ++(found ? statistics_.js_spin_hits : statistics_.js_spin_misses);
+  return found;
+}
+
+void Handoff::print_statistics() const {
+  const Statistics& s = statistics_;
+  std::fprintf(stderr,
+      "dsnode hand-off: caller spin hits %llu, caller sleeps %llu, wake-ups sent %llu, "
+      "JS wakes %llu, JS spin hits %llu, JS spin misses %llu\n",
+      static_cast<unsigned long long>(s.caller_spin_hits.load()),
+      static_cast<unsigned long long>(s.caller_sleeps.load()),
+      static_cast<unsigned long long>(s.wakeups_sent.load()),
+      static_cast<unsigned long long>(s.wakes), static_cast<unsigned long long>(s.js_spin_hits),
+      static_cast<unsigned long long>(s.js_spin_misses));
 }
 
 void Handoff::route_batch(void* self) {
@@ -286,6 +334,7 @@ void Handoff::pump(Instance* instance) {
     instance->queue.pop_front();
     instance->running = call;
     call->sequence = next_sequence_++;
+    call->started_ns = now_ns();
     if (executor_ == nullptr) {
       complete(*call, Outcome::failure(
           "host.js did not install the runtime's handlers (native.setHandlers was never called)",
@@ -310,6 +359,7 @@ void Handoff::complete(Call& call, Outcome outcome) {
   }
   instance->ref();
   instance->running = nullptr;
+  call.service_ns = now_ns() - call.started_ns;
   const CallKind kind = call.kind;
   finish(call, std::move(outcome));  // `call` may be gone from here on
   if (kind == CallKind::kDestroy && instance->registered) {

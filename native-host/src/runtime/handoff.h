@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime/call.h"
@@ -46,6 +47,9 @@ class Handoff {
   void close_after_loop(uv_loop_t* loop, const std::string& reason);
   // Any thread: asks the JS thread to stop; returns false if it is not running.
   bool request_stop();
+
+  // DS_ELEMENT_HANDOFF_STATS=1: how often each side's spin paid off, printed at teardown.
+  void print_statistics() const;
 
   void set_executor(JsExecutor* executor);  // JS thread
   void clear_executor(JsExecutor* executor);
@@ -78,11 +82,11 @@ class Handoff {
   void route(Call* call);
   void pump(Instance* instance);
   void finish(Call& call, Outcome outcome);
-  bool spin_for_work();
+  bool spin_for_work(int64_t budget_ns);
   void stop_on_js_thread();
   void fail_everything(const std::string& reason);
   bool unavailable(Outcome* outcome);
-  void wait(Call& call, int64_t started_ns);
+  void wait(Call& call);
 
   SpinSettings settings_;
   std::string host_js_path_;
@@ -94,12 +98,27 @@ class Handoff {
   std::string refusal_message_, refusal_debug_;  // written before state_ leaves kClosed
   std::atomic<int> queued_{0};
   std::atomic<int> senders_{0};
-  std::atomic<bool> js_spinning_{false};
+  // True while the JS thread is in drain() (running calls or spinning for more): it re-reads
+  // the queue before it leaves, so callers need not wake it.
+  std::atomic<bool> js_awake_{false};
   std::atomic<int> spinning_callers_{0};
   std::atomic<bool> stop_requested_{false};
   std::atomic<int> next_instance_id_{1};
   uv_async_t wake_{};
   bool wake_open_ = false;  // JS thread
+
+  struct Statistics {
+    std::atomic<uint64_t> caller_spin_hits{0};   // reply arrived while the caller spun
+    std::atomic<uint64_t> caller_sleeps{0};      // caller had to block
+    std::atomic<uint64_t> wakeups_sent{0};       // uv_async_send calls
+    uint64_t js_spin_hits = 0;                   // JS thread found work while spinning
+    uint64_t js_spin_misses = 0;
+    uint64_t wakes = 0;                          // on_wake callbacks
+  };
+  Statistics statistics_;
+
+  // Written by attach() before the door opens (state_ release/acquire orders it).
+  std::thread::id js_thread_;
 
   // JS thread only.
   void (*on_stop_)(void*) = nullptr;
@@ -109,6 +128,7 @@ class Handoff {
   std::map<int, Instance*> instances_;  // each holds a reference
   Instance* executing_ = nullptr;       // whose handler is on the stack right now
   uint64_t next_sequence_ = 1;
+  JsSpin js_spin_;
 };
 
 }  // namespace dsnode

@@ -37,7 +37,9 @@ class Instance {
   void detach_element();
   bool has_element();
 
-  AdaptiveSpin& spin() { return spin_; }
+  CallerSpin& spin() { return spin_; }
+  // When the last blocking call returned to its caller (steady clock, ns; 0: never).
+  std::atomic<int64_t>& last_return_ns() { return last_return_ns_; }
 
   // Owned by the JS thread (the hand-off); nothing else touches these.
   std::deque<Call*> queue;
@@ -54,7 +56,8 @@ class Instance {
   std::atomic<int> refs_{1};
   std::mutex element_mutex_;  // held across callbacks so detach waits for them
   GstElement* element_;
-  AdaptiveSpin spin_;
+  CallerSpin spin_;
+  std::atomic<int64_t> last_return_ns_{0};
 };
 
 }  // namespace dsnode

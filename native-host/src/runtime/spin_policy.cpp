@@ -10,6 +10,9 @@
 namespace dsnode {
 namespace {
 
+// Below this a spin is not worth starting.
+constexpr int64_t kMinimumSpinNs = 1000;
+
 int64_t microseconds_from_env(const char* name, int64_t fallback) {
   const char* text = g_getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
@@ -23,6 +26,11 @@ int64_t microseconds_from_env(const char* name, int64_t fallback) {
   return value;
 }
 
+int64_t halved(int64_t budget_ns, int64_t max_ns) {
+  int64_t half = std::min(budget_ns, max_ns) / 2;
+  return half < kMinimumSpinNs ? 0 : half;
+}
+
 }  // namespace
 
 SpinSettings SpinSettings::from_environment() {
@@ -34,23 +42,29 @@ SpinSettings SpinSettings::from_environment() {
   return settings;
 }
 
-void AdaptiveSpin::record(int64_t wait_ns, int64_t max_spin_ns) {
-  if (max_spin_ns <= 0) return;
-  // Exponential moving average over ~8 calls: one slow buffer does not stop the spin.
-  int64_t average = average_ns_.load(std::memory_order_relaxed);
-  average = average == 0 ? wait_ns : average + (wait_ns - average) / 8;
-  average_ns_.store(average, std::memory_order_relaxed);
-
-  int64_t budget = budget_ns_.load(std::memory_order_relaxed);
-  if (average <= max_spin_ns) {
-    budget = max_spin_ns;
-  } else if (average > 2 * max_spin_ns) {
-    // Halving (rather than dropping to zero) keeps catching replies that are only
-    // sometimes long; under a microsecond it is no longer worth the core.
-    budget = std::min(budget, max_spin_ns) / 2;
-    if (budget < 1000) budget = 0;
+int64_t CallerSpin::budget_ns(int64_t max_ns) {
+  if (max_ns <= 0) return 0;
+  int64_t budget = std::min(budget_ns_.load(std::memory_order_relaxed), max_ns);
+  if (budget < max_ns && last_service_ns_.load(std::memory_order_relaxed) <= max_ns &&
+      calls_.fetch_add(1, std::memory_order_relaxed) % kProbeInterval == kProbeInterval - 1) {
+    return kProbeFactor * max_ns;
   }
+  return budget;
+}
+
+void CallerSpin::record(bool spun, bool hit, int64_t service_ns, int64_t max_ns) {
+  last_service_ns_.store(service_ns, std::memory_order_relaxed);
+  if (!spun || max_ns <= 0) return;
+  int64_t budget = hit ? max_ns : halved(budget_ns_.load(std::memory_order_relaxed), max_ns);
   budget_ns_.store(budget, std::memory_order_relaxed);
+}
+
+void JsSpin::record_spin(bool hit, int64_t max_ns) {
+  budget_ns_ = hit ? max_ns : halved(budget_ns_, max_ns);
+}
+
+void JsSpin::record_wake(int64_t think_ns, int64_t max_ns) {
+  if (think_ns >= 0 && think_ns <= max_ns) budget_ns_ = max_ns;
 }
 
 }  // namespace dsnode

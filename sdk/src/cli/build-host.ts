@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import * as esbuild from "esbuild";
 import { BuildError } from "./build-error.js";
 import { formatEsbuildMessages } from "./esbuild-messages.js";
@@ -39,5 +39,21 @@ export async function buildHost(options: { outFile?: string } = {}): Promise<str
   } catch (error) {
     throw new BuildError(formatEsbuildMessages(error, process.cwd()) || String(error), { cause: error });
   }
+  rewriteSources(`${outFile}.map`, dirname(outFile), root);
   return outFile;
+}
+
+/**
+ * host.js is copied into every dist/, so paths relative to where it was built would point
+ * nowhere: name the SDK's sources by a URL instead (stack traces show `ds-element:/src/...`),
+ * and rely on the embedded sourcesContent.
+ */
+function rewriteSources(mapFile: string, mapDir: string, root: string): void {
+  const map = JSON.parse(readFileSync(mapFile, "utf8")) as { sources: string[] };
+  map.sources = map.sources.map((source) => {
+    const absolute = resolve(mapDir, source);
+    const inSdk = relative(root, absolute);
+    return inSdk.startsWith("..") ? source : `ds-element:/${inSdk.split(sep).join("/")}`;
+  });
+  writeFileSync(mapFile, JSON.stringify(map));
 }

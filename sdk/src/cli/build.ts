@@ -14,7 +14,7 @@ import { BuildError } from "./build-error.js";
 import { buildHost } from "./build-host.js";
 import { formatEsbuildMessage, formatEsbuildMessages } from "./esbuild-messages.js";
 import { loadElementManifest } from "./load-element.js";
-import { findNativeArtefacts } from "./native-artefacts.js";
+import { findNativeArtefacts, type NativeArtefacts } from "./native-artefacts.js";
 import { copyNativePackages, nativeExternalsPlugin } from "./native-packages.js";
 import { sdkRoot } from "./sdk-root.js";
 import { typecheckProject } from "./typecheck.js";
@@ -36,6 +36,8 @@ export interface BuildOptions {
   skipNative?: boolean;
   /** Run `tsc --noEmit` when the project has a tsconfig.json. Default: true. */
   typecheck?: boolean;
+  /** The native files to copy. Default: those of package ds-element-native. */
+  nativeArtefacts?: NativeArtefacts;
   /** esbuild aliases (package → path), e.g. to build against the SDK's sources. */
   alias?: Record<string, string>;
   /** Progress lines. Default: none. */
@@ -221,7 +223,11 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
 
   let nativeCopied = false;
   if (!options.skipNative) {
-    const native = findNativeArtefacts(projectDir);
+    const native = options.nativeArtefacts ?? findNativeArtefacts(projectDir);
+    const missing = [native.pluginPath, native.runtimePath].filter((file) => !existsSync(file));
+    if (missing.length > 0) {
+      throw new BuildError(`Expected the native files of ds-element but received missing files: ${missing.join(", ")}`);
+    }
     copyFileSync(native.pluginPath, join(outDir, "libgstdsnode.so"));
     copyFileSync(native.runtimePath, join(outDir, "dsnode", "libdsnode-runtime.so.0"));
     nativeCopied = true;

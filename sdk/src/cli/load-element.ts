@@ -4,7 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire, SourceMap, type SourceMapPayload } from "node:module";
-import { isAbsolute, relative, resolve, dirname } from "node:path";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { HOST_PROTOCOL_V1, type ElementAdapterV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import type { ManifestV1 } from "../protocol/manifest.js";
 import { BuildError } from "./build-error.js";
@@ -20,38 +21,45 @@ function escapeRegExp(text: string): string {
 
 /**
  * Rewrites `bundle.js:line:col` positions in a stack to the TypeScript sources, using the
- * bundle's source map (Node's own source-map support is off in the build process).
- * Returns the rewritten stack and the first user location.
+ * bundle's source map (Node's own source-map support stays off in the build process).
+ * Returns the rewritten stack, the frames in the user's project and the first such location.
  */
 export function mapStack(
   stack: string,
   bundleFile: string,
   cwd: string,
   projectDir: string,
-): { stack: string; first?: string } {
-  let map: SourceMap;
+): { stack: string; ownFrames: string[]; first?: string } {
+  let map: SourceMap | undefined;
   try {
     map = new SourceMap(JSON.parse(readFileSync(`${bundleFile}.map`, "utf8")) as SourceMapPayload);
   } catch {
-    return { stack };
+    map = undefined;
   }
+  const pattern = new RegExp(`${escapeRegExp(bundleFile)}:(\\d+):(\\d+)`);
+  const ownFrames: string[] = [];
   let first: string | undefined;
-  const pattern = new RegExp(`${escapeRegExp(bundleFile)}:(\\d+):(\\d+)`, "g");
-  const mapped = stack.replace(pattern, (whole, line: string, column: string) => {
-    const entry = map.findEntry(Number(line) - 1, Number(column) - 1) as {
+  const lines = stack.split("\n").map((line) => {
+    const match = map ? pattern.exec(line) : null;
+    if (!map || !match) return line;
+    const entry = map.findEntry(Number(match[1]) - 1, Number(match[2]) - 1) as {
       originalSource?: string;
       originalLine?: number;
       originalColumn?: number;
     };
-    if (!entry.originalSource || entry.originalLine === undefined) return whole;
-    const source = entry.originalSource.startsWith("file://") ? new URL(entry.originalSource).pathname : entry.originalSource;
+    if (!entry.originalSource || entry.originalLine === undefined) return line;
+    const source = entry.originalSource.startsWith("file://") ? fileURLToPath(entry.originalSource) : entry.originalSource;
     const absolute = isAbsolute(source) ? source : resolve(dirname(bundleFile), source);
     const location = `${relative(cwd, absolute)}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`;
-    const inProject = !relative(projectDir, absolute).startsWith("..") && !absolute.includes("node_modules");
-    if (!first && inProject) first = location;
-    return location;
+    const mapped = line.replace(match[0], location);
+    if (!relative(projectDir, absolute).startsWith("..") && !absolute.includes("node_modules")) {
+      first ??= location;
+      ownFrames.push(mapped);
+    }
+    return mapped;
   });
-  return first === undefined ? { stack: mapped } : { stack: mapped, first };
+  const result = { stack: lines.join("\n"), ownFrames };
+  return first === undefined ? result : { ...result, first };
 }
 
 function describeExport(value: unknown): string {
@@ -70,9 +78,10 @@ export function loadElementManifest(
   const require = createRequire(bundleFile);
   const fail = (error: unknown): never => {
     const err = error instanceof Error ? error : new Error(String(error));
-    const { stack, first } = mapStack(err.stack ?? `${err.name}: ${err.message}`, bundleFile, cwd, projectDir);
+    const { stack, first, ownFrames } = mapStack(err.stack ?? `${err.name}: ${err.message}`, bundleFile, cwd, projectDir);
     const where = first ?? relative(cwd, entry);
-    const detail = stack.split("\n").slice(1).filter((line) => line.trim().startsWith("at ")).slice(0, 8).join("\n");
+    const frames = ownFrames.length > 0 ? ownFrames : stack.split("\n").filter((line) => line.trim().startsWith("at "));
+    const detail = frames.slice(0, 6).join("\n");
     throw new BuildError(`${where}: error: ${err.message}${detail ? `\n${detail}` : ""}`, { cause: error });
   };
   try {

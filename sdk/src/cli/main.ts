@@ -26,7 +26,15 @@ Options:
   -v, --version  Show the version
 `;
 
-/** Where the CLI writes; a seam for tests. */
+/**
+ * Where the CLI writes; a seam for tests.
+ *
+ * @example
+ * ```ts
+ * const lines: string[] = [];
+ * await main(["--version"], { out: (line) => lines.push(line), err: (line) => lines.push(line) });
+ * ```
+ */
 export interface CliOutput {
   out(line: string): void;
   err(line: string): void;
@@ -74,8 +82,6 @@ async function runBuild(argv: string[], output: CliOutput): Promise<number> {
     strict: true,
     allowPositionals: false,
   });
-  // Errors thrown while loading bundles map to TypeScript lines through their source maps.
-  process.setSourceMapsEnabled(true);
   const result = await buildProject({
     projectDir: values.project ?? process.cwd(),
     ...(values.out !== undefined ? { outDir: values.out } : {}),

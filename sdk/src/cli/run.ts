@@ -7,7 +7,15 @@ import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import { delimiter, resolve } from "node:path";
 
-/** Debian/Ubuntu's Node 18 shared library, which the host embeds. */
+/**
+ * Debian/Ubuntu's Node 18 shared library, which the host embeds; `run` points
+ * DS_ELEMENT_LIBNODE at it when it exists.
+ *
+ * @example
+ * ```ts
+ * if (existsSync(DEFAULT_LIBNODE)) console.log("the host can start Node");
+ * ```
+ */
 export const DEFAULT_LIBNODE = "/usr/lib/x86_64-linux-gnu/libnode.so.108";
 
 /**
@@ -67,7 +75,14 @@ export function pluginEnvironment(
   return env;
 }
 
-/** The dist folders, absolute; a missing one is an Error naming it. */
+/**
+ * The dist folders, absolute (default `./dist`); a missing one is an Error naming it.
+ *
+ * @example
+ * ```ts
+ * resolveDists(["examples/frame-counter/dist"]); // ["/abs/examples/frame-counter/dist"]
+ * ```
+ */
 export function resolveDists(dists: string[] | undefined, cwd: string = process.cwd()): string[] {
   return (dists && dists.length > 0 ? dists : ["./dist"]).map((dist) => {
     const absolute = resolve(cwd, dist);
@@ -123,7 +138,14 @@ export function spawnWithPlugins(options: RunOptions): Promise<RunOutcome> {
   });
 }
 
-/** The shell convention for an outcome: the exit code, or 128 + signal number. */
+/**
+ * The shell convention for an outcome: the exit code, or 128 + signal number.
+ *
+ * @example
+ * ```ts
+ * exitCodeOf({ code: null, signal: "SIGTERM" }); // 143
+ * ```
+ */
 export function exitCodeOf(outcome: RunOutcome): number {
   if (outcome.signal) return 128 + (constants.signals[outcome.signal] ?? 0);
   return outcome.code ?? 1;

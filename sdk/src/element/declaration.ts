@@ -6,6 +6,8 @@ import { z } from "zod";
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { ElementDefinitionError } from "../errors/errors.js";
 import { deriveManifestProperties } from "../properties/derive-manifest-properties.js";
+import { describeSchema } from "../properties/describe-schema.js";
+import type { AnySchema } from "../properties/zod-internals.js";
 import { MANIFEST_VERSION, type ManifestProperty, type ManifestV1 } from "../protocol/manifest.js";
 import { SDK_VERSION } from "../version.js";
 
@@ -108,7 +110,10 @@ export function defineElement<S extends z.ZodObject>(declaration: ElementDeclara
   const name = text(record, "name");
   if (!ELEMENT_NAME.test(name)) fail("a name matching /^[a-z][a-z0-9-]*$/", "name", declaration.name);
   const properties = record.properties ?? z.object({});
-  if (!isZodObject(properties)) fail("a z.object({...}) schema", "properties", properties);
+  if (!isZodObject(properties)) {
+    const received = (properties as { _zod?: unknown } | null)?._zod ? describeSchema(properties as AnySchema) : describeValue(properties);
+    throw new ElementDefinitionError(expectedMessage("a z.object({...}) schema", `properties ${WHERE}`, received));
+  }
   return Object.freeze({
     name,
     longName: text(record, "longName"),

@@ -1,7 +1,8 @@
 /**
  * The native binding's JS surface (docs/internals/host-protocol.md) and the one place that
- * loads it. Runs only inside the embedded Node of libdsnode-runtime.so.0, whose bootstrap sets
- * `globalThis.__dsnodeRuntimePath` before it requires host.js.
+ * loads it. Runs only inside the embedded Node of libdsnode-runtime.so.0, whose bootstrap
+ * (native-host/src/embed/node_embed.cpp) defines `globalThis[Symbol.for("ds-element.runtime.v1")]`
+ * = `{ runtimePath, hostJsPath }` before it requires host.js.
  */
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
@@ -28,19 +29,24 @@ export interface NativeBinding {
   liveInstances(): number[];
 }
 
-declare global {
-  /** Absolute path of libdsnode-runtime.so.0, set by the runtime's bootstrap. */
-  var __dsnodeRuntimePath: string | undefined;
+/** Where the runtime's bootstrap leaves its paths. */
+export const RUNTIME_KEY_V1 = Symbol.for("ds-element.runtime.v1");
+
+/** What the bootstrap leaves under RUNTIME_KEY_V1. */
+export interface RuntimeInfoV1 {
+  runtimePath: string;
+  hostJsPath: string;
 }
 
 const REQUIRED_FUNCTIONS = ["setHandlers", "log", "postError", "liveInstances"] as const;
 
 /** Loads the binding from the runtime library the bootstrap names. */
 export function loadBinding(): NativeBinding {
-  const runtimePath = globalThis.__dsnodeRuntimePath;
+  const info = (globalThis as Record<symbol, Partial<RuntimeInfoV1> | undefined>)[RUNTIME_KEY_V1];
+  const runtimePath = info?.runtimePath;
   if (typeof runtimePath !== "string" || runtimePath === "") {
     throw new Error(
-      `Expected the path of libdsnode-runtime.so.0 for globalThis.__dsnodeRuntimePath but received ${String(runtimePath)}; ` +
+      `Expected the path of libdsnode-runtime.so.0 for globalThis[Symbol.for("ds-element.runtime.v1")].runtimePath but received ${String(runtimePath)}; ` +
         "host.js runs only inside the ds-element runtime, whose bootstrap sets it",
     );
   }

@@ -1,18 +1,20 @@
 /**
- * Keeps element code from ending the host process: `process.exit()`, `process.reallyExit()`
- * and `process.abort()` throw in their caller instead, so the error carries the user's stack
- * and becomes an element error (the runtime also installs Node's process-exit handler as the
- * last line of defence).
+ * Keeps element code from ending the host process: `process.exit()` and `process.abort()`
+ * throw in their caller instead, before Node emits 'exit', so the error carries the user's
+ * stack and becomes an element error. The runtime's bootstrap guards `process.reallyExit`
+ * (what Node's own exit paths call) and installs Node's process-exit handler as the last line
+ * of defence.
  */
 
 interface ExitFunctions {
   exit: (code?: unknown) => never;
   abort: () => never;
-  reallyExit?: (code?: unknown) => never;
 }
 
 function exitError(call: string, caller: Function): Error {
-  const error = new Error(`${call} called by element code; an element cannot exit the host process`);
+  const error = Object.assign(new Error(`${call} called by element code; an element cannot exit the host process`), {
+    code: "ERR_DS_ELEMENT_PROCESS_EXIT",
+  });
   Error.captureStackTrace(error, caller);
   return error;
 }
@@ -29,9 +31,4 @@ export function installExitGuard(target: ExitFunctions): void {
   target.abort = function abort(): never {
     throw exitError("process.abort()", abort);
   };
-  if (typeof target.reallyExit === "function") {
-    target.reallyExit = function reallyExit(code?: unknown): never {
-      throw exitError(`process.reallyExit(${formatCode(code)})`, reallyExit);
-    };
-  }
 }

@@ -20,7 +20,12 @@ import type { NativeBinding, NativeHandlers } from "./binding.js";
 export interface HostOptions {
   requireBundle?: (bundlePath: string) => unknown;
   /** Where uncaught errors are listened for. Default: process. */
-  errorSource?: Pick<NodeJS.Process, "on">;
+  errorSource?: ErrorSource;
+}
+
+/** Emits the process's uncaught errors (process itself, or an EventEmitter in tests). */
+export interface ErrorSource {
+  on(event: "uncaughtException" | "unhandledRejection", listener: (error: unknown) => void): unknown;
 }
 
 /** What startHost returns: the installed handlers (for tests) and the attribution store. */
@@ -90,10 +95,14 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     const error = toError(thrown);
     const message = `${prefix}: ${error.message}`;
     const debug = error.stack ?? message;
-    const owner = context.getStore();
-    const live = native.liveInstances();
-    const targets = owner !== undefined && live.includes(owner) ? [owner] : live;
-    for (const id of targets) native.postError(id, message, debug);
+    try {
+      const owner = context.getStore();
+      const live = native.liveInstances();
+      const targets = owner !== undefined && live.includes(owner) ? [owner] : live;
+      for (const id of targets) native.postError(id, message, debug);
+    } catch {
+      // Throwing from an 'uncaughtException' listener would end the process: drop it instead.
+    }
   };
 
   const loadAdapter = (elementName: string, bundlePath: string): ElementAdapterV1 => {
@@ -164,14 +173,9 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
       return settle(context.run(instanceId, callEvent, instanceOf(instanceId), event));
     },
     property(instanceId, jsName, value) {
-      const result = context.run(instanceId, callProperty, instanceOf(instanceId), jsName, value);
-      // Nobody waits for a property change: a failing async onPropertyChange is reported here.
-      if (isThenable(result)) {
-        result.then(undefined, (thrown: unknown) => {
-          const error = toError(thrown);
-          native.postError(instanceId, error.message, error.stack ?? error.message);
-        });
-      }
+      // An invalid value throws here; a rejected async onPropertyChange is reported by the
+      // runtime, which nobody waits on for property changes.
+      return settle(context.run(instanceId, callProperty, instanceOf(instanceId), jsName, value));
     },
     transform(instanceId) {
       const instance = instances.get(instanceId) ?? instanceOf(instanceId);
@@ -184,7 +188,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     },
   };
 
-  const errorSource = options.errorSource ?? process;
+  const errorSource: ErrorSource = options.errorSource ?? process;
   errorSource.on("uncaughtException", (error: unknown) => postUnowned("Uncaught exception in element code", error));
   errorSource.on("unhandledRejection", (reason: unknown) => postUnowned("Unhandled promise rejection in element code", reason));
 

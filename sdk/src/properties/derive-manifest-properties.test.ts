@@ -157,7 +157,10 @@ describe("deriveManifestProperties: unsupported schemas", () => {
 
   it("rejects a default the schema itself rejects", () => {
     expect(errorOf({ everyN: z.number().int().min(1).default(0) })).toBe(
-      "Expected a default the schema accepts for property everyN but received 0 (Expected a number ≥ 1 for the element's properties but received 0)",
+      "Expected a number ≥ 1 for the default of property everyN but received 0",
+    );
+    expect(errorOf({ ids: z.array(z.number().int()).default([1, 1.5]) })).toBe(
+      "Expected an integer for the default of property ids[1] but received 1.5",
     );
   });
 

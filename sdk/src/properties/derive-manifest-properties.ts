@@ -9,9 +9,9 @@ import { ElementDefinitionError } from "../errors/errors.js";
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import type { ManifestEnumValue, ManifestProperty, ManifestPropertyType } from "../protocol/manifest.js";
 import { describeSchema } from "./describe-schema.js";
-import { formatIssues } from "./issue-message.js";
+import { formatIssues, subPath } from "./issue-message.js";
 import { JS_PROPERTY_NAME, toKebabCase, toNick } from "./naming.js";
-import { type AnySchema, checksOf, defOf, descriptionOf } from "./zod-internals.js";
+import { type AnySchema, checksOf, defOf, descriptionOf, enumValuesOf } from "./zod-internals.js";
 
 const SUPPORTED = "z.string(), z.number(), z.boolean(), z.enum([...]) or z.array() of numbers or strings";
 const SUPPORTED_ITEMS = "z.array(z.number()), z.array(z.number().int()) or z.array(z.string())";
@@ -143,7 +143,7 @@ interface TypeSpec {
 }
 
 function enumValues(jsName: string, schema: AnySchema): ManifestEnumValue[] {
-  const values = Object.values(defOf(schema).entries ?? {});
+  const values = enumValuesOf(schema);
   if (values.some((value) => typeof value !== "string")) {
     throw new ElementDefinitionError(
       `${expectedMessage("z.enum() of strings", `property ${jsName}`, describeSchema(schema))}; use string values (z.enum(["fast", "accurate"])) instead`,
@@ -208,9 +208,8 @@ function baseType(jsName: string, schema: AnySchema, declared: AnySchema): TypeS
 function checkDefault(jsName: string, base: AnySchema, value: unknown): void {
   const result = (base as z.ZodType).safeParse(value);
   if (!result.success) {
-    const detail = formatIssues(result.error.issues, value);
     throw new ElementDefinitionError(
-      `${expectedMessage("a default the schema accepts", `property ${jsName}`, describeValue(value))} (${detail})`,
+      formatIssues(result.error.issues, value, (path) => `the default of property ${jsName}${subPath(path)}`),
     );
   }
 }

@@ -2,7 +2,7 @@
  * Writes a zod schema back as the code that would build it (`z.array(z.boolean())`,
  * `z.string().nullable()`), so an unsupported-schema error shows users what they wrote.
  */
-import { type AnySchema, checksOf, defOf } from "./zod-internals.js";
+import { type AnySchema, checksOf, defOf, enumValuesOf } from "./zod-internals.js";
 
 export function describeSchema(schema: AnySchema): string {
   const def = defOf(schema);
@@ -27,7 +27,7 @@ export function describeSchema(schema: AnySchema): string {
     case "literal":
       return `z.literal(${(def.values ?? []).map((v) => JSON.stringify(v)).join(", ")})`;
     case "enum":
-      return `z.enum([${Object.values(def.entries ?? {})
+      return `z.enum([${enumValuesOf(schema)
         .map((v) => JSON.stringify(v))
         .join(", ")}])`;
     case "union":

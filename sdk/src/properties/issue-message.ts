@@ -64,10 +64,7 @@ export function describeRule(issue: Issue): string {
 export function propertyPathName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "the element's properties";
   const [head, ...rest] = path;
-  return (
-    toKebabCase(String(head)) +
-    rest.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("")
-  );
+  return toKebabCase(String(head)) + subPath(rest);
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -79,13 +76,25 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** One message per issue, joined with "; ". */
-export function formatIssues(issues: readonly Issue[], input: unknown): string {
+/** `[1, "a"]` → `[1].a`: the part of a path below the property. */
+export function subPath(path: readonly PropertyKey[]): string {
+  return path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");
+}
+
+/**
+ * One message per issue, joined with "; ". `nameOf` names the value an issue is about
+ * (default: the kebab-case property plus any index below it).
+ */
+export function formatIssues(
+  issues: readonly Issue[],
+  input: unknown,
+  nameOf: (path: readonly PropertyKey[]) => string = propertyPathName,
+): string {
   return issues
     .map((issue) => {
       const received = valueAt(input, issue.path);
       const suffix = received === undefined && issue.path.length === 1 ? " (the property is required)" : "";
-      return expectedMessage(describeRule(issue), propertyPathName(issue.path), describeValue(received)) + suffix;
+      return expectedMessage(describeRule(issue), nameOf(issue.path), describeValue(received)) + suffix;
     })
     .join("; ");
 }

@@ -41,3 +41,12 @@ export function descriptionOf(schema: AnySchema): string | undefined {
   const description = (schema as { description?: unknown }).description;
   return typeof description === "string" && description.length > 0 ? description : undefined;
 }
+
+/** The values of a z.enum(), without the reverse entries TypeScript adds to numeric enums. */
+export function enumValuesOf(schema: AnySchema): (string | number)[] {
+  const entries = defOf(schema).entries ?? {};
+  const numeric = Object.values(entries).filter((value): value is number => typeof value === "number");
+  return Object.entries(entries)
+    .filter(([key]) => !numeric.includes(Number(key)))
+    .map(([, value]) => value);
+}

@@ -7,7 +7,14 @@
 /** The manifest format version this SDK writes. */
 export const MANIFEST_VERSION = 1;
 
-/** GObject property types a manifest can declare. */
+/**
+ * GObject property types a manifest can declare.
+ *
+ * @example
+ * ```ts
+ * const type: ManifestPropertyType = "double-array"; // z.array(z.number())
+ * ```
+ */
 export type ManifestPropertyType =
   | "boolean"
   | "int"
@@ -19,14 +26,32 @@ export type ManifestPropertyType =
   | "int-array"
   | "string-array";
 
-/** One value of an `enum` property. `value` is the GEnum integer, `nick` the command-line name. */
+/**
+ * One value of an `enum` property. `value` is the GEnum integer, `nick` the command-line name.
+ *
+ * @example
+ * ```ts
+ * const fast: ManifestEnumValue = { value: 0, nick: "fast", name: "fast" };
+ * ```
+ */
 export interface ManifestEnumValue {
   value: number;
   nick: string;
   name: string;
 }
 
-/** One GObject property, derived from one entry of the element's zod schema. */
+/**
+ * One GObject property, derived from one entry of the element's zod schema.
+ *
+ * @example
+ * ```ts
+ * // everyN: z.number().int().min(1).default(1).describe("Log every N frames")
+ * const property: ManifestProperty = {
+ *   name: "every-n", jsName: "everyN", type: "int", nick: "Every N", blurb: "Log every N frames",
+ *   minimum: 1, maximum: 2147483647, default: 1,
+ * };
+ * ```
+ */
 export interface ManifestProperty {
   /** kebab-case GStreamer name (`confidence-threshold`). */
   name: string;
@@ -43,7 +68,15 @@ export interface ManifestProperty {
   optional?: true;
 }
 
-/** The whole `element.json`. */
+/**
+ * The whole `element.json` (docs/internals/host-protocol.md).
+ *
+ * @example
+ * ```ts
+ * const manifest = JSON.parse(readFileSync("dist/ds-elements/framecounter/element.json", "utf8")) as ManifestV1;
+ * console.log(manifest.properties.map((property) => property.name));
+ * ```
+ */
 export interface ManifestV1 {
   manifestVersion: 1;
   name: string;

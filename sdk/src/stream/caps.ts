@@ -1,7 +1,7 @@
 /**
  * One structure of a caps or event: a media type (or event name) and its fields, converted
- * from GStreamer values to JSON-like values (fractions as `{ numerator, denominator }`, lists
- * and ranges as arrays/objects).
+ * from GStreamer values to JSON-like values (fractions as `{ num, den }`, lists and ranges as
+ * arrays/objects).
  *
  * @example
  * ```ts
