@@ -17,6 +17,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
+          globalSetup: ["test/helpers/projects.ts"],
           environment: "node",
           // Real pipelines: builds, Node start-up inside GStreamer, one file at a time.
           testTimeout: 180_000,

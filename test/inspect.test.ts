@@ -1,0 +1,65 @@
+// Acceptance 2: gst-inspect-1.0 shows everything from the manifest, without starting Node.
+import { describe, expect, it } from "vitest";
+import { inspect, scratchDir } from "./helpers/gst";
+import { exampleDist } from "./helpers/projects";
+import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+
+describe("gst-inspect-1.0 framecounter", () => {
+  // A fresh registry, so the plugin is really scanned (plugin_init runs) in this test.
+  const registry = join(scratchDir("inspect"), "registry.bin");
+  const loaderLogs = scratchDir("ld-debug");
+  const run = inspect(["framecounter"], {
+    dists: [exampleDist],
+    registry,
+    // The dynamic loader logs every library each process opens (gst-inspect and the plugin scanner).
+    env: { GST_DEBUG: "dsnode:5", LD_DEBUG: "files", LD_DEBUG_OUTPUT: join(loaderLogs, "ld") },
+  });
+  const librariesOpened = readdirSync(loaderLogs)
+    .map((file) => readFileSync(join(loaderLogs, file), "utf8"))
+    .join("\n");
+
+  it("exits 0 and shows the element metadata", () => {
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Long-name\s+Frame counter/);
+    expect(run.stdout).toMatch(/Klass\s+Filter\/Analyzer\/Video/);
+    expect(run.stdout).toMatch(/Description\s+Counts frames and writes one JSON line per frame/);
+    expect(run.stdout).toMatch(/Author\s+ds-element authors <ds-element@example.com>/);
+    expect(run.stdout).toMatch(/Name\s+dsnode/);
+  });
+
+  it("shows both pad templates with their caps", () => {
+    for (const direction of ["SINK", "SRC"]) {
+      const template = new RegExp(
+        `${direction} template: '${direction.toLowerCase()}'\\s+Availability: Always\\s+Capabilities:\\s+video/x-raw\\s+format: \\{ \\(string\\)RGB, \\(string\\)RGBA \\}`,
+      );
+      expect(run.stdout).toMatch(template);
+    }
+  });
+
+  it("shows every property with its type, range, default and description", () => {
+    const property = (name: string, blurb: string, detail: string) =>
+      expect(run.stdout).toMatch(
+        new RegExp(`  ${name}\\s+: ${blurb}\\s+flags: readable, writable, changeable in NULL, READY, PAUSED or PLAYING state\\s+${detail}`),
+      );
+    property("every-n", "Log a progress line every N frames", "Integer\\. Range: 1 - 2147483647 Default: 1");
+    property("rate-window", "Seconds of stream time the frame rate is measured over", "Double\\. Range:\\s+0\\.1 -\\s+60 Default:\\s+1");
+    property("label", "Label written into every line", 'String\\. Default: "frames"');
+    property("location", "File the JSON lines are written to \\(truncated at start\\)", "String\\. Default: null");
+    property("mode", "fast: write lines in batches; accurate: write each line at once", 'Enum "FramecounterMode" Default: 0, "fast"');
+    property("verbose", "Log every frame at DEBUG level", "Boolean\\. Default: false");
+    property("tags", "Tags written into every line", 'Default: "<  >"\\s+GstValueArray of GValues of type "gchararray"');
+    property("mark-frames", "Frame numbers to log at INFO level", 'Default: "<  >"\\s+GstValueArray of GValues of type "gint"');
+    expect(run.stdout).toMatch(/\(1\): accurate\s+- accurate/);
+  });
+
+  it("registers the element from its manifest without loading libnode", () => {
+    // The plugin was scanned in this run: it read the manifest and was opened by the loader…
+    expect(run.stderr).toMatch(/registered framecounter from .*element\.json/);
+    expect(librariesOpened).toMatch(/libgstdsnode\.so/);
+    // …and no process of the run ever opened libnode or the runtime that embeds it.
+    expect(run.stderr).not.toMatch(/loading libnode/);
+    expect(librariesOpened).not.toMatch(/libnode\.so/);
+    expect(librariesOpened).not.toMatch(/libdsnode-runtime/);
+  });
+});

@@ -1,0 +1,91 @@
+// Acceptance 3: a TS element in a real gst-launch-1.0 pipeline sees every buffer, in order,
+// with the right timestamps and frame numbers, and gets its command-line properties typed.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { launch, scratchDir } from "./helpers/gst";
+import { exampleDist } from "./helpers/projects";
+
+interface Line {
+  type: string;
+  [key: string]: unknown;
+}
+
+function readLines(path: string): Line[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Line);
+}
+
+describe("videotestsrc num-buffers=300 ! framecounter ! fakesink", () => {
+  const location = join(scratchDir("pipeline"), "frames.jsonl");
+  const run = launch(
+    `videotestsrc num-buffers=300 ! video/x-raw,format=RGB,width=320,height=240,framerate=30/1 ! ` +
+      `framecounter location=${location} every-n=7 rate-window=2.5 mode=accurate label=cam-1 ` +
+      `tags=<"a","b"> mark-frames=<3,5> verbose=true ! fakesink`,
+    { dists: [exampleDist] },
+  );
+  const lines = readLines(location);
+  const frames = lines.filter((line) => line.type === "frame");
+
+  it("exits 0", () => {
+    expect(run.signal).toBeNull();
+    expect(run.code, run.output).toBe(0);
+  });
+
+  it("ran transform exactly 300 times, frame numbers 0..299 in order", () => {
+    expect(frames).toHaveLength(300);
+    expect(frames.map((frame) => frame.frameNum)).toEqual([...Array(300).keys()]);
+    expect(frames.at(-1)?.count).toBe(300);
+  });
+
+  it("saw each buffer's PTS (30 fps: frame n at n/30 s)", () => {
+    frames.forEach((frame, n) => {
+      // videotestsrc scales with gst_util_uint64_scale, which rounds down.
+      expect(frame.bufPts).toBe(Math.floor((n * 1e9) / 30));
+    });
+  });
+
+  it("saw the frame size from the negotiated caps", () => {
+    for (const frame of frames) {
+      expect(frame.width).toBe(320);
+      expect(frame.height).toBe(240);
+      expect(frame.bufferSize).toBe(320 * 240 * 3);
+    }
+  });
+
+  it("got the command-line properties in this.props with their types", () => {
+    expect(frames[0]?.props).toEqual({
+      location,
+      everyN: 7,
+      rateWindow: 2.5,
+      mode: "accurate",
+      label: "cam-1",
+      tags: ["a", "b"],
+      markFrames: [3, 5],
+      verbose: true,
+    });
+  });
+
+  it("got the caps before the first buffer and EOS after the last", () => {
+    expect(lines[0]?.type).toBe("caps");
+    expect(lines[0]?.caps).toMatch(/^video\/x-raw, format=\(string\)RGB, width=\(int\)320, height=\(int\)240/);
+    expect(lines.at(-1)).toEqual({ type: "eos", count: 300 });
+  });
+});
+
+describe("this.log", () => {
+  it("goes to a GST_DEBUG category named after the element", () => {
+    const location = join(scratchDir("log"), "frames.jsonl");
+    const run = launch(
+      `videotestsrc num-buffers=10 ! video/x-raw,format=RGB,width=64,height=48 ! framecounter location=${location} every-n=5 ! fakesink`,
+      { dists: [exampleDist], env: { GST_DEBUG: "framecounter:4" } },
+    );
+    expect(run.code, run.output).toBe(0);
+    expect(run.stderr).toMatch(/INFO\s+framecounter .*counting frames into/);
+    expect(run.stderr).toMatch(/INFO\s+framecounter .*5 frames/);
+    expect(run.stderr).toMatch(/INFO\s+framecounter .*10 frames/);
+    expect(run.stderr).not.toMatch(/DEBUG\s+framecounter/);
+  });
+});
