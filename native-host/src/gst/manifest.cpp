@@ -406,11 +406,6 @@ bool escapes_directory(const std::string &relative) {
   return false;
 }
 
-bool is_regular_file(const std::string &path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 }  // namespace
 
 const char *property_type_name(PropertyType type) {
@@ -600,12 +595,10 @@ bool load_manifest(const std::string &file, Manifest *out, std::string *error) {
     out->directory = directory;
   }
   out->bundle_path = out->directory + "/" + out->entry;
-  if (!is_regular_file(out->bundle_path)) {
-    *error = "\"entry\" " + json_quoted(out->entry) + " does not exist (" + out->bundle_path +
-        "); run `ds-element build` again";
-    return false;
-  }
+  // A missing bundle is not a reason to hide the element: the manifest alone describes it, and
+  // failing at start() gives the user a pipeline error naming the file instead of "no element".
   return true;
+
 }
 
 }  // namespace dsnode

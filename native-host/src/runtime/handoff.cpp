@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <glib.h>
+#include <sched.h>
 
 namespace dsnode {
 namespace {
@@ -22,6 +23,27 @@ inline void cpu_relax() {
 #elif defined(__aarch64__)
   asm volatile("yield" ::: "memory");
 #endif
+}
+
+// Spins until done() or the budget (from `since_ns`) runs out. Yields the core every couple of
+// microseconds: the scheduler likes to wake a thread on its waker's core, so the thread we
+// wait for may be queued behind us on this very core, and a pure spin would keep it off the
+// CPU until the budget ran out (on an idle core sched_yield returns at once).
+template <typename Done>
+bool spin_until(Done done, int64_t since_ns, int64_t budget_ns) {
+  constexpr int64_t kYieldEveryNs = 2000;
+  int64_t last_yield_ns = since_ns;
+  for (;;) {
+    if (done()) return true;
+    int64_t now = now_ns();
+    if (now - since_ns >= budget_ns) return false;
+    if (now - last_yield_ns >= kYieldEveryNs) {
+      sched_yield();
+      last_yield_ns = now;
+    } else {
+      cpu_relax();
+    }
+  }
 }
 
 }  // namespace
@@ -188,9 +210,7 @@ void Handoff::wait(Call& call) {
   if (budget > 0) {
     if (spinning_callers_.fetch_add(1) < settings_.max_spinning_callers) {
       spun = true;
-      while (!(done = call.completion.done()) && now_ns() - call.submitted_ns < budget) {
-        cpu_relax();
-      }
+      done = spin_until([&call] { return call.completion.done(); }, call.submitted_ns, budget);
     }
     spinning_callers_.fetch_sub(1);
   }
@@ -277,16 +297,12 @@ void Handoff::drain() {
 
 bool Handoff::spin_for_work(int64_t budget_ns) {
   if (budget_ns <= 0) return false;
-  const int64_t started_ns = now_ns();
-  bool found = false;
-  while (now_ns() - started_ns < budget_ns) {
-    if (queued_.load(std::memory_order_relaxed) > 0 ||
-        stop_requested_.load(std::memory_order_relaxed)) {
-      found = true;
-      break;
-    }
-    cpu_relax();
-  }
+  bool found = spin_until(
+      [this] {
+        return queued_.load(std::memory_order_relaxed) > 0 ||
+               stop_requested_.load(std::memory_order_relaxed);
+      },
+      now_ns(), budget_ns);
   js_spin_.record_spin(found, settings_.js_spin_ns);
   ++(found ? statistics_.js_spin_hits : statistics_.js_spin_misses);
   return found;

@@ -1,0 +1,91 @@
+// Per-buffer overhead: the same pipeline with identity, the gst-python peer and the TypeScript
+// element (under each hand-off tunable), timed by gst-launch from PLAYING to EOS, so that
+// starting Node or Python is not counted. overhead = (T_element - T_identity) / buffers.
+import { commandFailure, runCommand } from "./command.mjs";
+import { interleaved, summary } from "./statistics.mjs";
+
+/**
+ * The configurations of one run. The TypeScript element is measured under the hand-off
+ * tunables the runtime reads (native-host/src/runtime/spin_policy.h): the caller's spin
+ * DS_ELEMENT_SPIN_US and the JS thread's spin DS_ELEMENT_JS_SPIN_US; 0 means always block.
+ */
+export function perBufferConfigurations(tunables) {
+  const ts = (label, settings) => ({ label, element: "noopts", peer: "ts", env: settings });
+  const configurations = [
+    { label: "identity (C)", element: "identity", peer: "baseline", env: {} },
+    { label: "noopy (gst-python)", element: "noopy", peer: "python", env: {} },
+    ts("noopts (TS), default tunables", {}),
+  ];
+  if (tunables.includes("DS_ELEMENT_SPIN_US")) {
+    configurations.push(ts("noopts, SPIN_US=0 (caller always blocks)", { DS_ELEMENT_SPIN_US: "0" }));
+    configurations.push(ts("noopts, SPIN_US=200", { DS_ELEMENT_SPIN_US: "200" }));
+  }
+  if (tunables.includes("DS_ELEMENT_JS_SPIN_US")) {
+    configurations.push(ts("noopts, JS_SPIN_US=0 (JS thread always sleeps)", { DS_ELEMENT_JS_SPIN_US: "0" }));
+    configurations.push(ts("noopts, JS_SPIN_US=200", { DS_ELEMENT_JS_SPIN_US: "200" }));
+    configurations.push(ts("noopts, SPIN_US=0 JS_SPIN_US=0 (no spinning)", { DS_ELEMENT_SPIN_US: "0", DS_ELEMENT_JS_SPIN_US: "0" }));
+  }
+  return configurations;
+}
+
+export function pipelineCommand(element, buffers) {
+  return [
+    "gst-launch-1.0", "videotestsrc", `num-buffers=${buffers}`,
+    "!", "video/x-raw,format=GRAY8,width=16,height=16",
+    "!", element, "!", "fakesink",
+  ];
+}
+
+/** gst-launch's "Execution ended after 0:00:01.234567890" in seconds. */
+export function executionSeconds(output) {
+  const match = output.match(/Execution ended after (\d+):(\d+):(\d+)\.(\d+)/);
+  if (!match) return null;
+  const [, hours, minutes, seconds, fraction] = match;
+  return Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds) + Number(`0.${fraction}`);
+}
+
+/** The runtime's counters (DS_ELEMENT_HANDOFF_STATS=1): how often each side spun, slept, woke. */
+export function handoffStatistics(output) {
+  const line = output.match(/^dsnode hand-off: (.*)$/m)?.[1];
+  if (!line) return null;
+  return Object.fromEntries([...line.matchAll(/([a-zA-Z -]+?) (\d+)(?:, |$)/g)].map(([, name, count]) => [name.trim().replaceAll(" ", "-"), Number(count)]));
+}
+
+export async function measurePerBuffer({ env, configurations, buffers, rounds, onProgress }) {
+  const runs = new Map(configurations.map((configuration) => [configuration, []]));
+  // Round -1 is a warm-up (page cache, registry, CPU frequency) and is not recorded.
+  const order = [...interleaved(configurations, 1).map((step) => ({ ...step, round: -1 })), ...interleaved(configurations, rounds)];
+  for (const [index, { round, configuration }] of order.entries()) {
+    const argv = pipelineCommand(configuration.element, buffers);
+    const runEnv = { ...env, ...configuration.env, ...(configuration.peer === "ts" ? { DS_ELEMENT_HANDOFF_STATS: "1" } : {}) };
+    const result = await runCommand(argv, { env: runEnv, cpu: true });
+    const seconds = executionSeconds(result.output);
+    if (result.code !== 0 || seconds === null || /ERROR/.test(result.output)) {
+      throw commandFailure(`${configuration.label} pipeline`, argv, result);
+    }
+    if (round >= 0) runs.get(configuration).push({ seconds, cpuS: result.cpuS, handoff: handoffStatistics(result.output) });
+    onProgress?.(index + 1, order.length);
+  }
+
+  const baseline = configurations.find((configuration) => configuration.peer === "baseline");
+  const baselineSeconds = summary(runs.get(baseline).map((run) => run.seconds)).median;
+  return configurations.map((configuration) => {
+    const measured = runs.get(configuration);
+    const seconds = summary(measured.map((run) => run.seconds));
+    const cpuS = summary(measured.map((run) => run.cpuS));
+    const medianRun = [...measured].sort((a, b) => a.seconds - b.seconds)[Math.floor(measured.length / 2)];
+    return {
+      label: configuration.label,
+      element: configuration.element,
+      peer: configuration.peer,
+      env: configuration.env,
+      seconds,
+      runs: measured.map((run) => run.seconds),
+      overheadUs: ((seconds.median - baselineSeconds) / buffers) * 1e6,
+      overheadRangeUs: [((seconds.min - baselineSeconds) / buffers) * 1e6, ((seconds.max - baselineSeconds) / buffers) * 1e6],
+      processCpuS: cpuS.median,
+      handoff: medianRun?.handoff ?? null,
+      command: pipelineCommand(configuration.element, buffers).join(" "),
+    };
+  });
+}

@@ -1,0 +1,56 @@
+// Prints the results as tables with the ratios the targets are about (TS / gst-python per
+// buffer, TS / C for gst-inspect).
+
+const fixed = (value, digits) => (value === null || value === undefined || Number.isNaN(value) ? "-" : value.toFixed(digits));
+
+function table(header, rows) {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => String(row[column]).length)));
+  const line = (cells) => "  " + cells.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join("  ");
+  return [line(header), "  " + widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
+}
+
+const verdict = (value, target) => (value === null ? "n/a" : value <= target ? `meets target <= ${target}` : `MISSES target <= ${target}`);
+
+export function printHeader({ machine, versions, native, settings }) {
+  console.log(`\nds-element benchmark  ${machine.date}`);
+  console.log(`  machine   ${machine.cpu}, ${machine.cores} cores, ${machine.memory}, ${machine.kernel}, virtualization: ${machine.virtualization}, load ${machine.load}`);
+  console.log(`  versions  GStreamer ${versions.gstreamer}, tooling node ${versions.node}, libnode ${versions.libnode}, gst-python ${versions.gstPython} (Python ${versions.python}), commit ${versions.commit}`);
+  console.log(`  native    ${native.source} (plugin ${native.pluginSha256}, runtime ${native.runtimeSha256}); tunables read: ${native.tunables.join(", ") || "none"}`);
+  console.log(`  settings  ${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up), ${settings.inspectRuns} gst-inspect runs per element`);
+}
+
+export function printPerBuffer(results, ratios, buffers) {
+  console.log(`\n1. Per-buffer overhead over identity (gst-launch PLAYING->EOS, median of the rounds)`);
+  console.log(`   videotestsrc num-buffers=${buffers} ! video/x-raw,format=GRAY8,width=16,height=16 ! <element> ! fakesink\n`);
+  const rows = results.map((result) => [
+    result.label,
+    fixed(result.seconds.median * 1000, 1),
+    `${fixed(result.seconds.min * 1000, 1)}-${fixed(result.seconds.max * 1000, 1)}`,
+    result.peer === "baseline" ? "0 (baseline)" : fixed(result.overheadUs, 2),
+    result.peer === "ts" && ratios.python ? fixed(result.overheadUs / ratios.python, 3) : "",
+    fixed(result.processCpuS, 2),
+    result.handoff ? `${result.handoff["caller-spin-hits"] ?? "?"}/${result.handoff["caller-sleeps"] ?? "?"}/${result.handoff["JS-spin-hits"] ?? "?"}/${result.handoff["JS-wakes"] ?? "?"}` : "",
+  ]);
+  console.log(table(["configuration", "median ms", "min-max ms", "overhead us/buf", "x gst-python", "process CPU s", "hand-off spin-hit/sleep/JS-hit/JS-wake"], rows));
+  console.log(`\n   TS (default) overhead     ${fixed(ratios.ts, 2)} us/buffer`);
+  console.log(`   gst-python overhead       ${fixed(ratios.python, 2)} us/buffer`);
+  console.log(`   ratio TS / gst-python     ${fixed(ratios.tsToPython, 3)}   (${verdict(ratios.tsToPython, 0.1)})`);
+  console.log(`   process CPU s: whole gst-launch process incl. start-up (Node/Python), user+sys; spinning shows up here.`);
+  console.log(`   hand-off counters (DS_ELEMENT_HANDOFF_STATS=1) are from the median run.`);
+}
+
+export function printInspect(results, ratio, lazy) {
+  console.log(`\n2. gst-inspect-1.0 <element>, warm private registry (wall time of the command, median)\n`);
+  const identity = results.find((result) => result.element === "identity");
+  const rows = results.map((result) => [
+    result.element,
+    fixed(result.seconds.median * 1000, 1),
+    `${fixed(result.seconds.min * 1000, 1)}-${fixed(result.seconds.max * 1000, 1)}`,
+    fixed(result.seconds.median / identity.seconds.median, 2),
+  ]);
+  console.log(table(["element", "median ms", "min-max ms", "x identity"], rows));
+  console.log(`\n   ratio noopts / identity   ${fixed(ratio, 2)}   (${verdict(ratio, 1.3)})`);
+  const seen = lazy.inspectLoadedLibnode ? `LOADED libnode: ${lazy.inspectLibnodeLines[0]}` : `no "loading libnode" line`;
+  const control = lazy.pipelineLoadedLibnode ? "a pipeline running noopts does print it" : "WARNING: a pipeline running noopts did not print it either, so this check sees nothing";
+  console.log(`   ${lazy.command}: ${seen} (${control})`);
+}

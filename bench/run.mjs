@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// `npm run bench`: the TypeScript element against its peers in one run (STYLE.md habit 9).
+//   1. per-buffer overhead over identity: noopts (TypeScript) vs noopy (gst-python), and noopts
+//      under the hand-off tunables;
+//   2. gst-inspect cost of noopts vs identity (and noopy), plus a check that inspecting does
+//      not load libnode.
+// Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
+// Settings: DS_BENCH_BUFFERS (20000), DS_BENCH_ROUNDS (7), DS_BENCH_INSPECT_RUNS (15),
+// DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0).
+import { writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { commandFailure, runCommand } from "./harness/command.mjs";
+import { checkLazyLibnode, measureInspect } from "./harness/inspect.mjs";
+import { describeMachine, describeVersions } from "./harness/machine.mjs";
+import { measurePerBuffer, perBufferConfigurations } from "./harness/per-buffer.mjs";
+import { printHeader, printInspect, printPerBuffer } from "./harness/report.mjs";
+import { prepareBench } from "./harness/setup.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+function positiveInteger(name, fallback) {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`Expected a positive integer for ${name} but received ${JSON.stringify(text)}`);
+  return value;
+}
+
+function progress(stage) {
+  return (done, total) => {
+    if (process.stderr.isTTY) process.stderr.write(`\r  ${stage}: ${done}/${total}${done === total ? "\n" : ""}`);
+    else if (done === total) process.stderr.write(`  ${stage}: ${total} runs done\n`);
+  };
+}
+
+async function main() {
+  const settings = {
+    buffers: positiveInteger("DS_BENCH_BUFFERS", 20000),
+    rounds: positiveInteger("DS_BENCH_ROUNDS", 7),
+    inspectRuns: positiveInteger("DS_BENCH_INSPECT_RUNS", 15),
+  };
+  const started = Date.now();
+  process.stderr.write("bench: building bench/elements into bench/out/dist\n");
+  const bench = await prepareBench(root);
+  const machine = describeMachine();
+  const versions = describeVersions(root, bench.env.DS_ELEMENT_LIBNODE ?? "libnode.so.108 (loader path)");
+
+  // A private registry starts empty: the first command scans every plugin (seconds).
+  process.stderr.write(`bench: warming the private registry ${relative(root, bench.env.GST_REGISTRY_1_0)}\n`);
+  for (const element of ["identity", "noopy", "noopts"]) {
+    const argv = ["gst-inspect-1.0", element];
+    const result = await runCommand(argv, { env: bench.env, timeoutMs: 300_000 });
+    if (result.code !== 0) throw commandFailure(`finding ${element} (is gstreamer1.0-python3-plugin-loader installed?)`, argv, result);
+  }
+
+  printHeader({ machine, versions, native: bench.native, settings });
+
+  const configurations = perBufferConfigurations(bench.native.tunables);
+  const perBuffer = await measurePerBuffer({
+    env: bench.env, configurations, buffers: settings.buffers, rounds: settings.rounds, onProgress: progress("per-buffer runs"),
+  });
+  const ts = perBuffer.find((result) => result.peer === "ts").overheadUs;
+  const python = perBuffer.find((result) => result.peer === "python").overheadUs;
+  const perBufferRatios = { ts, python, tsToPython: python > 0 ? ts / python : null };
+  printPerBuffer(perBuffer, perBufferRatios, settings.buffers);
+
+  const inspect = await measureInspect({
+    env: bench.env, elements: ["identity", "noopts", "noopy"], runs: settings.inspectRuns, onProgress: progress("gst-inspect runs"),
+  });
+  const median = (element) => inspect.find((result) => result.element === element).seconds.median;
+  const inspectRatio = median("noopts") / median("identity");
+  const lazyLibnode = await checkLazyLibnode({ env: bench.env, element: "noopts" });
+  printInspect(inspect, inspectRatio, lazyLibnode);
+
+  const results = {
+    command: "npm run bench  (node bench/run.mjs)",
+    machine,
+    versions,
+    native: bench.native,
+    settings,
+    durationS: (Date.now() - started) / 1000,
+    perBuffer: {
+      method: "gst-launch 'Execution ended after' (PLAYING->EOS); overhead = (median T_element - median T_identity) / buffers",
+      results: perBuffer,
+      tsOverheadUs: ts,
+      gstPythonOverheadUs: python,
+      ratioTsToGstPython: perBufferRatios.tsToPython,
+      target: 0.1,
+    },
+    inspect: {
+      method: "wall time of gst-inspect-1.0 <element> with a warm private registry, interleaved runs",
+      results: inspect,
+      ratioNooptsToIdentity: inspectRatio,
+      target: 1.3,
+      lazyLibnode,
+    },
+  };
+  const resultsPath = join(bench.outDir, "results.json");
+  writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${relative(root, resultsPath)} (${results.durationS.toFixed(0)} s in all)`);
+}
+
+main().catch((error) => {
+  console.error(`bench: ${error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,120 @@
+// Acceptance 4: every way user code can fail ends in a pipeline ERROR that names the element
+// and shows the user's file:line — never a crash, never a hang of the host process.
+import { cpSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { inspect, launch, scratchDir, type GstRun } from "./helpers/gst";
+import { exampleDist, fixturesDist } from "./helpers/projects";
+
+const source = "videotestsrc num-buffers=5 ! video/x-raw,format=RGB,width=64,height=48";
+
+/** The run ended by itself (no signal) with a non-zero status and an ERROR from `element`. */
+function expectElementError(run: GstRun, element: string, message: string | RegExp) {
+  expect(run.signal, run.output).toBeNull();
+  expect(run.code, run.output).not.toBe(0);
+  expect(run.output).not.toMatch(/Segmentation fault|Aborted|core dumped/);
+  expect(run.stderr).toContain(`ERROR: from element /GstPipeline:pipeline0/DsNode_${element}:${element}0:`);
+  if (typeof message === "string") expect(run.stderr).toContain(message);
+  else expect(run.stderr).toMatch(message);
+}
+
+describe("errors in user code", () => {
+  it("a synchronous throw in transform()", () => {
+    const run = launch(`${source} ! throwsync ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "throwsync", "throwsync: transform failed on frame 0");
+    expect(run.stderr).toMatch(/at ThrowSync\.transform \(.*test\/fixtures\/elements\/src\/throwsync\.ts:14:\d+\)/);
+  });
+
+  it("a throw after some buffers went through", () => {
+    const run = launch(`${source} ! throwsync after=3 ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "throwsync", "throwsync: transform failed on frame 3");
+  });
+
+  it("a rejected Promise from an async transform()", () => {
+    const run = launch(`${source} ! rejects ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "rejects", "rejects: async transform failed on frame 0");
+    expect(run.stderr).toMatch(/src\/rejects\.ts:16:\d+/);
+  });
+
+  it("process.exit() in user code does not exit the host", () => {
+    const run = launch(`${source} ! exits ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "exits", "process.exit(3) called by element code; an element cannot exit the host process");
+    expect(run.stderr).toMatch(/src\/exits\.ts:12:\d+/);
+    // gst-launch itself decided the exit status (1: error while running), not the element's 3.
+    expect(run.code).toBe(1);
+  });
+
+  it("an uncaught error in a timer is posted on the element that started the timer", () => {
+    const run = launch(
+      `videotestsrc is-live=true num-buffers=100 ! video/x-raw,format=RGB,width=64,height=48 ! ` +
+        `timerthrow delay-ms=0 ! fakesink`,
+      { dists: [fixturesDist] },
+    );
+    expectElementError(run, "timerthrow", "timerthrow: timer callback failed");
+    expect(run.stderr).toMatch(/src\/timerthrow\.ts:14:\d+/);
+  });
+
+  it("start() that throws", () => {
+    const run = launch(`${source} ! startthrows ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "startthrows", "startthrows: start failed");
+    expect(run.stderr).toMatch(/src\/startthrows\.ts:12:\d+/);
+  });
+});
+
+describe("property values the schema rejects", () => {
+  it("names the property, the value and the rule", () => {
+    const run = launch(`${source} ! strictprop word=ABC ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "strictprop", 'Expected a string matching /^[a-z]+$/ for word but received "ABC"');
+  });
+
+  it("a required property that was not set", () => {
+    const run = launch(`${source} ! framecounter ! fakesink`, { dists: [exampleDist] });
+    expectElementError(run, "framecounter", "Expected a string for location but received nothing (the property is required)");
+  });
+});
+
+describe("broken bundles", () => {
+  function copyOfFixtures(): string {
+    const dist = join(scratchDir("broken-bundle"), "dist");
+    cpSync(fixturesDist, dist, { recursive: true });
+    return dist;
+  }
+
+  it("a bundle with a syntax error names the bundle and the line", () => {
+    const dist = copyOfFixtures();
+    const bundle = join(dist, "ds-elements", "throwsync", "index.js");
+    writeFileSync(bundle, "'use strict';\nmodule.exports = {\n  default: class {\n};\n");
+    const run = launch(`${source} ! throwsync ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
+    expectElementError(run, "throwsync", bundle);
+    expect(run.stderr).toMatch(/SyntaxError/);
+  });
+
+  it("a missing bundle names the path it looked for", () => {
+    const dist = copyOfFixtures();
+    const bundle = join(dist, "ds-elements", "throwsync", "index.js");
+    rmSync(bundle);
+    const run = launch(`${source} ! throwsync ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
+    expectElementError(run, "throwsync", bundle);
+  });
+});
+
+describe("a broken element.json", () => {
+  it("skips that element only, with a GST_DEBUG warning naming the file and the reason", () => {
+    const dist = join(scratchDir("broken-manifest"), "dist");
+    cpSync(fixturesDist, dist, { recursive: true });
+    const manifest = join(dist, "ds-elements", "rejects", "element.json");
+    writeFileSync(manifest, '{ "manifestVersion": 1, "name": "rejects", ');
+    const options = { dists: [dist], registry: join(dist, "..", "registry.bin"), env: { GST_DEBUG: "dsnode:2" } };
+
+    const plugin = inspect(["dsnode"], options);
+    expect(plugin.code, plugin.output).toBe(0);
+    expect(plugin.stderr).toMatch(new RegExp(`WARN .*dsnode .*${manifest.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}.*not valid JSON`));
+    expect(plugin.stdout).not.toMatch(/^\s*rejects: /m);
+    for (const element of ["throwsync", "exits", "timerthrow", "startthrows", "strictprop"]) {
+      expect(plugin.stdout).toMatch(new RegExp(`^\\s*${element}: `, "m"));
+    }
+    // The other elements of that folder still run.
+    const run = launch(`${source} ! throwsync after=10 ! fakesink`, options);
+    expect(run.code, run.output).toBe(0);
+  });
+});
