@@ -58,7 +58,7 @@ def main():
     counts = []
     for index in range(1, iterations + 1):
         counts.append(run_once(element, out_dir, index, buffers))
-        if index in (10, iterations):
+        if index % 10 == 0 or index == iterations:
             rss[str(index)] = rss_kib()
     print(json.dumps({"iterations": iterations, "rss_kib": rss, "counts": counts}))
 
