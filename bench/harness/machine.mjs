@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 
-export function describeMachine(root, libnodePath) {
+export function describeMachine() {
   const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
   const model = cpuinfo.match(/^model name\s*:\s*(.*)$/m)?.[1]?.trim() ?? "unknown";
   const memoryGiB = os.totalmem() / 2 ** 30;
