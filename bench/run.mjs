@@ -11,6 +11,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandFailure, runCommand } from "./harness/command.mjs";
+import { idleLoad } from "./harness/cpu-load.mjs";
 import { checkLazyLibnode, measureInspect } from "./harness/inspect.mjs";
 import { describeMachine, describeVersions } from "./harness/machine.mjs";
 import { measurePerBuffer, perBufferConfigurations } from "./harness/per-buffer.mjs";
@@ -54,16 +55,17 @@ async function main() {
     if (result.code !== 0) throw commandFailure(`finding ${element} (is gstreamer1.0-python3-plugin-loader installed?)`, argv, result);
   }
 
+  machine.idleBusyCores = await idleLoad();
   printHeader({ machine, versions, native: bench.native, settings });
 
   const configurations = perBufferConfigurations(bench.native.tunables);
-  const perBuffer = await measurePerBuffer({
+  const { results: perBuffer, load: perBufferLoad } = await measurePerBuffer({
     env: bench.env, configurations, buffers: settings.buffers, rounds: settings.rounds, onProgress: progress("per-buffer runs"),
   });
   const ts = perBuffer.find((result) => result.peer === "ts").overheadUs;
   const python = perBuffer.find((result) => result.peer === "python").overheadUs;
   const perBufferRatios = { ts, python, tsToPython: python > 0 ? ts / python : null };
-  printPerBuffer(perBuffer, perBufferRatios, settings.buffers);
+  printPerBuffer(perBuffer, perBufferRatios, settings.buffers, perBufferLoad, machine.cores);
 
   const inspect = await measureInspect({
     env: bench.env, elements: ["identity", "noopts", "noopy"], runs: settings.inspectRuns, onProgress: progress("gst-inspect runs"),
@@ -83,6 +85,7 @@ async function main() {
     perBuffer: {
       method: "gst-launch 'Execution ended after' (PLAYING->EOS); overhead = (median T_element - median T_identity) / buffers",
       results: perBuffer,
+      backgroundCores: perBufferLoad.backgroundCores,
       tsOverheadUs: ts,
       gstPythonOverheadUs: python,
       ratioTsToGstPython: perBufferRatios.tsToPython,

@@ -2,6 +2,7 @@
 // element (under each hand-off tunable), timed by gst-launch from PLAYING to EOS, so that
 // starting Node or Python is not counted. overhead = (T_element - T_identity) / buffers.
 import { commandFailure, runCommand } from "./command.mjs";
+import { backgroundCores, machineBusySeconds } from "./cpu-load.mjs";
 import { interleaved, summary } from "./statistics.mjs";
 
 /**
@@ -55,11 +56,15 @@ export async function measurePerBuffer({ env, configurations, buffers, rounds, o
   const runs = new Map(configurations.map((configuration) => [configuration, []]));
   // Round -1 is a warm-up (page cache, registry, CPU frequency) and is not recorded.
   const order = [...interleaved(configurations, 1).map((step) => ({ ...step, round: -1 })), ...interleaved(configurations, rounds)];
+  const busyBeforeS = machineBusySeconds();
+  const startedAt = process.hrtime.bigint();
+  let ownCpuS = 0;
   for (const [index, { round, configuration }] of order.entries()) {
     const argv = pipelineCommand(configuration.element, buffers);
     const runEnv = { ...env, ...configuration.env, ...(configuration.peer === "ts" ? { DS_ELEMENT_HANDOFF_STATS: "1" } : {}) };
     const result = await runCommand(argv, { env: runEnv, cpu: true });
     const seconds = executionSeconds(result.output);
+    ownCpuS += result.cpuS ?? 0;
     if (result.code !== 0 || seconds === null || /ERROR/.test(result.output)) {
       throw commandFailure(`${configuration.label} pipeline`, argv, result);
     }
@@ -67,9 +72,14 @@ export async function measurePerBuffer({ env, configurations, buffers, rounds, o
     onProgress?.(index + 1, order.length);
   }
 
+  const load = {
+    backgroundCores: backgroundCores({
+      busyBeforeS, busyAfterS: machineBusySeconds(), wallS: Number(process.hrtime.bigint() - startedAt) / 1e9, ownCpuS,
+    }),
+  };
   const baseline = configurations.find((configuration) => configuration.peer === "baseline");
   const baselineSeconds = summary(runs.get(baseline).map((run) => run.seconds)).median;
-  return configurations.map((configuration) => {
+  const results = configurations.map((configuration) => {
     const measured = runs.get(configuration);
     const seconds = summary(measured.map((run) => run.seconds));
     const cpuS = summary(measured.map((run) => run.cpuS));
@@ -88,4 +98,5 @@ export async function measurePerBuffer({ env, configurations, buffers, rounds, o
       command: pipelineCommand(configuration.element, buffers).join(" "),
     };
   });
+  return { results, load };
 }

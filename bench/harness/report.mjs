@@ -13,13 +13,15 @@ const verdict = (value, target) => (value === null ? "n/a" : value <= target ? `
 
 export function printHeader({ machine, versions, native, settings }) {
   console.log(`\nds-element benchmark  ${machine.date}`);
-  console.log(`  machine   ${machine.cpu}, ${machine.cores} cores, ${machine.memory}, ${machine.kernel}, virtualization: ${machine.virtualization}, load ${machine.load}`);
+  console.log(`  machine   ${machine.cpu}, ${machine.cores} cores, ${machine.memory}, ${machine.kernel}, virtualization: ${machine.virtualization}, loadavg ${machine.load}`);
   console.log(`  versions  GStreamer ${versions.gstreamer}, tooling node ${versions.node}, libnode ${versions.libnode}, gst-python ${versions.gstPython} (Python ${versions.python}), commit ${versions.commit}`);
   console.log(`  native    ${native.source} (plugin ${native.pluginSha256}, runtime ${native.runtimeSha256}); tunables read: ${native.tunables.join(", ") || "none"}`);
+  const quiet = machine.idleBusyCores < 0.1 ? "quiet" : "NOT quiet: figures will be noisy, the TypeScript ones most";
+  console.log(`  idle load ${machine.idleBusyCores.toFixed(2)} of ${machine.cores} cores busy before starting (${quiet})`);
   console.log(`  settings  ${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up), ${settings.inspectRuns} gst-inspect runs per element`);
 }
 
-export function printPerBuffer(results, ratios, buffers) {
+export function printPerBuffer(results, ratios, buffers, load, cores) {
   console.log(`\n1. Per-buffer overhead over identity (gst-launch PLAYING->EOS, median of the rounds)`);
   console.log(`   videotestsrc num-buffers=${buffers} ! video/x-raw,format=GRAY8,width=16,height=16 ! <element> ! fakesink\n`);
   const rows = results.map((result) => [
@@ -37,6 +39,8 @@ export function printPerBuffer(results, ratios, buffers) {
   console.log(`   ratio TS / gst-python     ${fixed(ratios.tsToPython, 3)}   (${verdict(ratios.tsToPython, 0.1)})`);
   console.log(`   process CPU s: whole gst-launch process incl. start-up (Node/Python), user+sys; spinning shows up here.`);
   console.log(`   hand-off counters (DS_ELEMENT_HANDOFF_STATS=1) are from the median run.`);
+  const warning = load.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores; the spin hand-off needs a spare core" : "";
+  console.log(`   background load during these runs: ${load.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
 }
 
 export function printInspect(results, ratio, lazy) {

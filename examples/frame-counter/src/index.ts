@@ -79,6 +79,8 @@ export default class FrameCounter extends Element.define({
     if (event.type === "eos") {
       this.write({ type: "eos", count: this.count });
       this.flush();
+    } else if (event.type !== "segment" && event.type !== "stream-start") {
+      this.write({ type: "event", event: event.type, structure: event.structure });
     }
   }
 
