@@ -62,9 +62,16 @@ async function main() {
   const { results: perBuffer, load: perBufferLoad } = await measurePerBuffer({
     env: bench.env, configurations, buffers: settings.buffers, rounds: settings.rounds, onProgress: progress("per-buffer runs"),
   });
-  const ts = perBuffer.find((result) => result.peer === "ts").overheadUs;
-  const python = perBuffer.find((result) => result.peer === "python").overheadUs;
-  const perBufferRatios = { ts, python, tsToPython: python > 0 ? ts / python : null };
+  const tsResult = perBuffer.find((result) => result.peer === "ts");
+  const pythonResult = perBuffer.find((result) => result.peer === "python");
+  const ts = tsResult.overheadUs;
+  const python = pythonResult.overheadUs;
+  const perBufferRatios = {
+    ts,
+    python,
+    tsToPython: python > 0 ? ts / python : null,
+    bestRunTsToPython: pythonResult.bestRunOverheadUs > 0 ? tsResult.bestRunOverheadUs / pythonResult.bestRunOverheadUs : null,
+  };
   printPerBuffer(perBuffer, perBufferRatios, settings.buffers, perBufferLoad, machine.cores);
 
   const inspect = await measureInspect({
@@ -89,6 +96,7 @@ async function main() {
       tsOverheadUs: ts,
       gstPythonOverheadUs: python,
       ratioTsToGstPython: perBufferRatios.tsToPython,
+      bestRunRatioTsToGstPython: perBufferRatios.bestRunTsToPython,
       target: 0.1,
     },
     inspect: {

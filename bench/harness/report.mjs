@@ -30,13 +30,15 @@ export function printPerBuffer(results, ratios, buffers, load, cores) {
     `${fixed(result.seconds.min * 1000, 1)}-${fixed(result.seconds.max * 1000, 1)}`,
     result.peer === "baseline" ? "0 (baseline)" : fixed(result.overheadUs, 2),
     result.peer === "ts" && ratios.python ? fixed(result.overheadUs / ratios.python, 3) : "",
+    result.peer === "baseline" ? "" : fixed(result.bestRunOverheadUs, 2),
     fixed(result.processCpuS, 2),
     result.handoff ? `${result.handoff["caller-spin-hits"] ?? "?"}/${result.handoff["caller-sleeps"] ?? "?"}/${result.handoff["JS-spin-hits"] ?? "?"}/${result.handoff["JS-wakes"] ?? "?"}` : "",
   ]);
-  console.log(table(["configuration", "median ms", "min-max ms", "overhead us/buf", "x gst-python", "process CPU s", "hand-off spin-hit/sleep/JS-hit/JS-wake"], rows));
+  console.log(table(["configuration", "median ms", "min-max ms", "overhead us/buf", "x gst-python", "best-run us/buf", "process CPU s", "hand-off spin-hit/sleep/JS-hit/JS-wake"], rows));
   console.log(`\n   TS (default) overhead     ${fixed(ratios.ts, 2)} us/buffer`);
   console.log(`   gst-python overhead       ${fixed(ratios.python, 2)} us/buffer`);
   console.log(`   ratio TS / gst-python     ${fixed(ratios.tsToPython, 3)}   (${verdict(ratios.tsToPython, 0.1)})`);
+  console.log(`   best-run ratio            ${fixed(ratios.bestRunTsToPython, 3)}   (fastest run of each against the fastest identity run)`);
   console.log(`   process CPU s: whole gst-launch process incl. start-up (Node/Python), user+sys; spinning shows up here.`);
   console.log(`   hand-off counters (DS_ELEMENT_HANDOFF_STATS=1) are from the median run.`);
   const warning = load.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores; the spin hand-off needs a spare core" : "";
