@@ -63,3 +63,19 @@ describe("hooks of a PLAYING element", () => {
     expect(lines.at(-1)?.type).toBe("eos");
   });
 });
+
+describe("a property value the schema rejects, set while PLAYING", () => {
+  it("is a pipeline ERROR from that element naming the property, the value and the rule", () => {
+    const dir = scratchDir("hooks-invalid");
+    const output = execFileSync(
+      "/usr/bin/python3",
+      [join(repoRoot, "test", "stress", "hooks.py"), join(dir, "frames.jsonl"), "--invalid"],
+      {
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, GST_PLUGIN_PATH: exampleDist, GST_REGISTRY_1_0: join(dir, "registry.bin") },
+      },
+    );
+    expect(output.trim()).toBe('counter: counter: Expected a string of at least 1 character for location but received ""');
+  });
+});

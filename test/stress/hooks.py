@@ -2,7 +2,9 @@
 """Drives the lifecycle hooks of a running element from a python3-gi host: a property
 change while PLAYING, a custom downstream event, a flushing seek, then EOS.
 
-Usage: hooks.py LOCATION     (the framecounter writes its JSON lines there)
+Usage: hooks.py LOCATION            (the framecounter writes its JSON lines there)
+       hooks.py LOCATION --invalid  sets a value the schema rejects while PLAYING instead, and
+                                    prints the error message the bus carried
 """
 import sys
 
@@ -36,6 +38,17 @@ def main():
     bus = pipeline.get_bus()
     pipeline.set_state(Gst.State.PLAYING)
     wait_for_frames(location, 5, bus)
+
+    if len(sys.argv) > 2 and sys.argv[2] == "--invalid":
+        # GObject accepts any string; the element's schema (z.string().min(1)) does not.
+        counter.set_property("location", "")
+        message = bus.timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.ERROR | Gst.MessageType.EOS)
+        pipeline.set_state(Gst.State.NULL)
+        if message is None or message.type != Gst.MessageType.ERROR:
+            raise RuntimeError("no ERROR after an invalid property value")
+        error, debug = message.parse_error()
+        print(f"{message.src.get_name()}: {error.message}")
+        return
 
     counter.set_property("label", "relabelled")
     wait_for_frames(location, 10, bus)
