@@ -53,11 +53,13 @@ export interface BuildOptions {
  * ```
  */
 export interface BuiltElement {
+  /** The element (factory) name, e.g. `framecounter`. */
   name: string;
   /** The entry it was built from (absolute). */
   entry: string;
   /** dist/ds-elements/<name> (absolute). */
   directory: string;
+  /** The element.json written for it. */
   manifest: ManifestV1;
   /** Node-API packages copied beside the bundle. */
   nativePackages: string[];
@@ -72,7 +74,9 @@ export interface BuiltElement {
  * ```
  */
 export interface BuildResult {
+  /** The dist/ folder written (absolute). */
   outDir: string;
+  /** The elements built, in `"ds-element".elements` order. */
   elements: BuiltElement[];
   /** False with `skipNative`. */
   nativeCopied: boolean;

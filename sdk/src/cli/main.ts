@@ -36,7 +36,9 @@ Options:
  * ```
  */
 export interface CliOutput {
+  /** Writes a line of regular output (stdout). */
   out(line: string): void;
+  /** Writes a line of progress or error output (stderr). */
   err(line: string): void;
 }
 

@@ -33,6 +33,7 @@ export interface RunOptions {
   command: string[];
   /** Base environment. Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Working folder of the command (and base of relative `dists`). Default: process.cwd(). */
   cwd?: string;
 }
 
@@ -45,7 +46,9 @@ export interface RunOptions {
  * ```
  */
 export interface RunOutcome {
+  /** The exit status, or null when a signal ended the command. */
   code: number | null;
+  /** The signal that ended the command, or null when it exited. */
   signal: NodeJS.Signals | null;
 }
 

@@ -41,7 +41,14 @@ export interface ElementDeclaration<S extends z.ZodObject = z.ZodObject<{}>> {
   /** `"Name <email>"`. */
   author: string;
   /** Caps of both pads, or of each pad. The element transforms in place, so usually one string. */
-  caps: string | { sink: string; src: string };
+  caps:
+    | string
+    | {
+        /** Caps of the sink (input) pad. */
+        sink: string;
+        /** Caps of the src (output) pad. */
+        src: string;
+      };
   /**
    * The properties, as one zod object. camelCase keys become kebab-case GStreamer properties;
    * `.describe()` is the blurb; `.default()` the default; no default means required unless

@@ -37,6 +37,7 @@ export interface CreateOptions {
  */
 export interface ElementClass<S extends z.ZodObject = z.ZodObject> {
   new (): Element<z.output<S>>;
+  /** The prototype of the element's instances (what `transform()` and the other hooks live on). */
   readonly prototype: Element<z.output<S>>;
   /**
    * Makes an instance outside a pipeline (unit tests, scripts): validates `props` with the

@@ -57,7 +57,12 @@ export class BatchMeta {
    * this.lastBatch = batch.toJSON();
    * ```
    */
-  toJSON(): { numFrames: number; frameItems: ReturnType<FrameMeta["toJSON"]>[] } {
+  toJSON(): {
+    /** See {@link BatchMeta.numFrames}. */
+    numFrames: number;
+    /** Each frame's {@link FrameMeta.toJSON}. */
+    frameItems: ReturnType<FrameMeta["toJSON"]>[];
+  } {
     return { numFrames: this.numFrames, frameItems: this.frameItems.map((frame) => frame.toJSON()) };
   }
 }

@@ -54,7 +54,16 @@ export class Buffer {
    * const { pts, duration } = buffer.toJSON();
    * ```
    */
-  toJSON(): { pts: number | undefined; dts: number | undefined; duration: number | undefined; size: number } {
+  toJSON(): {
+    /** See {@link Buffer.pts}. */
+    pts: number | undefined;
+    /** See {@link Buffer.dts}. */
+    dts: number | undefined;
+    /** See {@link Buffer.duration}. */
+    duration: number | undefined;
+    /** See {@link Buffer.size}. */
+    size: number;
+  } {
     return { pts: this.pts, dts: this.dts, duration: this.duration, size: this.size };
   }
 }

@@ -95,14 +95,23 @@ export class FrameMeta {
    * ```
    */
   toJSON(): {
+    /** See {@link FrameMeta.batchId}. */
     batchId: number;
+    /** See {@link FrameMeta.padIndex}. */
     padIndex: number;
+    /** See {@link FrameMeta.sourceId}. */
     sourceId: number;
+    /** See {@link FrameMeta.frameNum}. */
     frameNum: number;
+    /** See {@link FrameMeta.bufPts}. */
     bufPts: number | undefined;
+    /** See {@link FrameMeta.sourceFrameWidth}. */
     sourceFrameWidth: number;
+    /** See {@link FrameMeta.sourceFrameHeight}. */
     sourceFrameHeight: number;
+    /** See {@link FrameMeta.pipelineWidth}. */
     pipelineWidth: number;
+    /** See {@link FrameMeta.pipelineHeight}. */
     pipelineHeight: number;
   } {
     return {

@@ -35,8 +35,11 @@ export type ManifestPropertyType =
  * ```
  */
 export interface ManifestEnumValue {
+  /** The GEnum integer value (the index in the `z.enum([...])`). */
   value: number;
+  /** The name used on the command line and in gst-inspect (`fast`). */
   nick: string;
+  /** The GEnumValue name (same as the nick). */
   name: string;
 }
 
@@ -57,12 +60,19 @@ export interface ManifestProperty {
   name: string;
   /** camelCase name of the schema key (`confidenceThreshold`). */
   jsName: string;
+  /** The GObject property type (GParamSpec) the host registers. */
   type: ManifestPropertyType;
+  /** Short human name, derived from `jsName` (`"Confidence threshold"`). */
   nick: string;
+  /** The schema's `.describe()` text, else the nick. */
   blurb: string;
+  /** Lower bound (numbers; items of numeric arrays when the schema narrows them). */
   minimum?: number;
+  /** Upper bound (numbers; items of numeric arrays when the schema narrows them). */
   maximum?: number;
+  /** The schema's `.default()` (an enum's as its nick); absent when it has none. */
   default?: boolean | number | string | readonly (number | string)[];
+  /** The values of an `enum` property, in declaration order. */
   values?: ManifestEnumValue[];
   /** Present (true) when the schema is `.optional()` and has no default. */
   optional?: true;
@@ -78,15 +88,26 @@ export interface ManifestProperty {
  * ```
  */
 export interface ManifestV1 {
+  /** Format version (1). */
   manifestVersion: 1;
+  /** Element factory name. */
   name: string;
+  /** `GST_ELEMENT_METADATA_LONGNAME`. */
   longName: string;
+  /** `GST_ELEMENT_METADATA_KLASS`. */
   klass: string;
+  /** `GST_ELEMENT_METADATA_DESCRIPTION`. */
   description: string;
+  /** `GST_ELEMENT_METADATA_AUTHOR`. */
   author: string;
+  /** Caps of the sink pad template. */
   sinkCaps: string;
+  /** Caps of the src pad template. */
   srcCaps: string;
+  /** The bundle, relative to the manifest's folder (`index.js`). */
   entry: string;
+  /** Version of the SDK that wrote the manifest. */
   sdkVersion: string;
+  /** The GObject properties, in schema order. */
   properties: ManifestProperty[];
 }
