@@ -9,6 +9,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
+import { HOST_BUNDLE_OPTIONS } from "./bundle-options.js";
 import type { ManifestV1 } from "../protocol/manifest.js";
 import { BuildError } from "./build-error.js";
 import { buildHost } from "./build-host.js";
@@ -129,14 +130,8 @@ async function bundleEntry(entry: string, stagingDir: string, options: BuildOpti
       entryPoints: [entry],
       outfile: join(stagingDir, "index.js"),
       absWorkingDir: resolve(options.projectDir),
-      bundle: true,
-      platform: "node",
-      target: "node18",
-      format: "cjs",
-      sourcemap: "linked",
-      sourcesContent: true,
+      ...HOST_BUNDLE_OPTIONS,
       keepNames: true,
-      logLevel: "silent",
       alias: options.alias ?? {},
       plugins: [nativeExternalsPlugin(nativePackages)],
     });

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
+import { HOST_BUNDLE_OPTIONS } from "../cli/bundle-options.js";
 
 /** A fresh temporary folder. */
 export function temporaryDir(prefix: string): string {
@@ -14,13 +15,7 @@ export async function bundleForTest(entry: string, outFile: string): Promise<str
   await esbuild.build({
     entryPoints: [entry],
     outfile: outFile,
-    bundle: true,
-    platform: "node",
-    target: "node18",
-    format: "cjs",
-    sourcemap: "linked",
-    sourcesContent: true,
-    logLevel: "silent",
+    ...HOST_BUNDLE_OPTIONS,
   });
   return outFile;
 }

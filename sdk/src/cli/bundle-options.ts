@@ -1,0 +1,16 @@
+/**
+ * The esbuild options every bundle that runs inside the host shares: one CommonJS file for
+ * the Node 18 that libnode embeds, with a linked source map (the host runs Node with
+ * --enable-source-maps, so stacks point at the user's .ts lines).
+ */
+import type { BuildOptions } from "esbuild";
+
+export const HOST_BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: "node",
+  target: "node18",
+  format: "cjs",
+  sourcemap: "linked",
+  sourcesContent: true,
+  logLevel: "silent",
+} as const satisfies BuildOptions;
