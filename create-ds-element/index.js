@@ -217,7 +217,9 @@ function shellWord(word) {
 }
 
 function nextSteps(target, elementName) {
-  const where = relative(process.cwd(), target);
+  // "../../x" from an unrelated folder reads worse than "/x": show the shorter.
+  const relativePath = relative(process.cwd(), target);
+  const where = relativePath.length <= target.length ? relativePath : target;
   const steps = [
     ...(where === "" ? [] : [`cd ${shellWord(where)}`]),
     "npm install",
