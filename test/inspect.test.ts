@@ -1,6 +1,7 @@
 // Acceptance 2: gst-inspect-1.0 shows everything from the manifest, without starting Node.
 import { describe, expect, it } from "vitest";
-import { inspect, scratchDir } from "./helpers/gst";
+import { spawnSync } from "node:child_process";
+import { inspect, repoRoot, scratchDir } from "./helpers/gst";
 import { exampleDist } from "./helpers/projects";
 import { join } from "node:path";
 import { readdirSync, readFileSync } from "node:fs";
@@ -61,5 +62,16 @@ describe("gst-inspect-1.0 framecounter", () => {
     expect(run.stderr).not.toMatch(/loading libnode/);
     expect(librariesOpened).not.toMatch(/libnode\.so/);
     expect(librariesOpened).not.toMatch(/libdsnode-runtime/);
+  });
+});
+
+describe("npm run gst -- <command>", () => {
+  it("runs the command with every built example on the plugin path", () => {
+    const run = spawnSync(process.execPath, [join(repoRoot, "scripts", "gst.mjs"), "gst-inspect-1.0", "dsnode"], {
+      encoding: "utf8",
+      env: { ...process.env, GST_REGISTRY_1_0: join(scratchDir("gst-script"), "registry.bin") },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^\s+framecounter: Frame counter$/m);
   });
 });

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { launch, scratchDir } from "./helpers/gst";
-import { exampleDist } from "./helpers/projects";
+import { exampleDist, fixturesDist } from "./helpers/projects";
 
 interface Line {
   type: string;
@@ -87,5 +87,18 @@ describe("this.log", () => {
     expect(run.stderr).toMatch(/INFO\s+framecounter .*5 frames/);
     expect(run.stderr).toMatch(/INFO\s+framecounter .*10 frames/);
     expect(run.stderr).not.toMatch(/DEBUG\s+framecounter/);
+  });
+});
+
+describe("an async transform() that awaits a timer", () => {
+  it("is awaited for every buffer: all 100 frames finish, in order, before EOS", () => {
+    const location = join(scratchDir("async"), "frames.txt");
+    const run = launch(
+      `videotestsrc num-buffers=100 ! video/x-raw,format=RGB,width=64,height=48 ! asyncwait location=${location} delay-ms=2 ! fakesink`,
+      { dists: [fixturesDist] },
+    );
+    expect(run.code, run.output).toBe(0);
+    const frames = readFileSync(location, "utf8").trim().split("\n").map(Number);
+    expect(frames).toEqual([...Array(100).keys()]);
   });
 });
