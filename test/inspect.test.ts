@@ -46,7 +46,7 @@ describe("gst-inspect-1.0 framecounter", () => {
     property("every-n", "Log a progress line every N frames", "Integer\\. Range: 1 - 2147483647 Default: 1");
     property("rate-window", "Seconds of stream time the frame rate is measured over", "Double\\. Range:\\s+0\\.1 -\\s+60 Default:\\s+1");
     property("label", "Label written into every line", 'String\\. Default: "frames"');
-    property("location", "File the JSON lines are written to \\(truncated at start\\)", "String\\. Default: null");
+    property("location", "File the JSON lines are written to \\(truncated at start\\) \\(required: no default\\)", "String\\. Default: null");
     property("mode", "fast: write lines in batches; accurate: write each line at once", 'Enum "FramecounterMode" Default: 0, "fast"');
     property("verbose", "Log every frame at DEBUG level", "Boolean\\. Default: false");
     property("tags", "Tags written into every line", 'Default: "<  >"\\s+GstValueArray of GValues of type "gchararray"');

@@ -415,6 +415,7 @@ bool is_forwarded_downstream_event(GstEventType type) {
     case GST_EVENT_FLUSH_STOP:
     case GST_EVENT_STREAM_START:
     case GST_EVENT_SEGMENT:
+    case GST_EVENT_GAP:
     case GST_EVENT_CUSTOM_DOWNSTREAM:
     case GST_EVENT_CUSTOM_DOWNSTREAM_OOB:
     case GST_EVENT_CUSTOM_DOWNSTREAM_STICKY:

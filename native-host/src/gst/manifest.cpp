@@ -153,6 +153,9 @@ class PropertyParser {
     auto def = object_.find("default");
     spec->has_default = def != object_.end() && !def->is_null();
     const json default_value = spec->has_default ? *def : json();
+    // GObject has no "unset": gst-inspect would show the type's zero as if it were a default.
+    if (!spec->has_default)
+      spec->blurb += spec->optional ? " (optional; unset by default)" : " (required: no default)";
 
     switch (spec->type) {
       case PropertyType::Boolean:

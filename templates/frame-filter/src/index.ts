@@ -20,8 +20,9 @@ const properties = z.object({
 /**
  * Passes video through untouched and measures it per source: the frame rate over a window of
  * stream time, and gaps in the PTS (frames dropped or late upstream). Lines go to GST_DEBUG:
- * INFO every N frames and at end of stream, WARNING for each gap. Works in plain GStreamer
- * pipelines (one source) and after nvstreammux in DeepStream ones (one line per source).
+ * INFO every N frames and at end of stream, WARNING for each gap. Figures are kept per source
+ * id: one source in plain GStreamer pipelines; one per stream after nvstreammux once ds-element
+ * reads DeepStream's batch metadata (planned).
  *
  * GST_DEBUG=template-element-name:4 gst-launch-1.0 videotestsrc num-buffers=90 ! template-element-name every-n=30 ! fakesink
  */
