@@ -172,6 +172,17 @@ describe("ds-element build", () => {
     );
   });
 
+  it("rejects caps GStreamer cannot parse, naming the pad and the parser's complaint", async () => {
+    const source = readFileSync(join(fixture, "src/marker.ts"), "utf8").replace(
+      'src: "video/x-raw" }',
+      'src: "video/x-raw, format={ RGB, RGBA" }',
+    );
+    const dir = project({ "src/marker.ts": source });
+    expect((await buildError(dir)).split("\n")[0]).toMatch(
+      /src\/marker\.ts: error: Expected GStreamer caps for the src pad of marker but received "video\/x-raw, format=\{ RGB, RGBA" \(GStreamer's parser: could not set property "caps" in element "capsfilter" to "video\/x-raw, format=\{ RGB, RGBA"\)$/,
+    );
+  });
+
   it("rejects a default export that is not an element class", async () => {
     const dir = project({ "src/plain.ts": "export default class Plain {}\n" });
     setEntries(dir, ["src/plain.ts"]);

@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { HOST_BUNDLE_OPTIONS } from "./bundle-options.js";
+import { capsProblem } from "./caps-check.js";
 import type { ManifestV1 } from "../protocol/manifest.js";
 import { BuildError } from "./build-error.js";
 import { buildHost } from "./build-host.js";
@@ -200,6 +201,14 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
     try {
       found = await bundleEntry(entry, stagingDir, { ...options, projectDir }, cwd);
       manifest = loadElementManifest(join(stagingDir, "index.js"), entry, projectDir, cwd).manifest;
+      for (const [pad, caps] of [["sink", manifest.sinkCaps], ["src", manifest.srcCaps]] as const) {
+        const problem = capsProblem(caps);
+        if (problem) {
+          throw new BuildError(
+            `${relative(cwd, entry)}: error: Expected GStreamer caps for the ${pad} pad of ${manifest.name} but received ${JSON.stringify(caps)} (${problem})`,
+          );
+        }
+      }
       const clash = elements.find((element) => element.name === manifest.name);
       if (clash) {
         throw new BuildError(
