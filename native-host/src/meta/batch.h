@@ -1,0 +1,141 @@
+// One C++ interface over a buffer's batch metadata, two backends: portable (our GstMeta) and
+// DeepStream (NvDsBatchMeta). The Node binding talks only to this interface.
+//
+// A Batch object lives for one transform call. Handles are opaque pointers into the backend's
+// own structs: valid until the meta is removed or the call ends (end_call). The binding turns
+// them into small integers of a per-call table and never gives JS a pointer.
+#ifndef DSNODE_META_BATCH_H
+#define DSNODE_META_BATCH_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "meta/model.h"
+
+namespace dsnode::meta {
+
+enum class ErrorCode {
+  kOk = 0,
+  kInvalidValue,  // a value out of range, NaN, too long a string (message names the field)
+  kInvalidState,  // added twice, removed from the wrong parent, unknown handle
+};
+
+struct Status {
+  ErrorCode code = ErrorCode::kOk;
+  std::string message;
+  bool ok() const { return code == ErrorCode::kOk; }
+  static Status Ok() { return {}; }
+  static Status Invalid(std::string text) { return {ErrorCode::kInvalidValue, std::move(text)}; }
+  static Status State(std::string text) { return {ErrorCode::kInvalidState, std::move(text)}; }
+};
+
+template <typename Tag>
+struct Handle {
+  void *ptr = nullptr;
+  explicit operator bool() const { return ptr != nullptr; }
+  bool operator==(const Handle &other) const { return ptr == other.ptr; }
+  bool operator!=(const Handle &other) const { return ptr != other.ptr; }
+};
+using FrameHandle = Handle<struct FrameTag>;
+using ObjectHandle = Handle<struct ObjectTag>;
+using ClassifierHandle = Handle<struct ClassifierTag>;
+using LabelInfoHandle = Handle<struct LabelInfoTag>;
+using DisplayHandle = Handle<struct DisplayTag>;
+using UserHandle = Handle<struct UserTag>;
+
+enum class BackendKind { kPortable, kDeepStream };
+
+// Where a user meta hangs.
+enum class UserMetaLevel { kBatch, kFrame, kObject };
+
+// Columns of N detections for add_objects (the bulk path). Null columns take the default.
+struct ObjectColumns {
+  size_t count = 0;
+  const float *left = nullptr, *top = nullptr, *width = nullptr, *height = nullptr;  // required
+  const float *confidence = nullptr;
+  const int32_t *class_id = nullptr;
+  int32_t unique_component_id = 0;
+  // Applied to every object: DeepStream elements read the border from rect_params.
+  uint32_t border_width = 0;
+  ColorParams border_color;
+  // Optional labels, one per class id (obj_label = labels[class_id] when in range).
+  const std::vector<std::string> *labels_by_class = nullptr;
+};
+
+class Batch {
+ public:
+  virtual ~Batch() = default;
+  virtual BackendKind backend() const = 0;
+
+  // --- batch and frames
+  virtual uint32_t max_frames_in_batch() const = 0;
+  virtual uint32_t num_frames() const = 0;
+  virtual FrameHandle frame_at(uint32_t index) const = 0;
+  virtual void read_frame(FrameHandle frame, FrameFields *out) const = 0;
+  virtual Status write_frame(FrameHandle frame, const FrameFields &fields) = 0;
+
+  // --- objects
+  virtual ObjectHandle acquire_object() = 0;
+  virtual Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) = 0;
+  virtual Status remove_object(FrameHandle frame, ObjectHandle object) = 0;
+  virtual void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const = 0;
+  virtual size_t num_objects(FrameHandle frame) const = 0;
+  virtual void read_object(ObjectHandle object, ObjectFields *out) const = 0;
+  virtual Status write_object(ObjectHandle object, const ObjectFields &fields) = 0;
+  virtual ObjectHandle parent_of(ObjectHandle object) const = 0;
+
+  // --- classifiers and their label infos
+  virtual ClassifierHandle acquire_classifier() = 0;
+  virtual Status add_classifier(ObjectHandle object, ClassifierHandle classifier) = 0;
+  virtual Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) = 0;
+  virtual void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const = 0;
+  virtual void read_classifier(ClassifierHandle classifier, ClassifierFields *out) const = 0;
+  virtual Status write_classifier(ClassifierHandle classifier, const ClassifierFields &fields) = 0;
+
+  virtual LabelInfoHandle acquire_label_info() = 0;
+  virtual Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) = 0;
+  virtual Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) = 0;
+  virtual void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const = 0;
+  virtual void read_label_info(LabelInfoHandle label, LabelInfoFields *out) const = 0;
+  virtual Status write_label_info(LabelInfoHandle label, const LabelInfoFields &fields) = 0;
+
+  // --- display metas (physical: at most 16 of a kind each; see add_display_content)
+  virtual DisplayHandle acquire_display() = 0;
+  virtual Status add_display(FrameHandle frame, DisplayHandle display) = 0;
+  virtual Status remove_display(FrameHandle frame, DisplayHandle display) = 0;
+  virtual void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const = 0;
+  virtual void read_display(DisplayHandle display, DisplayFields *out) const = 0;
+  virtual Status write_display(DisplayHandle display, const DisplayFields &fields) = 0;
+
+  // --- user metas. `owner` is ignored for kBatch, a FrameHandle/ObjectHandle's ptr otherwise.
+  virtual UserHandle acquire_user_meta() = 0;
+  virtual Status add_user_meta(UserMetaLevel level, void *owner, UserHandle user) = 0;
+  virtual Status remove_user_meta(UserMetaLevel level, void *owner, UserHandle user) = 0;
+  virtual void user_metas(UserMetaLevel level, void *owner, std::vector<UserHandle> *out) const = 0;
+  virtual void read_user_meta(UserHandle user, UserMetaFields *out) const = 0;
+  // Sets type + payload of an acquired (or own) user meta; foreign metas are read-only.
+  virtual Status write_user_meta(UserHandle user, const UserMetaFields &fields) = 0;
+  // nvinfer's NVDSINFER_TENSOR_OUTPUT_META; false when `user` is not one.
+  virtual bool read_tensor_output(UserHandle user, TensorOutput *out) const = 0;
+
+  // Ends the transform call: metas acquired through this Batch and never added go back to
+  // their pool. Handles are invalid afterwards.
+  virtual void end_call() = 0;
+
+  // --- helpers built on the interface (same behaviour on both backends)
+
+  // Adds one logical display meta of any size to `frame`, chaining physical metas of at most
+  // 16 per kind. Validates everything first: on error nothing is added.
+  Status add_display_content(FrameHandle frame, const DisplayContent &content,
+      std::vector<DisplayHandle> *created = nullptr);
+
+  // Adds N objects from columns in one call. Validates every row first (all or nothing).
+  Status add_objects(FrameHandle frame, const ObjectColumns &columns,
+      std::vector<ObjectHandle> *created = nullptr);
+};
+
+}  // namespace dsnode::meta
+
+#endif

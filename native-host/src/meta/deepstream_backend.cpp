@@ -1,0 +1,713 @@
+// Every DeepStream call here is part of the documented metadata API (nvdsmeta.h, gstnvdsmeta.h).
+// Lists are GLists owned by DeepStream; pools are NvDsBatchMeta's; structural changes and list
+// walks hold the batch's meta lock (nvds_acquire_meta_lock), as DeepStream asks of components
+// that may share a batch with other threads (probes).
+#include "meta/deepstream_backend.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gstnvdsinfer.h"
+#include "gstnvdsmeta.h"
+#include "nvdsmeta.h"
+#include "meta/validate.h"
+
+namespace dsnode::meta {
+
+// The portable model is DeepStream's: keep the constants in step with the headers.
+static_assert(kMaxLabelSize == MAX_LABEL_SIZE, "MAX_LABEL_SIZE changed");
+static_assert(kMaxElementsInDisplayMeta == MAX_ELEMENTS_IN_DISPLAY_META, "MAX_ELEMENTS_IN_DISPLAY_META changed");
+static_assert(kMaxUserFields == MAX_USER_FIELDS, "MAX_USER_FIELDS changed");
+static_assert(kUntrackedObjectId == UNTRACKED_OBJECT_ID, "UNTRACKED_OBJECT_ID changed");
+static_assert(kMetaTypeUser == NVDS_USER_META, "NvDsMetaType order changed");
+static_assert(kMetaTypeTensorOutput == NVDSINFER_TENSOR_OUTPUT_META, "NvDsMetaType order changed");
+static_assert(kMetaTypeStartUser == NVDS_START_USER_META, "NVDS_START_USER_META changed");
+static_assert(kMaxTensorDims == NVDSINFER_MAX_DIMS, "NVDSINFER_MAX_DIMS changed");
+static_assert(static_cast<int>(ArrowHead::kBoth) == BOTH_HEAD, "NvOSD_Arrow_Head_Direction changed");
+static_assert(static_cast<int>(TensorDataType::kUint8) == UINT8, "NvDsInferDataType changed");
+
+namespace {
+
+// --- user meta payloads we write: type string + bytes/JSON, deep-copied with the buffer
+
+constexpr uint32_t kPayloadMagic = 0x44534E55;  // "DSNU"
+
+struct Payload {
+  uint32_t magic = kPayloadMagic;
+  std::string type;
+  PayloadKind kind = PayloadKind::kBytes;
+  std::vector<uint8_t> bytes;
+};
+
+gpointer payload_copy(gpointer data, gpointer) {
+  auto *user = static_cast<NvDsUserMeta *>(data);
+  return new Payload(*static_cast<const Payload *>(user->user_meta_data));
+}
+
+void payload_release(gpointer data, gpointer) {
+  auto *user = static_cast<NvDsUserMeta *>(data);
+  delete static_cast<Payload *>(user->user_meta_data);
+  user->user_meta_data = nullptr;
+}
+
+const Payload *own_payload(const NvDsUserMeta *user) {
+  if (user->base_meta.release_func != payload_release || user->user_meta_data == nullptr)
+    return nullptr;
+  const auto *payload = static_cast<const Payload *>(user->user_meta_data);
+  return payload->magic == kPayloadMagic ? payload : nullptr;
+}
+
+// --- conversions between the model and DeepStream's structs
+
+NvOSD_ColorParams to_ds(const ColorParams &c) { return {c.red, c.green, c.blue, c.alpha}; }
+ColorParams from_ds(const NvOSD_ColorParams &c) { return {c.red, c.green, c.blue, c.alpha}; }
+
+// DeepStream g_free()s display_text when it releases a meta (nvinfer g_strdup()s it); it
+// never frees font_name (nvinfer points it at a static string): we intern font names.
+char *dup_or_null(const std::string &text) { return text.empty() ? nullptr : g_strdup(text.c_str()); }
+char *intern_or_null(const std::string &text) {
+  return text.empty() ? nullptr : const_cast<char *>(g_intern_string(text.c_str()));
+}
+
+void to_ds(const RectParams &r, NvOSD_RectParams *d) {
+  d->left = r.left; d->top = r.top; d->width = r.width; d->height = r.height;
+  d->border_width = r.border_width; d->border_color = to_ds(r.border_color);
+  d->has_bg_color = r.has_bg_color; d->reserved = r.reserved; d->bg_color = to_ds(r.bg_color);
+  d->has_color_info = r.has_color_info; d->color_id = r.color_id; d->rotation_angle = r.rotation_angle;
+}
+
+RectParams from_ds(const NvOSD_RectParams &d) {
+  RectParams r;
+  r.left = d.left; r.top = d.top; r.width = d.width; r.height = d.height;
+  r.border_width = d.border_width; r.border_color = from_ds(d.border_color);
+  r.has_bg_color = d.has_bg_color; r.reserved = d.reserved; r.bg_color = from_ds(d.bg_color);
+  r.has_color_info = d.has_color_info; r.color_id = d.color_id; r.rotation_angle = d.rotation_angle;
+  return r;
+}
+
+void to_ds(const TextParams &t, NvOSD_TextParams *d) {
+  g_free(d->display_text);
+  d->display_text = dup_or_null(t.display_text);
+  d->x_offset = t.x_offset; d->y_offset = t.y_offset;
+  d->font_params.font_name = intern_or_null(t.font_params.font_name);
+  d->font_params.font_size = t.font_params.font_size;
+  d->font_params.font_color = to_ds(t.font_params.font_color);
+  d->set_bg_clr = t.set_bg_clr; d->text_bg_clr = to_ds(t.text_bg_clr);
+}
+
+TextParams from_ds(const NvOSD_TextParams &d) {
+  TextParams t;
+  t.display_text = d.display_text != nullptr ? d.display_text : "";
+  t.x_offset = d.x_offset; t.y_offset = d.y_offset;
+  t.font_params.font_name = d.font_params.font_name != nullptr ? d.font_params.font_name : "";
+  t.font_params.font_size = d.font_params.font_size;
+  t.font_params.font_color = from_ds(d.font_params.font_color);
+  t.set_bg_clr = d.set_bg_clr; t.text_bg_clr = from_ds(d.text_bg_clr);
+  return t;
+}
+
+NvOSD_LineParams to_ds(const LineParams &l) {
+  return {l.x1, l.y1, l.x2, l.y2, l.line_width, to_ds(l.line_color)};
+}
+LineParams from_ds(const NvOSD_LineParams &d) {
+  return {d.x1, d.y1, d.x2, d.y2, d.line_width, from_ds(d.line_color)};
+}
+NvOSD_ArrowParams to_ds(const ArrowParams &a) {
+  return {a.x1, a.y1, a.x2, a.y2, a.arrow_width, static_cast<NvOSD_Arrow_Head_Direction>(a.arrow_head),
+      to_ds(a.arrow_color), a.reserved};
+}
+ArrowParams from_ds(const NvOSD_ArrowParams &d) {
+  return {d.x1, d.y1, d.x2, d.y2, d.arrow_width, static_cast<ArrowHead>(d.arrow_head), from_ds(d.arrow_color),
+      d.reserved};
+}
+NvOSD_CircleParams to_ds(const CircleParams &c) {
+  return {c.xc, c.yc, c.radius, to_ds(c.circle_color), c.has_bg_color, to_ds(c.bg_color), c.circle_width, c.reserved};
+}
+CircleParams from_ds(const NvOSD_CircleParams &d) {
+  return {d.xc, d.yc, d.radius, from_ds(d.circle_color), d.has_bg_color, from_ds(d.bg_color), d.circle_width,
+      d.reserved};
+}
+
+BboxCoords from_ds(const NvBbox_Coords &b) { return {b.left, b.top, b.width, b.height}; }
+NvBbox_Coords to_ds(const BboxCoords &b) { return {b.left, b.top, b.width, b.height}; }
+
+class MetaLock {
+ public:
+  explicit MetaLock(NvDsBatchMeta *batch) : batch_(batch) { nvds_acquire_meta_lock(batch_); }
+  ~MetaLock() { nvds_release_meta_lock(batch_); }
+  MetaLock(const MetaLock &) = delete;
+  MetaLock &operator=(const MetaLock &) = delete;
+ private:
+  NvDsBatchMeta *batch_;
+};
+
+template <typename T, typename H>
+T *as(H handle) { return static_cast<T *>(handle.ptr); }
+
+template <typename H>
+void collect(GList *list, std::vector<H> *out) {
+  out->clear();
+  for (GList *node = list; node != nullptr; node = node->next) out->push_back(H{node->data});
+}
+
+bool contains(GList *list, void *item) { return g_list_find(list, item) != nullptr; }
+
+// Metas acquired in this call and not yet added (DeepStream keeps no such state itself).
+template <typename T>
+bool take_pending(std::vector<T *> &pending, T *item) {
+  auto found = std::find(pending.rbegin(), pending.rend(), item);
+  if (found == pending.rend())
+    return false;
+  pending.erase(std::next(found).base());
+  return true;
+}
+
+Status not_pending(const char *what, const char *operation) {
+  return Status::State(std::string("Expected a newly acquired ") + what + " for " + operation +
+      " but received one already added or not acquired in this call");
+}
+
+Status not_in(const char *what, const char *parent, const char *operation) {
+  return Status::State(std::string("Expected ") + what + " of this " + parent + " for " + operation +
+      " but received one that is not in it");
+}
+
+class DeepStreamBackend final : public Batch {
+ public:
+  explicit DeepStreamBackend(NvDsBatchMeta *batch) : batch_(batch) { refresh_frames(); }
+  ~DeepStreamBackend() override { end_call(); }
+
+  BackendKind backend() const override { return BackendKind::kDeepStream; }
+  NvDsBatchMeta *raw() const { return batch_; }
+
+  void refresh_frames() {
+    MetaLock lock(batch_);
+    frames_.clear();
+    for (GList *node = batch_->frame_meta_list; node != nullptr; node = node->next)
+      frames_.push_back(static_cast<NvDsFrameMeta *>(node->data));
+  }
+
+  FrameHandle add_frame(const FrameFields &fields) {
+    if (frames_.size() >= batch_->max_frames_in_batch)
+      return {};
+    MetaLock lock(batch_);
+    NvDsFrameMeta *frame = nvds_acquire_frame_meta_from_pool(batch_);
+    FrameHandle handle{frame};
+    write_frame_fields(frame, fields);
+    nvds_add_frame_meta_to_batch(batch_, frame);
+    frames_.push_back(frame);
+    return handle;
+  }
+
+  uint32_t max_frames_in_batch() const override { return batch_->max_frames_in_batch; }
+  uint32_t num_frames() const override { return static_cast<uint32_t>(frames_.size()); }
+  FrameHandle frame_at(uint32_t index) const override {
+    return index < frames_.size() ? FrameHandle{frames_[index]} : FrameHandle{};
+  }
+
+  void read_frame(FrameHandle handle, FrameFields *out) const override {
+    const auto *f = as<NvDsFrameMeta>(handle);
+    out->pad_index = f->pad_index; out->batch_id = f->batch_id; out->frame_num = f->frame_num;
+    out->buf_pts = f->buf_pts; out->ntp_timestamp = f->ntp_timestamp; out->source_id = f->source_id;
+    out->num_surfaces_per_frame = f->num_surfaces_per_frame;
+    out->source_frame_width = f->source_frame_width; out->source_frame_height = f->source_frame_height;
+    out->surface_type = f->surface_type; out->surface_index = f->surface_index; out->bInferDone = f->bInferDone;
+    out->pipeline_width = f->pipeline_width; out->pipeline_height = f->pipeline_height;
+    std::memcpy(out->misc_frame_info, f->misc_frame_info, sizeof out->misc_frame_info);
+  }
+
+  Status write_frame(FrameHandle handle, const FrameFields &fields) override {
+    Status status = validate_frame(fields);
+    if (status.ok())
+      write_frame_fields(as<NvDsFrameMeta>(handle), fields);
+    return status;
+  }
+
+  // --- objects
+
+  ObjectHandle acquire_object() override {
+    MetaLock lock(batch_);
+    NvDsObjectMeta *object = nvds_acquire_obj_meta_from_pool(batch_);
+    object->object_id = UNTRACKED_OBJECT_ID;
+    object->parent = nullptr;
+    pending_objects_.push_back(object);
+    return ObjectHandle{object};
+  }
+
+  Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) override {
+    if (!take_pending(pending_objects_, as<NvDsObjectMeta>(object)))
+      return not_pending("ObjectMeta", "addObjectMeta");
+    MetaLock lock(batch_);
+    nvds_add_obj_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsObjectMeta>(object), as<NvDsObjectMeta>(parent));
+    return Status::Ok();
+  }
+
+  Status remove_object(FrameHandle frame, ObjectHandle object) override {
+    MetaLock lock(batch_);
+    auto *f = as<NvDsFrameMeta>(frame);
+    if (!contains(f->obj_meta_list, object.ptr))
+      return not_in("an ObjectMeta", "frame", "removeObjectMeta");
+    // Children keep their parent pointer in DeepStream; clear it so it never dangles.
+    for (GList *node = f->obj_meta_list; node != nullptr; node = node->next) {
+      auto *other = static_cast<NvDsObjectMeta *>(node->data);
+      if (other->parent == object.ptr) other->parent = nullptr;
+    }
+    nvds_remove_obj_meta_from_frame(f, as<NvDsObjectMeta>(object));
+    return Status::Ok();
+  }
+
+  void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(as<NvDsFrameMeta>(frame)->obj_meta_list, out);
+  }
+
+  size_t num_objects(FrameHandle frame) const override {
+    MetaLock lock(batch_);
+    return g_list_length(as<NvDsFrameMeta>(frame)->obj_meta_list);
+  }
+
+  void read_object(ObjectHandle handle, ObjectFields *out) const override {
+    const auto *o = as<NvDsObjectMeta>(handle);
+    out->unique_component_id = o->unique_component_id; out->class_id = o->class_id; out->object_id = o->object_id;
+    out->detector_bbox_info = from_ds(o->detector_bbox_info.org_bbox_coords);
+    out->tracker_bbox_info = from_ds(o->tracker_bbox_info.org_bbox_coords);
+    out->confidence = o->confidence; out->tracker_confidence = o->tracker_confidence;
+    out->rect_params = from_ds(o->rect_params);
+    const NvOSD_MaskParams &mask = o->mask_params;
+    const size_t cells = static_cast<size_t>(mask.width) * mask.height;
+    if (mask.data != nullptr && cells > 0 && mask.size >= cells * sizeof(float))
+      out->mask_params.data.assign(mask.data, mask.data + cells);
+    else
+      out->mask_params.data.clear();
+    out->mask_params.threshold = mask.threshold;
+    out->mask_params.width = out->mask_params.data.empty() ? 0 : mask.width;
+    out->mask_params.height = out->mask_params.data.empty() ? 0 : mask.height;
+    out->text_params = from_ds(o->text_params);
+    std::memcpy(out->obj_label, o->obj_label, kMaxLabelSize);
+    out->obj_label[kMaxLabelSize - 1] = '\0';
+    std::memcpy(out->misc_obj_info, o->misc_obj_info, sizeof out->misc_obj_info);
+  }
+
+  Status write_object(ObjectHandle handle, const ObjectFields &fields) override {
+    Status status = validate_object(fields);
+    if (!status.ok())
+      return status;
+    auto *o = as<NvDsObjectMeta>(handle);
+    o->unique_component_id = fields.unique_component_id; o->class_id = fields.class_id; o->object_id = fields.object_id;
+    o->detector_bbox_info.org_bbox_coords = to_ds(fields.detector_bbox_info);
+    o->tracker_bbox_info.org_bbox_coords = to_ds(fields.tracker_bbox_info);
+    o->confidence = fields.confidence; o->tracker_confidence = fields.tracker_confidence;
+    to_ds(fields.rect_params, &o->rect_params);
+    // nvinfer g_malloc()s the mask and DeepStream g_free()s it on release: same here.
+    g_free(o->mask_params.data);
+    o->mask_params.data = nullptr;
+    o->mask_params.size = 0;
+    if (!fields.mask_params.data.empty()) {
+      const size_t bytes = fields.mask_params.data.size() * sizeof(float);
+      o->mask_params.data = static_cast<float *>(g_memdup2(fields.mask_params.data.data(), bytes));
+      o->mask_params.size = static_cast<unsigned int>(bytes);
+    }
+    o->mask_params.threshold = fields.mask_params.threshold;
+    o->mask_params.width = fields.mask_params.width;
+    o->mask_params.height = fields.mask_params.height;
+    to_ds(fields.text_params, &o->text_params);
+    std::memcpy(o->obj_label, fields.obj_label, kMaxLabelSize);
+    std::memcpy(o->misc_obj_info, fields.misc_obj_info, sizeof o->misc_obj_info);
+    return Status::Ok();
+  }
+
+  ObjectHandle parent_of(ObjectHandle object) const override {
+    return ObjectHandle{as<NvDsObjectMeta>(object)->parent};
+  }
+
+  // --- classifiers and label infos
+
+  ClassifierHandle acquire_classifier() override {
+    MetaLock lock(batch_);
+    NvDsClassifierMeta *classifier = nvds_acquire_classifier_meta_from_pool(batch_);
+    pending_classifiers_.push_back(classifier);
+    return ClassifierHandle{classifier};
+  }
+
+  Status add_classifier(ObjectHandle object, ClassifierHandle classifier) override {
+    if (!take_pending(pending_classifiers_, as<NvDsClassifierMeta>(classifier)))
+      return not_pending("ClassifierMeta", "addClassifierMeta");
+    MetaLock lock(batch_);
+    nvds_add_classifier_meta_to_object(as<NvDsObjectMeta>(object), as<NvDsClassifierMeta>(classifier));
+    return Status::Ok();
+  }
+
+  Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) override {
+    MetaLock lock(batch_);
+    auto *o = as<NvDsObjectMeta>(object);
+    if (!contains(o->classifier_meta_list, classifier.ptr))
+      return not_in("a ClassifierMeta", "object", "removeClassifierMeta");
+    nvds_remove_classifier_meta_from_obj(o, as<NvDsClassifierMeta>(classifier));
+    return Status::Ok();
+  }
+
+  void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(as<NvDsObjectMeta>(object)->classifier_meta_list, out);
+  }
+
+  void read_classifier(ClassifierHandle handle, ClassifierFields *out) const override {
+    const auto *c = as<NvDsClassifierMeta>(handle);
+    out->num_labels = c->num_labels;
+    out->unique_component_id = c->unique_component_id;
+    out->classifier_type = c->classifier_type != nullptr ? c->classifier_type : "";
+  }
+
+  Status write_classifier(ClassifierHandle handle, const ClassifierFields &fields) override {
+    Status status = validate_classifier(fields);
+    if (!status.ok())
+      return status;
+    auto *c = as<NvDsClassifierMeta>(handle);
+    c->num_labels = fields.num_labels;
+    c->unique_component_id = fields.unique_component_id;
+    // DeepStream never frees classifier_type (nvinfer points it at its own string).
+    c->classifier_type = intern_or_null(fields.classifier_type);
+    return Status::Ok();
+  }
+
+  LabelInfoHandle acquire_label_info() override {
+    MetaLock lock(batch_);
+    NvDsLabelInfo *label = nvds_acquire_label_info_meta_from_pool(batch_);
+    pending_labels_.push_back(label);
+    return LabelInfoHandle{label};
+  }
+
+  Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) override {
+    if (!take_pending(pending_labels_, as<NvDsLabelInfo>(label)))
+      return not_pending("LabelInfo", "addLabelInfo");
+    MetaLock lock(batch_);
+    nvds_add_label_info_meta_to_classifier(as<NvDsClassifierMeta>(classifier), as<NvDsLabelInfo>(label));
+    return Status::Ok();
+  }
+
+  Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) override {
+    MetaLock lock(batch_);
+    auto *c = as<NvDsClassifierMeta>(classifier);
+    if (!contains(c->label_info_list, label.ptr))
+      return not_in("a LabelInfo", "classifier", "removeLabelInfo");
+    nvds_remove_label_info_meta_from_classifier(c, as<NvDsLabelInfo>(label));
+    return Status::Ok();
+  }
+
+  void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(as<NvDsClassifierMeta>(classifier)->label_info_list, out);
+  }
+
+  void read_label_info(LabelInfoHandle handle, LabelInfoFields *out) const override {
+    const auto *l = as<NvDsLabelInfo>(handle);
+    out->num_classes = l->num_classes;
+    std::memcpy(out->result_label, l->result_label, kMaxLabelSize);
+    out->result_label[kMaxLabelSize - 1] = '\0';
+    out->result_class_id = l->result_class_id;
+    out->label_id = l->label_id;
+    out->result_prob = l->result_prob;
+  }
+
+  Status write_label_info(LabelInfoHandle handle, const LabelInfoFields &fields) override {
+    Status status = validate_label_info(fields);
+    if (!status.ok())
+      return status;
+    auto *l = as<NvDsLabelInfo>(handle);
+    l->num_classes = fields.num_classes;
+    std::memcpy(l->result_label, fields.result_label, kMaxLabelSize);
+    l->result_class_id = fields.result_class_id;
+    l->label_id = fields.label_id;
+    l->result_prob = fields.result_prob;
+    return Status::Ok();
+  }
+
+  // --- display metas
+
+  DisplayHandle acquire_display() override {
+    MetaLock lock(batch_);
+    NvDsDisplayMeta *display = nvds_acquire_display_meta_from_pool(batch_);
+    pending_displays_.push_back(display);
+    return DisplayHandle{display};
+  }
+
+  Status add_display(FrameHandle frame, DisplayHandle display) override {
+    if (!take_pending(pending_displays_, as<NvDsDisplayMeta>(display)))
+      return not_pending("DisplayMeta", "addDisplayMeta");
+    MetaLock lock(batch_);
+    nvds_add_display_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsDisplayMeta>(display));
+    return Status::Ok();
+  }
+
+  Status remove_display(FrameHandle frame, DisplayHandle display) override {
+    MetaLock lock(batch_);
+    auto *f = as<NvDsFrameMeta>(frame);
+    if (!contains(f->display_meta_list, display.ptr))
+      return not_in("a DisplayMeta", "frame", "removeDisplayMeta");
+    nvds_remove_display_meta_from_frame(f, as<NvDsDisplayMeta>(display));
+    return Status::Ok();
+  }
+
+  void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(as<NvDsFrameMeta>(frame)->display_meta_list, out);
+  }
+
+  void read_display(DisplayHandle handle, DisplayFields *out) const override {
+    const auto *d = as<NvDsDisplayMeta>(handle);
+    const auto bounded = [](guint count) { return std::min<uint32_t>(count, kMaxElementsInDisplayMeta); };
+    out->num_rects = bounded(d->num_rects); out->num_labels = bounded(d->num_labels);
+    out->num_lines = bounded(d->num_lines); out->num_arrows = bounded(d->num_arrows);
+    out->num_circles = bounded(d->num_circles);
+    for (uint32_t i = 0; i < out->num_rects; ++i) out->rect_params[i] = from_ds(d->rect_params[i]);
+    for (uint32_t i = 0; i < out->num_labels; ++i) out->text_params[i] = from_ds(d->text_params[i]);
+    for (uint32_t i = 0; i < out->num_lines; ++i) out->line_params[i] = from_ds(d->line_params[i]);
+    for (uint32_t i = 0; i < out->num_arrows; ++i) out->arrow_params[i] = from_ds(d->arrow_params[i]);
+    for (uint32_t i = 0; i < out->num_circles; ++i) out->circle_params[i] = from_ds(d->circle_params[i]);
+    std::memcpy(out->misc_osd_data, d->misc_osd_data, sizeof out->misc_osd_data);
+  }
+
+  Status write_display(DisplayHandle handle, const DisplayFields &fields) override {
+    Status status = validate_display(fields);
+    if (!status.ok())
+      return status;
+    auto *d = as<NvDsDisplayMeta>(handle);
+    // Texts past the new count would keep strings DeepStream frees only up to num_labels.
+    for (uint32_t i = fields.num_labels; i < d->num_labels && i < kMaxElementsInDisplayMeta; ++i) {
+      g_free(d->text_params[i].display_text);
+      d->text_params[i].display_text = nullptr;
+    }
+    d->num_rects = fields.num_rects; d->num_labels = fields.num_labels; d->num_lines = fields.num_lines;
+    d->num_arrows = fields.num_arrows; d->num_circles = fields.num_circles;
+    for (uint32_t i = 0; i < fields.num_rects; ++i) to_ds(fields.rect_params[i], &d->rect_params[i]);
+    for (uint32_t i = 0; i < fields.num_labels; ++i) to_ds(fields.text_params[i], &d->text_params[i]);
+    for (uint32_t i = 0; i < fields.num_lines; ++i) d->line_params[i] = to_ds(fields.line_params[i]);
+    for (uint32_t i = 0; i < fields.num_arrows; ++i) d->arrow_params[i] = to_ds(fields.arrow_params[i]);
+    for (uint32_t i = 0; i < fields.num_circles; ++i) d->circle_params[i] = to_ds(fields.circle_params[i]);
+    std::memcpy(d->misc_osd_data, fields.misc_osd_data, sizeof d->misc_osd_data);
+    return Status::Ok();
+  }
+
+  // --- user metas
+
+  UserHandle acquire_user_meta() override {
+    MetaLock lock(batch_);
+    NvDsUserMeta *user = nvds_acquire_user_meta_from_pool(batch_);
+    user->user_meta_data = nullptr;
+    user->base_meta.meta_type = NVDS_INVALID_META;
+    pending_users_.push_back(user);
+    return UserHandle{user};
+  }
+
+  Status add_user_meta(UserMetaLevel level, void *owner, UserHandle handle) override {
+    auto *user = as<NvDsUserMeta>(handle);
+    if (std::find(pending_users_.begin(), pending_users_.end(), user) == pending_users_.end())
+      return not_pending("UserMeta", "addUserMeta");
+    if (own_payload(user) == nullptr)
+      return Status::State("Expected a UserMeta with a type (ORG.COMPONENT.DESCRIPTION) for addUserMeta "
+          "but received one never written");
+    take_pending(pending_users_, user);
+    MetaLock lock(batch_);
+    switch (level) {
+      case UserMetaLevel::kBatch: nvds_add_user_meta_to_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
+    }
+    return Status::Ok();
+  }
+
+  Status remove_user_meta(UserMetaLevel level, void *owner, UserHandle handle) override {
+    auto *user = as<NvDsUserMeta>(handle);
+    MetaLock lock(batch_);
+    GList *list = *user_list(level, owner);
+    if (!contains(list, user))
+      return not_in("a UserMeta", level == UserMetaLevel::kBatch ? "batch" :
+          level == UserMetaLevel::kFrame ? "frame" : "object", "removeUserMeta");
+    switch (level) {
+      case UserMetaLevel::kBatch: nvds_remove_user_meta_from_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: nvds_remove_user_meta_from_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: nvds_remove_user_meta_from_object(static_cast<NvDsObjectMeta *>(owner), user); break;
+    }
+    return Status::Ok();
+  }
+
+  void user_metas(UserMetaLevel level, void *owner, std::vector<UserHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(*user_list(level, owner), out);
+  }
+
+  void read_user_meta(UserHandle handle, UserMetaFields *out) const override {
+    const auto *user = as<NvDsUserMeta>(handle);
+    out->meta_type_id = user->base_meta.meta_type;
+    if (const Payload *payload = own_payload(user)) {
+      out->meta_type = payload->type;
+      out->kind = payload->kind;
+      out->payload = payload->bytes;
+    } else {
+      out->meta_type.clear();
+      out->kind = user->base_meta.meta_type == NVDSINFER_TENSOR_OUTPUT_META ? PayloadKind::kTensorOutput
+                                                                             : PayloadKind::kForeign;
+      out->payload.clear();
+    }
+  }
+
+  Status write_user_meta(UserHandle handle, const UserMetaFields &fields) override {
+    auto *user = as<NvDsUserMeta>(handle);
+    const bool pending = std::find(pending_users_.begin(), pending_users_.end(), user) != pending_users_.end();
+    if (!pending && own_payload(user) == nullptr) {
+      UserMetaFields current;
+      read_user_meta(handle, &current);
+      return validate_user_meta(current);  // the read-only error
+    }
+    Status status = validate_user_meta(fields);
+    if (!status.ok())
+      return status;
+    auto *payload = const_cast<Payload *>(own_payload(user));
+    if (payload == nullptr) {
+      payload = new Payload();
+      user->user_meta_data = payload;
+      user->base_meta.copy_func = payload_copy;
+      user->base_meta.release_func = payload_release;
+    }
+    payload->type = fields.meta_type;
+    payload->kind = fields.kind;
+    payload->bytes = fields.payload;
+    user->base_meta.meta_type = nvds_get_user_meta_type(const_cast<gchar *>(payload->type.c_str()));
+    return Status::Ok();
+  }
+
+  bool read_tensor_output(UserHandle handle, TensorOutput *out) const override {
+    const auto *user = as<NvDsUserMeta>(handle);
+    if (user->base_meta.meta_type != NVDSINFER_TENSOR_OUTPUT_META || user->user_meta_data == nullptr)
+      return false;
+    const auto *meta = static_cast<const NvDsInferTensorMeta *>(user->user_meta_data);
+    out->unique_id = meta->unique_id;
+    out->gpu_id = meta->gpu_id;
+    out->network_width = meta->network_info.width;
+    out->network_height = meta->network_info.height;
+    out->network_channels = meta->network_info.channels;
+    out->maintain_aspect_ratio = meta->maintain_aspect_ratio;
+    out->symmetric_padding = meta->symmetric_padding;
+    out->layers.resize(meta->num_output_layers);
+    for (guint i = 0; i < meta->num_output_layers; ++i) {
+      const NvDsInferLayerInfo &info = meta->output_layers_info[i];
+      TensorLayer &layer = out->layers[i];
+      layer.layer_name = info.layerName != nullptr ? info.layerName : "";
+      layer.data_type = static_cast<TensorDataType>(info.dataType);
+      layer.num_dims = std::min<uint32_t>(info.inferDims.numDims, kMaxTensorDims);
+      std::copy_n(info.inferDims.d, layer.num_dims, layer.dims);
+      layer.num_elements = info.inferDims.numElements;
+      layer.binding_index = info.bindingIndex;
+      layer.host_buffer = meta->out_buf_ptrs_host != nullptr ? meta->out_buf_ptrs_host[i] : nullptr;
+      layer.device_buffer = meta->out_buf_ptrs_dev != nullptr ? meta->out_buf_ptrs_dev[i] : nullptr;
+    }
+    return true;
+  }
+
+  // DeepStream has no "give back un-added" call: add each leftover to a parent and remove it,
+  // which returns it to its pool (remove releases). Classifiers and labels go back through a
+  // scratch object that carries them. With no frame to borrow, they stay in the batch's full
+  // list and are freed with the batch.
+  void end_call() override {
+    if (frames_.empty() || (pending_objects_.empty() && pending_classifiers_.empty() &&
+        pending_labels_.empty() && pending_displays_.empty() && pending_users_.empty()))
+      return clear_pending();
+    MetaLock lock(batch_);
+    NvDsFrameMeta *frame = frames_.front();
+    for (NvDsUserMeta *user : pending_users_) {
+      nvds_add_user_meta_to_batch(batch_, user);
+      nvds_remove_user_meta_from_batch(batch_, user);
+    }
+    for (NvDsDisplayMeta *display : pending_displays_) {
+      nvds_add_display_meta_to_frame(frame, display);
+      nvds_remove_display_meta_from_frame(frame, display);
+    }
+    if (!pending_classifiers_.empty() || !pending_labels_.empty()) {
+      NvDsObjectMeta *scratch = nvds_acquire_obj_meta_from_pool(batch_);
+      if (!pending_labels_.empty()) {
+        NvDsClassifierMeta *holder = nvds_acquire_classifier_meta_from_pool(batch_);
+        for (NvDsLabelInfo *label : pending_labels_) nvds_add_label_info_meta_to_classifier(holder, label);
+        nvds_add_classifier_meta_to_object(scratch, holder);
+      }
+      for (NvDsClassifierMeta *classifier : pending_classifiers_) nvds_add_classifier_meta_to_object(scratch, classifier);
+      pending_objects_.push_back(scratch);
+    }
+    for (NvDsObjectMeta *object : pending_objects_) {
+      nvds_add_obj_meta_to_frame(frame, object, nullptr);
+      nvds_remove_obj_meta_from_frame(frame, object);
+    }
+    clear_pending();
+  }
+
+ private:
+  void clear_pending() {
+    pending_objects_.clear(); pending_classifiers_.clear(); pending_labels_.clear();
+    pending_displays_.clear(); pending_users_.clear();
+  }
+
+  GList **user_list(UserMetaLevel level, void *owner) const {
+    switch (level) {
+      case UserMetaLevel::kBatch: return &batch_->batch_user_meta_list;
+      case UserMetaLevel::kFrame: return &static_cast<NvDsFrameMeta *>(owner)->frame_user_meta_list;
+      case UserMetaLevel::kObject: return &static_cast<NvDsObjectMeta *>(owner)->obj_user_meta_list;
+    }
+    return nullptr;
+  }
+
+  static void write_frame_fields(NvDsFrameMeta *f, const FrameFields &fields) {
+    f->pad_index = fields.pad_index; f->batch_id = fields.batch_id; f->frame_num = fields.frame_num;
+    f->buf_pts = fields.buf_pts; f->ntp_timestamp = fields.ntp_timestamp; f->source_id = fields.source_id;
+    f->num_surfaces_per_frame = fields.num_surfaces_per_frame;
+    f->source_frame_width = fields.source_frame_width; f->source_frame_height = fields.source_frame_height;
+    f->surface_type = fields.surface_type; f->surface_index = fields.surface_index; f->bInferDone = fields.bInferDone;
+    f->pipeline_width = fields.pipeline_width; f->pipeline_height = fields.pipeline_height;
+    std::memcpy(f->misc_frame_info, fields.misc_frame_info, sizeof f->misc_frame_info);
+  }
+
+  NvDsBatchMeta *batch_;
+  std::vector<NvDsFrameMeta *> frames_;
+  std::vector<NvDsObjectMeta *> pending_objects_;
+  std::vector<NvDsClassifierMeta *> pending_classifiers_;
+  std::vector<NvDsLabelInfo *> pending_labels_;
+  std::vector<NvDsDisplayMeta *> pending_displays_;
+  std::vector<NvDsUserMeta *> pending_users_;
+};
+
+}  // namespace
+
+bool has_deepstream_batch(GstBuffer *buffer) {
+  return gst_buffer_get_nvds_batch_meta(buffer) != nullptr;
+}
+
+std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch) {
+  NvDsBatchMeta *batch = gst_buffer_get_nvds_batch_meta(buffer);
+  if (batch == nullptr) {
+    if (!gst_buffer_is_writable(buffer) || max_frames_in_batch == 0)
+      return nullptr;
+    batch = nvds_create_batch_meta(max_frames_in_batch);
+    if (batch == nullptr)
+      return nullptr;
+    NvDsMeta *meta = gst_buffer_add_nvds_meta(buffer, batch, nullptr, nvds_batch_meta_copy_func,
+        nvds_batch_meta_release_func);
+    if (meta == nullptr) {
+      nvds_destroy_batch_meta(batch);
+      return nullptr;
+    }
+    // What nvstreammux sets: downstream finds the batch by this type.
+    meta->meta_type = NVDS_BATCH_GST_META;
+    batch->base_meta.batch_meta = batch;
+    batch->base_meta.copy_func = nvds_batch_meta_copy_func;
+    batch->base_meta.release_func = nvds_batch_meta_release_func;
+  }
+  return std::make_unique<DeepStreamBackend>(batch);
+}
+
+FrameHandle add_deepstream_frame(Batch &batch, const FrameFields &fields) {
+  if (batch.backend() != BackendKind::kDeepStream || !validate_frame(fields).ok())
+    return {};
+  return static_cast<DeepStreamBackend &>(batch).add_frame(fields);
+}
+
+}  // namespace dsnode::meta

@@ -1,0 +1,30 @@
+// The Batch interface over DeepStream's NvDsBatchMeta (libnvds_meta + libnvdsgst_meta).
+// Compiled only when the DeepStream SDK is found (CMake: DS_SDK_ROOT, DSNODE_HAVE_DEEPSTREAM).
+// The header names no DeepStream type, so callers need not see DeepStream's headers.
+#ifndef DSNODE_META_DEEPSTREAM_BACKEND_H
+#define DSNODE_META_DEEPSTREAM_BACKEND_H
+
+#include <gst/gst.h>
+
+#include <memory>
+
+#include "meta/batch.h"
+
+namespace dsnode::meta {
+
+// True when the buffer carries an NvDsBatchMeta (gst_buffer_get_nvds_batch_meta).
+bool has_deepstream_batch(GstBuffer *buffer);
+
+// A Batch over the buffer's NvDsBatchMeta. When the buffer has none (plain GStreamer upstream
+// on a DeepStream build), creates one with nvds_create_batch_meta(max_frames_in_batch) and
+// attaches it with gst_buffer_add_nvds_meta, as nvstreammux would; the caller then adds
+// frames with add_frame. `buffer` must be writable. Null when no batch can be made.
+std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch);
+
+// Adds a frame to a batch opened by open_deepstream_batch (nvds_acquire_frame_meta_from_pool +
+// nvds_add_frame_meta_to_batch). Null past max_frames_in_batch.
+FrameHandle add_deepstream_frame(Batch &batch, const FrameFields &fields);
+
+}  // namespace dsnode::meta
+
+#endif

@@ -1,0 +1,85 @@
+// The Batch interface over a PortableBatchMeta (the portable backend). One per transform call.
+#ifndef DSNODE_META_PORTABLE_BACKEND_H
+#define DSNODE_META_PORTABLE_BACKEND_H
+
+#include <vector>
+
+#include "meta/batch.h"
+#include "meta/portable_batch.h"
+
+namespace dsnode::meta {
+
+class PortableBackend final : public Batch {
+ public:
+  explicit PortableBackend(PortableBatchMeta *batch) : batch_(batch) {}
+  ~PortableBackend() override { end_call(); }
+
+  BackendKind backend() const override { return BackendKind::kPortable; }
+  PortableBatchMeta *data() const { return batch_; }
+
+  uint32_t max_frames_in_batch() const override { return batch_->max_frames_in_batch; }
+  uint32_t num_frames() const override { return static_cast<uint32_t>(batch_->frame_meta_list.size()); }
+  FrameHandle frame_at(uint32_t index) const override;
+  void read_frame(FrameHandle frame, FrameFields *out) const override;
+  Status write_frame(FrameHandle frame, const FrameFields &fields) override;
+
+  ObjectHandle acquire_object() override;
+  Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) override;
+  Status remove_object(FrameHandle frame, ObjectHandle object) override;
+  void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const override;
+  size_t num_objects(FrameHandle frame) const override;
+  void read_object(ObjectHandle object, ObjectFields *out) const override;
+  Status write_object(ObjectHandle object, const ObjectFields &fields) override;
+  ObjectHandle parent_of(ObjectHandle object) const override;
+
+  ClassifierHandle acquire_classifier() override;
+  Status add_classifier(ObjectHandle object, ClassifierHandle classifier) override;
+  Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) override;
+  void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const override;
+  void read_classifier(ClassifierHandle classifier, ClassifierFields *out) const override;
+  Status write_classifier(ClassifierHandle classifier, const ClassifierFields &fields) override;
+
+  LabelInfoHandle acquire_label_info() override;
+  Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) override;
+  Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) override;
+  void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const override;
+  void read_label_info(LabelInfoHandle label, LabelInfoFields *out) const override;
+  Status write_label_info(LabelInfoHandle label, const LabelInfoFields &fields) override;
+
+  DisplayHandle acquire_display() override;
+  Status add_display(FrameHandle frame, DisplayHandle display) override;
+  Status remove_display(FrameHandle frame, DisplayHandle display) override;
+  void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const override;
+  void read_display(DisplayHandle display, DisplayFields *out) const override;
+  Status write_display(DisplayHandle display, const DisplayFields &fields) override;
+
+  UserHandle acquire_user_meta() override;
+  Status add_user_meta(UserMetaLevel level, void *owner, UserHandle user) override;
+  Status remove_user_meta(UserMetaLevel level, void *owner, UserHandle user) override;
+  void user_metas(UserMetaLevel level, void *owner, std::vector<UserHandle> *out) const override;
+  void read_user_meta(UserHandle user, UserMetaFields *out) const override;
+  Status write_user_meta(UserHandle user, const UserMetaFields &fields) override;
+  bool read_tensor_output(UserHandle user, TensorOutput *out) const override;
+
+  // Portable only (testing harness): attaches nvinfer-shaped output tensors, as nvinfer with
+  // output-tensor-meta=1 would. `bytes[i]` holds layer i's host data.
+  Status add_tensor_output(UserMetaLevel level, void *owner, const TensorOutput &output,
+      std::vector<std::vector<uint8_t>> bytes, UserHandle *created = nullptr);
+
+  void end_call() override;
+
+ private:
+  std::vector<PortableUserMeta *> *user_list(UserMetaLevel level, void *owner) const;
+
+  PortableBatchMeta *batch_;
+  // Acquired through this call; whichever are still kAcquired at end_call go back.
+  std::vector<PortableObject *> acquired_objects_;
+  std::vector<PortableClassifier *> acquired_classifiers_;
+  std::vector<PortableLabelInfo *> acquired_labels_;
+  std::vector<PortableDisplay *> acquired_displays_;
+  std::vector<PortableUserMeta *> acquired_users_;
+};
+
+}  // namespace dsnode::meta
+
+#endif

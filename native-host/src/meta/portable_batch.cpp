@@ -1,0 +1,127 @@
+#include "meta/portable_batch.h"
+
+#include <unordered_map>
+
+namespace dsnode::meta {
+
+void PortableObject::reset() {
+  owner = nullptr;
+  parent = nullptr;
+  num_children = 0;
+  fields = ObjectFields();
+  classifier_meta_list.clear();
+  obj_user_meta_list.clear();
+}
+
+void PortableDisplay::reset() {
+  owner = nullptr;
+  // Only the counted entries are meaningful; clearing them keeps reuse cheap (~10 KB struct).
+  for (uint32_t i = 0; i < fields.num_labels; ++i) fields.text_params[i] = TextParams();
+  fields.num_rects = fields.num_labels = fields.num_lines = fields.num_arrows = fields.num_circles = 0;
+  for (int64_t &value : fields.misc_osd_data) value = 0;
+}
+
+PortableFrame *PortableBatchMeta::add_frame(const FrameFields &fields) {
+  if (frame_meta_list.size() >= max_frames_in_batch)
+    return nullptr;
+  PortableFrame *frame = frame_pool.acquire();
+  frame->fields = fields;
+  frame->state = MetaState::kAdded;
+  frame_meta_list.push_back(frame);
+  return frame;
+}
+
+void PortableBatchMeta::release_classifier(PortableClassifier *classifier) {
+  for (PortableLabelInfo *label : classifier->label_info_list)
+    release_label_info(label);
+  classifier->label_info_list.clear();
+  classifier_pool.release(classifier);
+}
+
+void PortableBatchMeta::release_object(PortableObject *object) {
+  for (PortableClassifier *classifier : object->classifier_meta_list)
+    release_classifier(classifier);
+  for (PortableUserMeta *user : object->obj_user_meta_list)
+    release_user(user);
+  object->classifier_meta_list.clear();
+  object->obj_user_meta_list.clear();
+  object_pool.release(object);
+}
+
+namespace {
+
+PortableUserMeta *copy_user(PortableBatchMeta &to, const PortableUserMeta &from) {
+  PortableUserMeta *user = to.user_pool.acquire();
+  user->fields = from.fields;
+  user->tensor_output = from.tensor_output;
+  user->state = MetaState::kAdded;
+  return user;
+}
+
+}  // namespace
+
+std::unique_ptr<PortableBatchMeta> PortableBatchMeta::deep_copy() const {
+  auto copy = std::make_unique<PortableBatchMeta>(max_frames_in_batch);
+  for (int i = 0; i < static_cast<int>(kMaxUserFields); ++i) copy->misc_batch_info[i] = misc_batch_info[i];
+  for (const PortableUserMeta *user : batch_user_meta_list)
+    copy->batch_user_meta_list.push_back(copy_user(*copy, *user));
+
+  std::unordered_map<const PortableObject *, PortableObject *> objects;  // parents only
+  bool has_parents = false;
+  std::vector<std::pair<PortableObject *, const PortableObject *>> with_parent;
+  for (const PortableFrame *frame : frame_meta_list) {
+    PortableFrame *new_frame = copy->add_frame(frame->fields);
+    new_frame->obj_meta_list.reserve(frame->obj_meta_list.size());
+    for (const PortableObject *object : frame->obj_meta_list) {
+      PortableObject *new_object = copy->object_pool.acquire();
+      new_object->fields = object->fields;
+      new_object->owner = new_frame;
+      new_object->state = MetaState::kAdded;
+      for (const PortableClassifier *classifier : object->classifier_meta_list) {
+        PortableClassifier *new_classifier = copy->classifier_pool.acquire();
+        new_classifier->fields = classifier->fields;
+        new_classifier->owner = new_object;
+        new_classifier->state = MetaState::kAdded;
+        for (const PortableLabelInfo *label : classifier->label_info_list) {
+          PortableLabelInfo *new_label = copy->label_info_pool.acquire();
+          new_label->fields = label->fields;
+          new_label->owner = new_classifier;
+          new_label->state = MetaState::kAdded;
+          new_classifier->label_info_list.push_back(new_label);
+        }
+        new_object->classifier_meta_list.push_back(new_classifier);
+      }
+      for (const PortableUserMeta *user : object->obj_user_meta_list)
+        new_object->obj_user_meta_list.push_back(copy_user(*copy, *user));
+      if (object->parent != nullptr) {
+        has_parents = true;
+        with_parent.emplace_back(new_object, object);
+      }
+      if (object->num_children > 0)
+        objects.emplace(object, new_object);
+      new_frame->obj_meta_list.push_back(new_object);
+    }
+    for (const PortableDisplay *display : frame->display_meta_list) {
+      PortableDisplay *new_display = copy->display_pool.acquire();
+      new_display->fields = display->fields;
+      new_display->owner = new_frame;
+      new_display->state = MetaState::kAdded;
+      new_frame->display_meta_list.push_back(new_display);
+    }
+    for (const PortableUserMeta *user : frame->frame_user_meta_list)
+      new_frame->frame_user_meta_list.push_back(copy_user(*copy, *user));
+  }
+  if (has_parents) {
+    // Linked after the walk: a parent may come after its child, or sit in another frame.
+    for (auto &[new_object, old_object] : with_parent) {
+      auto found = objects.find(old_object->parent);
+      if (found != objects.end()) {
+        new_object->parent = found->second;
+        ++found->second->num_children;
+      }
+    }
+  }
+  return copy;
+}
+
+}  // namespace dsnode::meta

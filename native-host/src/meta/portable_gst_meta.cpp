@@ -1,0 +1,82 @@
+#include "meta/portable_gst_meta.h"
+
+#include <memory>
+
+namespace {
+
+using dsnode::meta::PortableBatchMeta;
+
+gboolean portable_meta_init(GstMeta *meta, gpointer params, GstBuffer *buffer) {
+  reinterpret_cast<DsNodePortableBatchGstMeta *>(meta)->batch = nullptr;
+  return TRUE;
+}
+
+void portable_meta_free(GstMeta *meta, GstBuffer *buffer) {
+  auto *carrier = reinterpret_cast<DsNodePortableBatchGstMeta *>(meta);
+  delete carrier->batch;
+  carrier->batch = nullptr;
+}
+
+gboolean portable_meta_transform(GstBuffer *destination, GstMeta *meta, GstBuffer *source, GQuark type,
+    gpointer data) {
+  // Copies only: after a scale or crop, rectangles in frame pixels would be wrong (DeepStream
+  // scales its own boxes in nvstreammux/nvvideoconvert; a plain scaler cannot).
+  if (!GST_META_TRANSFORM_IS_COPY(type))
+    return FALSE;
+  auto *carrier = reinterpret_cast<DsNodePortableBatchGstMeta *>(meta);
+  // A destination with its own batch (metas copied into a prepared buffer) keeps it.
+  if (dsnode::meta::find_portable_batch(destination) != nullptr || carrier->batch == nullptr)
+    return TRUE;
+  auto *copy = reinterpret_cast<DsNodePortableBatchGstMeta *>(
+      gst_buffer_add_meta(destination, dsnode_portable_batch_meta_get_info(), nullptr));
+  if (copy == nullptr)
+    return FALSE;
+  copy->batch = carrier->batch->deep_copy().release();
+  return TRUE;
+}
+
+}  // namespace
+
+GType dsnode_portable_batch_meta_api_get_type(void) {
+  static GType type = 0;
+  if (g_once_init_enter(&type)) {
+    // No tags: the metadata is not tied to memory or video layout, so elements that copy
+    // untagged metas (in-place filters, tee, queue) pass it on.
+    static const gchar *tags[] = {nullptr};
+    GType registered = gst_meta_api_type_register("DsNodePortableBatchMetaAPI", tags);
+    g_once_init_leave(&type, registered);
+  }
+  return type;
+}
+
+const GstMetaInfo *dsnode_portable_batch_meta_get_info(void) {
+  static const GstMetaInfo *info = nullptr;
+  if (g_once_init_enter(&info)) {
+    const GstMetaInfo *registered = gst_meta_register(dsnode_portable_batch_meta_api_get_type(),
+        "DsNodePortableBatchMeta", sizeof(DsNodePortableBatchGstMeta), portable_meta_init,
+        portable_meta_free, portable_meta_transform);
+    g_once_init_leave(&info, registered);
+  }
+  return info;
+}
+
+namespace dsnode::meta {
+
+PortableBatchMeta *attach_portable_batch(GstBuffer *buffer, uint32_t max_frames_in_batch) {
+  g_return_val_if_fail(GST_IS_BUFFER(buffer), nullptr);
+  g_return_val_if_fail(gst_buffer_is_writable(buffer), nullptr);
+  auto *carrier = reinterpret_cast<DsNodePortableBatchGstMeta *>(
+      gst_buffer_add_meta(buffer, dsnode_portable_batch_meta_get_info(), nullptr));
+  if (carrier == nullptr)
+    return nullptr;
+  carrier->batch = new PortableBatchMeta(max_frames_in_batch);
+  return carrier->batch;
+}
+
+PortableBatchMeta *find_portable_batch(GstBuffer *buffer) {
+  auto *carrier = reinterpret_cast<DsNodePortableBatchGstMeta *>(
+      gst_buffer_get_meta(buffer, dsnode_portable_batch_meta_api_get_type()));
+  return carrier != nullptr ? carrier->batch : nullptr;
+}
+
+}  // namespace dsnode::meta

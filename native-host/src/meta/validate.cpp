@@ -1,0 +1,321 @@
+#include "meta/validate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace dsnode::meta {
+
+std::string describe_number(double value) {
+  if (std::isnan(value))
+    return "NaN";
+  if (std::isinf(value))
+    return value > 0 ? "Infinity" : "-Infinity";
+  // The shortest form that reads back; most fields are floats, so a value a float holds
+  // exactly is shown as that float would be (1.01f, not 1.0099999904632568).
+  if (std::trunc(value) == value && std::fabs(value) < 9007199254740992.0) {
+    char integer[32];
+    std::snprintf(integer, sizeof integer, "%.0f", value);
+    return integer;
+  }
+  const bool is_float = static_cast<double>(static_cast<float>(value)) == value;
+  char text[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    const double back = std::strtod(text, nullptr);
+    if (is_float ? static_cast<float>(back) == static_cast<float>(value) : back == value)
+      break;
+  }
+  return text;
+}
+
+namespace {
+
+// Field names are callables returning the name: only called when a check fails.
+template <typename Name>
+Status expected(const std::string &what, const Name &field, const std::string &received) {
+  return Status::Invalid("Expected " + what + " for " + field() + " but received " + received);
+}
+
+template <typename Name>
+auto member(const Name &parent, const char *leaf) {
+  return [&parent, leaf] { return parent() + "." + leaf; };
+}
+
+template <typename Name>
+auto element(const Name &parent, const char *leaf, size_t index) {
+  return [&parent, leaf, index] { return parent() + "." + leaf + "[" + std::to_string(index) + "]"; };
+}
+
+auto root(const char *name) {
+  return [name] { return std::string(name); };
+}
+
+#define DSNODE_RETURN_IF_ERROR(expression) \
+  do { Status status_ = (expression); if (!status_.ok()) return status_; } while (0)
+
+template <typename Name>
+Status finite(double value, const Name &field) {
+  if (std::isfinite(value))
+    return Status::Ok();
+  return expected("a finite number", field, describe_number(value));
+}
+
+template <typename Name>
+Status non_negative(double value, const Name &field) {
+  if (std::isfinite(value) && value >= 0)
+    return Status::Ok();
+  return expected("a finite number >= 0", field, describe_number(value));
+}
+
+template <typename Name>
+Status unit_interval(double value, const Name &field) {
+  if (std::isfinite(value) && value >= 0 && value <= 1)
+    return Status::Ok();
+  return expected("a number from 0 to 1", field, describe_number(value));
+}
+
+// DeepStream writes -0.1 where no confidence exists; everything else is a probability.
+template <typename Name>
+Status confidence(float value, const Name &field) {
+  if (value == kNoConfidence || (std::isfinite(value) && value >= 0 && value <= 1))
+    return Status::Ok();
+  return expected("a number from 0 to 1 (or -0.1 for none)", field, describe_number(value));
+}
+
+template <typename Name>
+Status c_string(const std::string &value, const Name &field) {
+  const size_t nul = value.find('\0');
+  if (nul == std::string::npos)
+    return Status::Ok();
+  return expected("a string without NUL characters", field, "a NUL at byte " + std::to_string(nul));
+}
+
+template <typename Name>
+Status terminated(const char (&value)[kMaxLabelSize], const Name &field) {
+  if (std::memchr(value, '\0', kMaxLabelSize) != nullptr)
+    return Status::Ok();
+  return expected("at most " + std::to_string(kMaxLabelSize - 1) + " bytes (UTF-8)", field,
+      "an unterminated string");
+}
+
+template <typename Name>
+Status color(const ColorParams &value, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(unit_interval(value.red, member(field, "red")));
+  DSNODE_RETURN_IF_ERROR(unit_interval(value.green, member(field, "green")));
+  DSNODE_RETURN_IF_ERROR(unit_interval(value.blue, member(field, "blue")));
+  return unit_interval(value.alpha, member(field, "alpha"));
+}
+
+template <typename Name>
+Status bbox(const BboxCoords &box, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(finite(box.left, member(field, "left")));
+  DSNODE_RETURN_IF_ERROR(finite(box.top, member(field, "top")));
+  DSNODE_RETURN_IF_ERROR(non_negative(box.width, member(field, "width")));
+  return non_negative(box.height, member(field, "height"));
+}
+
+template <typename Name>
+Status rect(const RectParams &value, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(finite(value.left, member(field, "left")));
+  DSNODE_RETURN_IF_ERROR(finite(value.top, member(field, "top")));
+  DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
+  DSNODE_RETURN_IF_ERROR(non_negative(value.height, member(field, "height")));
+  DSNODE_RETURN_IF_ERROR(color(value.border_color, member(field, "border_color")));
+  DSNODE_RETURN_IF_ERROR(color(value.bg_color, member(field, "bg_color")));
+  return finite(value.rotation_angle, member(field, "rotation_angle"));
+}
+
+template <typename Name>
+Status text(const TextParams &value, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(c_string(value.display_text, member(field, "display_text")));
+  auto font = member(field, "font_params");
+  DSNODE_RETURN_IF_ERROR(c_string(value.font_params.font_name, member(font, "font_name")));
+  DSNODE_RETURN_IF_ERROR(color(value.font_params.font_color, member(font, "font_color")));
+  return color(value.text_bg_clr, member(field, "text_bg_clr"));
+}
+
+template <typename Name>
+Status line(const LineParams &value, const Name &field) {
+  return color(value.line_color, member(field, "line_color"));
+}
+
+template <typename Name>
+Status arrow(const ArrowParams &value, const Name &field) {
+  const auto head = static_cast<int32_t>(value.arrow_head);
+  if (head < 0 || head > 2)
+    return expected("0 (START_HEAD), 1 (END_HEAD) or 2 (BOTH_HEAD)", member(field, "arrow_head"),
+        std::to_string(head));
+  return color(value.arrow_color, member(field, "arrow_color"));
+}
+
+template <typename Name>
+Status circle(const CircleParams &value, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(color(value.circle_color, member(field, "circle_color")));
+  return color(value.bg_color, member(field, "bg_color"));
+}
+
+template <typename T, typename Check>
+Status each(const T *items, size_t count, const char *leaf, Check check) {
+  static const auto display = root("NvDsDisplayMeta");
+  for (size_t i = 0; i < count; ++i)
+    DSNODE_RETURN_IF_ERROR(check(items[i], element(display, leaf, i)));
+  return Status::Ok();
+}
+
+const char *const kTypeForm = "a type of the form ORG.COMPONENT.DESCRIPTION (letters, digits, _ and -)";
+
+}  // namespace
+
+Status validate_color(const ColorParams &value, const char *field) {
+  return color(value, root(field));
+}
+
+Status validate_frame(const FrameFields &frame) {
+  if (frame.num_surfaces_per_frame < 0)
+    return expected("an integer >= 0", root("NvDsFrameMeta.num_surfaces_per_frame"),
+        std::to_string(frame.num_surfaces_per_frame));
+  return Status::Ok();
+}
+
+Status validate_object(const ObjectFields &object) {
+  const auto name = root("NvDsObjectMeta");
+  DSNODE_RETURN_IF_ERROR(confidence(object.confidence, member(name, "confidence")));
+  DSNODE_RETURN_IF_ERROR(confidence(object.tracker_confidence, member(name, "tracker_confidence")));
+  DSNODE_RETURN_IF_ERROR(rect(object.rect_params, member(name, "rect_params")));
+  const auto detector = member(name, "detector_bbox_info");
+  DSNODE_RETURN_IF_ERROR(bbox(object.detector_bbox_info, member(detector, "org_bbox_coords")));
+  const auto tracker = member(name, "tracker_bbox_info");
+  DSNODE_RETURN_IF_ERROR(bbox(object.tracker_bbox_info, member(tracker, "org_bbox_coords")));
+  DSNODE_RETURN_IF_ERROR(text(object.text_params, member(name, "text_params")));
+  DSNODE_RETURN_IF_ERROR(terminated(object.obj_label, member(name, "obj_label")));
+  const MaskParams &mask = object.mask_params;
+  const auto mask_name = member(name, "mask_params");
+  DSNODE_RETURN_IF_ERROR(finite(mask.threshold, member(mask_name, "threshold")));
+  const uint64_t cells = static_cast<uint64_t>(mask.width) * mask.height;
+  if (mask.data.size() != cells)
+    return expected(std::to_string(cells) + " values (width " + std::to_string(mask.width) +
+        " x height " + std::to_string(mask.height) + ")", member(mask_name, "data"),
+        std::to_string(mask.data.size()) + " values");
+  return Status::Ok();
+}
+
+Status validate_classifier(const ClassifierFields &classifier) {
+  const auto field = root("NvDsClassifierMeta.classifier_type");
+  DSNODE_RETURN_IF_ERROR(c_string(classifier.classifier_type, field));
+  if (classifier.classifier_type.size() >= kMaxLabelSize)
+    return expected("at most " + std::to_string(kMaxLabelSize - 1) + " bytes (UTF-8)", field,
+        std::to_string(classifier.classifier_type.size()) + " bytes");
+  return Status::Ok();
+}
+
+Status validate_label_info(const LabelInfoFields &label) {
+  DSNODE_RETURN_IF_ERROR(terminated(label.result_label, root("NvDsLabelInfo.result_label")));
+  return unit_interval(label.result_prob, root("NvDsLabelInfo.result_prob"));
+}
+
+Status validate_display(const DisplayFields &display) {
+  const struct { uint32_t count; const char *field; } counts[] = {
+    {display.num_rects, "NvDsDisplayMeta.num_rects"}, {display.num_labels, "NvDsDisplayMeta.num_labels"},
+    {display.num_lines, "NvDsDisplayMeta.num_lines"}, {display.num_arrows, "NvDsDisplayMeta.num_arrows"},
+    {display.num_circles, "NvDsDisplayMeta.num_circles"},
+  };
+  for (const auto &count : counts) {
+    if (count.count > kMaxElementsInDisplayMeta)
+      return expected("at most " + std::to_string(kMaxElementsInDisplayMeta), root(count.field),
+          std::to_string(count.count));
+  }
+  auto rects = [](const RectParams &v, const auto &n) { return rect(v, n); };
+  auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
+  auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
+  auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
+  auto circles = [](const CircleParams &v, const auto &n) { return circle(v, n); };
+  DSNODE_RETURN_IF_ERROR(each(display.rect_params, display.num_rects, "rect_params", rects));
+  DSNODE_RETURN_IF_ERROR(each(display.text_params, display.num_labels, "text_params", texts));
+  DSNODE_RETURN_IF_ERROR(each(display.line_params, display.num_lines, "line_params", lines));
+  DSNODE_RETURN_IF_ERROR(each(display.arrow_params, display.num_arrows, "arrow_params", arrows));
+  return each(display.circle_params, display.num_circles, "circle_params", circles);
+}
+
+// Indices in messages are those of the logical display meta the user wrote, not of a link.
+Status validate_display_content(const DisplayContent &content) {
+  auto rects = [](const RectParams &v, const auto &n) { return rect(v, n); };
+  auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
+  auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
+  auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
+  auto circles = [](const CircleParams &v, const auto &n) { return circle(v, n); };
+  DSNODE_RETURN_IF_ERROR(each(content.rects.data(), content.rects.size(), "rect_params", rects));
+  DSNODE_RETURN_IF_ERROR(each(content.texts.data(), content.texts.size(), "text_params", texts));
+  DSNODE_RETURN_IF_ERROR(each(content.lines.data(), content.lines.size(), "line_params", lines));
+  DSNODE_RETURN_IF_ERROR(each(content.arrows.data(), content.arrows.size(), "arrow_params", arrows));
+  return each(content.circles.data(), content.circles.size(), "circle_params", circles);
+}
+
+Status validate_user_meta_type(std::string_view type, const std::string &field) {
+  const auto name = [&field] { return field; };
+  if (type.size() >= kMaxUserMetaTypeSize)
+    return expected("at most " + std::to_string(kMaxUserMetaTypeSize - 1) + " bytes", name,
+        std::to_string(type.size()) + " bytes");
+  const std::string shown = "\"" + std::string(type) + "\"";
+  size_t parts = 1, part_length = 0;
+  bool empty_part = false;
+  for (char c : type) {
+    if (c == '.') {
+      empty_part = empty_part || part_length == 0;
+      part_length = 0;
+      ++parts;
+      continue;
+    }
+    const bool allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+        c == '_' || c == '-';
+    if (!allowed)
+      return expected(kTypeForm, name, shown);
+    ++part_length;
+  }
+  if (parts < 3 || empty_part || part_length == 0)
+    return expected(kTypeForm, name, shown);
+  return Status::Ok();
+}
+
+Status validate_user_meta(const UserMetaFields &user) {
+  if (user.kind == PayloadKind::kTensorOutput || user.kind == PayloadKind::kForeign)
+    return Status::State(std::string("Expected a bytes or JSON payload for NvDsUserMeta.user_meta_data "
+        "but received a read-only ") + (user.kind == PayloadKind::kForeign ? "foreign" : "tensor output") +
+        " meta");
+  return validate_user_meta_type(user.meta_type, "NvDsUserMeta.meta_type");
+}
+
+Status copy_bounded(char (&destination)[kMaxLabelSize], std::string_view value, const char *field) {
+  if (value.size() >= kMaxLabelSize)
+    return expected("at most " + std::to_string(kMaxLabelSize - 1) + " bytes (UTF-8)", root(field),
+        std::to_string(value.size()) + " bytes");
+  const size_t nul = value.find('\0');
+  if (nul != std::string_view::npos)
+    return expected("a string without NUL characters", root(field), "a NUL at byte " + std::to_string(nul));
+  std::memcpy(destination, value.data(), value.size());
+  std::memset(destination + value.size(), 0, kMaxLabelSize - value.size());
+  return Status::Ok();
+}
+
+Status checked_integer(double value, double minimum, double maximum, const char *field, int64_t *out) {
+  if (!std::isfinite(value) || std::trunc(value) != value || value < minimum || value > maximum)
+    return expected("an integer from " + describe_number(minimum) + " to " + describe_number(maximum),
+        root(field), describe_number(value));
+  *out = static_cast<int64_t>(value);
+  return Status::Ok();
+}
+
+size_t tensor_element_size(TensorDataType type) {
+  switch (type) {
+    case TensorDataType::kFloat: return 4;
+    case TensorDataType::kHalf: return 2;
+    case TensorDataType::kInt8: return 1;
+    case TensorDataType::kInt32: return 4;
+    case TensorDataType::kInt64: return 8;
+    case TensorDataType::kUint8: return 1;
+  }
+  return 0;
+}
+
+}  // namespace dsnode::meta

@@ -1,0 +1,45 @@
+// Validation of metadata values, shared by both backends. Every message has one shape,
+// "Expected <what> for <field> but received <value>", and names the field by its DeepStream
+// path (e.g. NvDsObjectMeta.rect_params.width) so a log line points at the struct member.
+// TypeScript validates first and names its own members; this is the native defence.
+// The success path builds no strings: names are produced only when a check fails, so
+// validating an object costs tens of nanoseconds (the bulk path validates every row).
+#ifndef DSNODE_META_VALIDATE_H
+#define DSNODE_META_VALIDATE_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "meta/batch.h"
+#include "meta/model.h"
+
+namespace dsnode::meta {
+
+Status validate_frame(const FrameFields &frame);
+Status validate_object(const ObjectFields &object);
+Status validate_classifier(const ClassifierFields &classifier);
+Status validate_label_info(const LabelInfoFields &label);
+Status validate_display(const DisplayFields &display);
+Status validate_display_content(const DisplayContent &content);
+Status validate_user_meta(const UserMetaFields &user);
+
+// `field` names the value in messages (e.g. "NvDsObjectMeta.rect_params.border_color").
+Status validate_color(const ColorParams &color, const char *field);
+
+// "ORG.COMP.DESC": three or more dot-separated parts of [A-Za-z0-9_-], at most 127 bytes.
+Status validate_user_meta_type(std::string_view type, const std::string &field);
+
+// Copies `value` into a DeepStream fixed-size string (MAX_LABEL_SIZE bytes incl. the NUL).
+// Too long a value is an error, never truncated.
+Status copy_bounded(char (&destination)[kMaxLabelSize], std::string_view value, const char *field);
+
+// A JS number to an integer field: integral, finite and within [minimum, maximum].
+Status checked_integer(double value, double minimum, double maximum, const char *field, int64_t *out);
+
+// Formats a number the way messages show it (NaN, Infinity, 1.5, -3).
+std::string describe_number(double value);
+
+}  // namespace dsnode::meta
+
+#endif
