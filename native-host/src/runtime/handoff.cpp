@@ -48,6 +48,9 @@ bool spin_until(Done done, int64_t since_ns, int64_t budget_ns) {
   }
 }
 
+// How long the JS thread serves calls in one go before it lets its loop take a turn.
+constexpr int64_t kDrainSliceNs = 2000000;
+
 // How many direct calls this thread is inside (a host callback made from JS may re-enter).
 thread_local int t_direct_depth = 0;
 
@@ -350,7 +353,15 @@ void Handoff::drain() {
   const int64_t max_js_spin_ns = lock_host_ != nullptr ? 0 : settings_.js_spin_ns;
   js_awake_.store(true);
   bool worked = false;
+  const int64_t slice_end_ns = now_ns() + kDrainSliceNs;
   for (;;) {
+    if (worked && now_ns() >= slice_end_ns) {
+      // Back to the loop for a turn (timers, I/O) while calls keep coming: a busy pipeline
+      // would otherwise keep the JS thread here and its setTimeout/setInterval waiting.
+      js_awake_.store(false);
+      uv_async_send(&wake_);
+      break;
+    }
     if (stop_requested_.load()) {
       js_awake_.store(false);
       stop_on_js_thread();
