@@ -806,8 +806,8 @@ void test_children() {
         status_text(child) + " " + child.out.substr(0, 300));
   }
   // This process ran the suite under the hand-off it inherited (the library's default is
-  // queue); run it once more under the other one.
-  const std::string inherited = env_or("DS_ELEMENT_HANDOFF", "queue");
+  // direct); run it once more under the other one.
+  const std::string inherited = env_or("DS_ELEMENT_HANDOFF", "direct");
   for (const char* handoff : {"queue", "direct"}) {
     const std::string mode = std::string("DS_ELEMENT_HANDOFF=") + handoff;
     const bool run_suite = inherited != handoff;

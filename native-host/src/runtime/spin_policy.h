@@ -41,7 +41,7 @@ struct SpinSettings {
   int64_t js_spin_ns = kDefaultJsSpinUs * 1000;          // DS_ELEMENT_JS_SPIN_US
   // Spinning callers beyond the spare cores only steal the JS thread's core.
   int max_spinning_callers = 1;
-  HandoffMode mode = HandoffMode::kQueue;  // DS_ELEMENT_HANDOFF=queue|direct
+  HandoffMode mode = HandoffMode::kDirect;  // DS_ELEMENT_HANDOFF=direct (default) or queue
 
   static SpinSettings from_environment();
 };
