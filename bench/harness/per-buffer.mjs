@@ -9,6 +9,8 @@ import { interleaved, summary } from "./statistics.mjs";
  * The configurations of one run. The TypeScript element is measured under the hand-off
  * tunables the runtime reads (native-host/src/runtime/spin_policy.h): the caller's spin
  * DS_ELEMENT_SPIN_US and the JS thread's spin DS_ELEMENT_JS_SPIN_US; 0 means always block.
+ * DS_ELEMENT_HANDOFF picks the hand-off itself: `queue` (the JS thread runs each call; the
+ * spins above apply) or `direct` (the streaming thread runs it under the isolate's Locker).
  */
 export function perBufferConfigurations(tunables) {
   const ts = (label, settings) => ({ label, element: "noopts", peer: "ts", env: settings });
@@ -17,6 +19,10 @@ export function perBufferConfigurations(tunables) {
     { label: "noopy (gst-python)", element: "noopy", peer: "python", env: {} },
     ts("noopts (TS), default tunables", {}),
   ];
+  if (tunables.includes("DS_ELEMENT_HANDOFF")) {
+    configurations.push(ts("noopts, HANDOFF=queue", { DS_ELEMENT_HANDOFF: "queue" }));
+    configurations.push(ts("noopts, HANDOFF=direct", { DS_ELEMENT_HANDOFF: "direct" }));
+  }
   if (tunables.includes("DS_ELEMENT_SPIN_US")) {
     configurations.push(ts("noopts, SPIN_US=0 (caller always blocks)", { DS_ELEMENT_SPIN_US: "0" }));
     configurations.push(ts("noopts, SPIN_US=200", { DS_ELEMENT_SPIN_US: "200" }));

@@ -128,7 +128,12 @@ class Recorder {
 
 Recorder recorder;
 
+// Set by a test: what the log callback does when JS logs "reenter" (a host callback that
+// calls back into the runtime from inside a call).
+std::function<void()> on_reenter;
+
 void on_log(GstElement* element, DsnodeLogLevel level, const char* file, int line, const char* message) {
+  if (std::strcmp(message, "reenter") == 0 && on_reenter) on_reenter();
   recorder.log(element, level, file, line, message);
 }
 
@@ -543,6 +548,143 @@ void test_suite(const DsnodeRuntimeApi* api) {
     check(result.ok, "after process.exit(): process.nextTick still runs", describe(result));
   }
 
+  // Work a call leaves to the event loop. In direct mode the call runs on this thread while
+  // the JS thread sleeps in poll() with the deadline it computed before: the call must wake
+  // it when it scheduled something sooner (a timer, an immediate, new sockets).
+  {
+    recorder.clear();
+    // Each mode is set first: set_property wakes the JS thread, which must be asleep again
+    // (with no deadline) when the call comes.
+    auto settle = [] { std::this_thread::sleep_for(std::chrono::milliseconds(30)); };
+    a.set("mode", "\"timer-log\"");
+    settle();
+    auto started = Clock::now();
+    Result result = a.transform();
+    LogEntry entry;
+    bool fired = recorder.take_log(a.element, "timer fired", &entry, std::chrono::milliseconds(3000));
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    check(result.ok && fired && ms < 1000,
+        "a setTimeout(5 ms) started by a call fires without another call (" +
+            std::to_string(ms).substr(0, 5) + " ms)", describe(result));
+    a.set("mode", "\"immediate-log\"");
+    settle();
+    result = a.transform();
+    fired = recorder.take_log(a.element, "immediate fired", &entry, std::chrono::milliseconds(3000));
+    check(result.ok && fired, "a setImmediate scheduled by a call runs without another call",
+        describe(result));
+    a.set("mode", "\"immediate\"");
+    settle();
+    result = a.transform();
+    check(result.ok, "transform: a Promise resolved by setImmediate is awaited", describe(result));
+    a.set("mode", "\"fs\"");
+    settle();
+    result = a.transform();
+    check(result.ok, "transform: a Promise resolved by fs.promises (libuv threadpool) is awaited",
+        describe(result));
+    a.set("mode", "\"net\"");
+    settle();
+    started = Clock::now();
+    result = a.transform();
+    ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    check(result.ok && ms < 2000,
+        "transform: a Promise resolved by TCP I/O on sockets the call opened is awaited (" +
+            std::to_string(ms).substr(0, 5) + " ms)", describe(result));
+  }
+  {
+    // A host callback that makes a blocking call from inside JS fails fast instead of hanging.
+    Result inner;
+    on_reenter = [&] { inner = a.transform(); };
+    a.set("mode", "\"reenter\"");
+    Result result = a.transform();
+    on_reenter = nullptr;
+    check(result.ok && !inner.ok && contains(inner.message, "wait for itself"),
+        "a blocking call made from a host callback inside a call fails fast", describe(inner));
+  }
+  {
+    // Calls back to back do not keep the JS thread's timers out.
+    a.set("mode", "\"interval-start\"");
+    Result started_interval = a.transform();
+    a.set("mode", "\"sync\"");
+    auto until = Clock::now() + std::chrono::milliseconds(200);
+    int calls = 0;
+    bool all_ok = true;
+    while (Clock::now() < until) {
+      all_ok = all_ok && a.transform().ok;
+      ++calls;
+    }
+    a.set("mode", "\"interval-stop\"");
+    Result stopped = a.transform();
+    LogEntry entry;
+    bool logged = recorder.take_log(a.element, "ticks=", &entry);
+    int ticks = logged ? std::atoi(entry.message.c_str() + 6) : -1;
+    check(started_interval.ok && all_ok && stopped.ok && ticks >= 20,
+        "a setInterval(1 ms) keeps ticking while a thread makes calls back to back (" +
+            std::to_string(ticks) + " ticks in 200 ms, " + std::to_string(calls) + " calls)",
+        logged ? entry.message : "no log");
+  }
+  {
+    // ...and a busy JS thread (a setImmediate chain for 300 ms) does not keep calls out.
+    a.set("mode", "\"immediate-storm\"");
+    Result stormed = a.transform();
+    a.set("mode", "\"sync\"");
+    double worst_ms = 0;
+    bool all_ok = true;
+    auto until = Clock::now() + std::chrono::milliseconds(300);
+    while (Clock::now() < until) {
+      auto t0 = Clock::now();
+      all_ok = all_ok && a.transform().ok;
+      worst_ms = std::max(worst_ms, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    check(stormed.ok && all_ok && worst_ms < 100,
+        "calls get through while the JS thread runs a setImmediate chain (worst " +
+            std::to_string(worst_ms).substr(0, 5) + " ms)");
+  }
+  {
+    // Two threads calling one instance: calls still run one at a time (Promise included).
+    Element e{api, fake_element(7)};
+    e.create(fixture("element.js"), R"({"mode":"exclusive"})");
+    std::atomic<int> failures{0};
+    std::string first_failure;
+    std::mutex failure_mutex;
+    auto hammer = [&] {
+      for (int i = 0; i < 2000; ++i) {
+        Result result = e.transform();
+        if (!result.ok && failures++ == 0) {
+          std::lock_guard<std::mutex> lock(failure_mutex);
+          first_failure = describe(result);
+        }
+      }
+    };
+    std::thread one(hammer);
+    std::thread two(hammer);
+    one.join();
+    two.join();
+    check(failures == 0, "two threads x 2000 calls on one instance never overlap", first_failure);
+    e.destroy();
+  }
+  {
+    // A Promise settled by another thread's call completes the waiting call.
+    Element parked{api, fake_element(8)};
+    Element releaser{api, fake_element(9)};
+    parked.create(fixture("element.js"), R"({"mode":"park"})");
+    releaser.create(fixture("element.js"), R"({"mode":"release"})");
+    std::atomic<bool> returned{false};
+    Result parked_result;
+    std::thread waiter([&] {
+      parked_result = parked.transform();
+      returned = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    bool early = returned.load();
+    Result released = releaser.transform();
+    waiter.join();
+    check(!early && released.ok && parked_result.ok,
+        "a call awaiting a Promise completes when another thread's call resolves it",
+        describe(released) + " / " + describe(parked_result));
+    parked.destroy();
+    releaser.destroy();
+  }
+
   // Errors outside a waited-for call.
   {
     recorder.clear();
@@ -663,17 +805,36 @@ void test_children() {
     check(exited_zero(child), "host.js that never calls setHandlers: calls fail naming host.js",
         status_text(child) + " " + child.out.substr(0, 300));
   }
-  {
-    Child child = run_child({"--exit-while", "hang"}, {});
+  // This process ran the suite under the hand-off it inherited (the library's default is
+  // direct); run it once more under the other one.
+  const std::string inherited = env_or("DS_ELEMENT_HANDOFF", "direct");
+  for (const char* handoff : {"queue", "direct"}) {
+    const std::string mode = std::string("DS_ELEMENT_HANDOFF=") + handoff;
+    const bool run_suite = inherited != handoff;
+    Child child = run_child({"--exit-while", "hang"}, {mode});
     check(exited_zero(child) && contains(child.out, "returning from main") && child.seconds < 5,
-        "returning from main while a call awaits a Promise that never settles: exit 0 (" +
+        mode + ": returning from main while a call awaits a Promise that never settles: exit 0 (" +
             std::to_string(child.seconds).substr(0, 4) + " s)",
         status_text(child) + " " + child.out.substr(0, 300));
-    child = run_child({"--exit-while", "busy"}, {});
+    child = run_child({"--exit-while", "busy"}, {mode});
     check(exited_zero(child) && contains(child.out, "returning from main") && child.seconds < 8,
-        "returning from main while JS spins in an endless loop: exit 0 (" +
+        mode + ": returning from main while JS spins in an endless loop: exit 0 (" +
             std::to_string(child.seconds).substr(0, 4) + " s)",
         status_text(child) + " " + child.out.substr(0, 300));
+    if (!run_suite) continue;
+    child = run_child({"--suite"}, {mode});
+    std::string failures;
+    for (size_t at = child.out.find("not ok"); at != std::string::npos;
+         at = child.out.find("not ok", at + 1)) {
+      failures += child.out.substr(at, child.out.find('\n', at) - at) + "; ";
+    }
+    size_t summary = child.out.rfind(" passed, ");
+    std::string counts = summary == std::string::npos
+        ? "no summary"
+        : child.out.substr(child.out.rfind('\n', summary) + 1,
+              child.out.find('\n', summary) - child.out.rfind('\n', summary) - 1);
+    check(exited_zero(child) && failures.empty(), mode + ": the suite passes (" + counts + ")",
+        status_text(child) + " " + failures.substr(0, 600));
   }
 
   // Hand-off timings: a fresh process per run (the settings are read once), variants
@@ -684,24 +845,28 @@ void test_children() {
     const char* name;
     const char* spin;
     const char* js_spin;
+    const char* handoff;
   };
   const Variant variants[] = {
-      {"defaults (caller spin 50 us, JS spin 50 us)", "50", "50"},
-      {"DS_ELEMENT_SPIN_US=0", "0", "50"},
-      {"DS_ELEMENT_JS_SPIN_US=0", "50", "0"},
-      {"both 0 (always block)", "0", "0"},
+      {"queue, defaults (caller spin 50 us, JS spin 50 us)", "50", "50", "queue"},
+      {"queue, DS_ELEMENT_SPIN_US=0", "0", "50", "queue"},
+      {"queue, DS_ELEMENT_JS_SPIN_US=0", "50", "0", "queue"},
+      {"queue, both 0 (always block)", "0", "0", "queue"},
+      {"DS_ELEMENT_HANDOFF=direct", "50", "50", "direct"},
   };
+  constexpr int kVariants = sizeof(variants) / sizeof(variants[0]);
   constexpr int kRounds = 3;
   for (const char* gap_us : {"0", "20"}) {
-    std::vector<double> means[4];
-    std::vector<double> p50s[4];
+    std::vector<double> means[kVariants];
+    std::vector<double> p50s[kVariants];
     bool all_exited = true;
     std::string failure;
     for (int round = 0; round < kRounds; ++round) {
-      for (int v = 0; v < 4; ++v) {
+      for (int v = 0; v < kVariants; ++v) {
         Child child = run_child({"--bench", "30000", gap_us},
             {std::string("DS_ELEMENT_SPIN_US=") + variants[v].spin,
-             std::string("DS_ELEMENT_JS_SPIN_US=") + variants[v].js_spin});
+             std::string("DS_ELEMENT_JS_SPIN_US=") + variants[v].js_spin,
+             std::string("DS_ELEMENT_HANDOFF=") + variants[v].handoff});
         if (!exited_zero(child) || field(child.out, "mean_us") <= 0) {
           all_exited = false;
           failure = status_text(child) + " " + child.out.substr(0, 200);
@@ -717,9 +882,9 @@ void test_children() {
     std::printf("# transform round trip (no-op handler), %s us of other work between calls, "
                 "median of %d runs:\n", gap_us, kRounds);
     const double reference = median(means[0]);
-    for (int v = 0; v < 4; ++v) {
+    for (int v = 0; v < kVariants; ++v) {
       double mean = median(means[v]);
-      std::printf("#   %-46s mean %7.2f us  p50 %7.2f us  (x%.1f the defaults)\n", variants[v].name,
+      std::printf("#   %-52s mean %7.2f us  p50 %7.2f us  (x%.1f the defaults)\n", variants[v].name,
           mean, median(p50s[v]), mean / reference);
     }
     check(all_exited, std::string("bench processes (gap ") + gap_us + " us) all exit 0", failure);
@@ -735,6 +900,14 @@ int main(int argc, char** argv) {
   if (mode == "--bench" && argc > 3) return child_bench(std::atoi(argv[2]), std::atoi(argv[3]));
   if (mode == "--refused" && argc > 3) return child_refused(argv[2], argv[3]);
   if (mode == "--exit-while" && argc > 2) return child_exit_while(argv[2]);
+  if (mode == "--suite") {
+    Watchdog watchdog(240);
+    const DsnodeRuntimeApi* api = load_runtime();
+    if (api == nullptr) return 2;
+    test_suite(api);
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+  }
 
   Watchdog watchdog(300);
   const DsnodeRuntimeApi* api = load_runtime();

@@ -2,14 +2,29 @@
 //
 // Node here is a guest in someone else's process (gst-launch-1.0, an application): it must not
 // install signal handlers, touch stdio or resource limits, read NODE_OPTIONS, or end the
-// process. Its JS thread owns the isolate and the libuv loop for the life of the process; the
-// hand-off (runtime/) is the only way other threads reach it.
+// process. Its JS thread owns the libuv loop for the life of the process; the hand-off
+// (runtime/) is the only way other threads reach it.
+//
+// Two hand-offs (DS_ELEMENT_HANDOFF): `queue`, where the JS thread holds the isolate's Locker
+// for good and runs every call; `direct`, where a calling thread runs its call itself under
+// the Locker (JsLockHost below). The rule then: only the thread holding the isolate's Locker
+// touches V8 or libuv, and the JS thread never runs the loop while another holds it. The JS
+// thread holds the Locker only for one non-blocking turn of the loop at a time and sleeps
+// without it, in poll() on the loop's backend fd (which touches no loop structure) plus an
+// eventfd that callers write when their JS changed what the loop waits for.
 #include "embed/node_embed.h"
 
 #include <dlfcn.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <climits>
+#include <cstdint>
 
 #include <chrono>
 #include <condition_variable>
@@ -161,7 +176,22 @@ void block_host_signals() {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-class NodeRuntime {
+// libuv 1.44 keeps the watchers whose events changed (new fds, new interests) on
+// loop->watcher_queue until the next uv__io_poll applies them with epoll_ctl; until then an
+// outside poll() on the backend fd cannot see them. QUEUE_EMPTY(q) is q[0] == q.
+bool watcher_queue_pending(const uv_loop_t* loop) {
+  return loop->watcher_queue[0] != static_cast<const void*>(&loop->watcher_queue);
+}
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+class NodeRuntime final : public dsnode::JsLockHost {
  public:
   static NodeRuntime& get() {
     // Never destroyed: atexit teardown runs after static destructors may have started.
@@ -172,12 +202,18 @@ class NodeRuntime {
   bool ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
       std::string* error);
 
+  // JsLockHost (direct mode), on a calling thread.
+  void run_locked(void (*body)(void*), void* data) override;
+
  private:
   enum class State { kNotStarted, kStarting, kRunning, kFailed, kStopped };
 
   void thread_main();
   bool initialize_process(std::string* error);
   void run_environment();
+  void run_direct_loop(uv_loop_t* loop);
+  void wake_if_loop_changed();
+  void wake_js_thread();
   v8::MaybeLocal<v8::Value> bootstrap(const node::StartExecutionCallbackInfo& info);
   void on_exit_request(int exit_code);
   void announce(State state, const std::string& failure);
@@ -202,6 +238,21 @@ class NodeRuntime {
   std::unique_ptr<node::MultiIsolatePlatform> platform_;
   v8::Isolate* isolate_ = nullptr;
   v8::Global<v8::Function> after_fatal_exception_;
+
+  // Direct mode. isolate_, context_ and loop_ are read by callers under the Locker, while the
+  // door is open (the JS thread waits for them before it lets go of the isolate).
+  bool direct_ = false;                   // fixed before the JS thread starts
+  v8::Global<v8::Context> context_;
+  uv_loop_t* loop_ = nullptr;
+  int wake_fd_ = -1;                      // eventfd: "poll again", written by callers
+  std::atomic<bool> wake_pending_{false};
+  std::atomic<bool> loop_stop_{false};    // the JS thread leaves its loop
+  std::atomic<bool> js_wants_lock_{false};
+  std::atomic<int> callers_waiting_{0};   // callers on their way to the Locker
+  std::atomic<uint64_t> lock_generation_{0};
+  // When the sleeping JS thread will wake by itself, in loop time (uv_now, ms); UINT64_MAX:
+  // never. Written by the JS thread before it releases the Locker, read by callers under it.
+  uint64_t sleep_deadline_ms_ = 0;
 };
 
 bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
@@ -209,7 +260,9 @@ bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std
   std::unique_lock<std::mutex> lock(mutex_);
   if (state_ == State::kNotStarted) {
     set_host_callbacks(callbacks);
-    Handoff::get().configure(SpinSettings::from_environment(), host_js);
+    SpinSettings settings = SpinSettings::from_environment();
+    direct_ = settings.mode == HandoffMode::kDirect;
+    Handoff::get().configure(settings, host_js);
     host_js_ = host_js;
     runtime_path_ = locate_and_pin_self();
     if (runtime_path_.empty()) {
@@ -330,6 +383,18 @@ void NodeRuntime::run_environment() {
       env_ = env;
     }
 
+    if (direct_) {
+      wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+      if (wake_fd_ < 0) {
+        g_warning("dsnode: eventfd failed (%s); using the queued hand-off", g_strerror(errno));
+        direct_ = false;
+      } else {
+        context_.Reset(isolate_, setup->context());
+        loop_ = setup->event_loop();
+        handoff.set_lock_host(this);
+      }
+    }
+
     std::string error;
     if (!handoff.attach(setup->event_loop(), &NodeRuntime::stop_environment, this, &error)) {
       announce(State::kFailed, "Node.js could not set up its hand-off: " + error);
@@ -360,7 +425,19 @@ void NodeRuntime::run_environment() {
     }
     announce(State::kRunning, "");
 
-    node::SpinEventLoop(env);  // until stop_environment (or anything else) stops Node
+    if (direct_) {
+      run_direct_loop(setup->event_loop());  // until stop_environment or shut_down
+      // Callers may be on their way to the Locker: close the door, then let them in (they
+      // find it closed and fail) before the isolate goes.
+      handoff.shut_door("its event loop ended");
+      {
+        v8::Unlocker unlocker(isolate_);
+        handoff.wait_for_direct_callers();
+      }
+      context_.Reset();
+    } else {
+      node::SpinEventLoop(env);  // until stop_environment (or anything else) stops Node
+    }
 
     handoff.close_after_loop(setup->event_loop(), "its event loop ended");
     if (const char* stats = g_getenv("DS_ELEMENT_HANDOFF_STATS"); stats != nullptr && *stats == '1') {
@@ -375,6 +452,88 @@ void NodeRuntime::run_environment() {
   }
   setup.reset();  // frees the environment and the isolate, closes the loop
   isolate_ = nullptr;
+  loop_ = nullptr;
+  if (wake_fd_ >= 0) {
+    close(wake_fd_);
+    wake_fd_ = -1;
+  }
+}
+
+// Direct mode: what node::SpinEventLoop does (uv_run until Node stops), one non-blocking turn
+// at a time under the Locker, sleeping without it. Node's own wake-ups (platform tasks,
+// threadpool completions, uv_async_send from any thread, timers via the timeout) all arrive
+// through the backend fd or the timeout; callers that changed the loop write wake_fd_.
+void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
+  const int backend_fd = uv_backend_fd(loop);
+  while (!loop_stop_.load()) {
+    uv_run(loop, UV_RUN_NOWAIT);
+    if (loop_stop_.load()) break;
+    // uv_backend_timeout is 0 when something is due (idle handles such as setImmediate's,
+    // pending callbacks, closing handles, a stop request, an expired timer).
+    const int timeout = watcher_queue_pending(loop) ? 0 : uv_backend_timeout(loop);
+    sleep_deadline_ms_ = timeout < 0 ? UINT64_MAX : uv_now(loop) + static_cast<uint64_t>(timeout);
+    {
+      v8::Unlocker unlocker(isolate_);
+      if (timeout != 0) {
+        pollfd fds[2] = {{backend_fd, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+        poll(fds, 2, timeout);  // EINTR or not: go round
+        if (fds[1].revents != 0) {
+          wake_pending_.store(false);
+          eventfd_t ignored;
+          eventfd_read(wake_fd_, &ignored);
+        }
+      } else if (callers_waiting_.load() > 0) {
+        // Busy loop (immediates): let one waiting caller in before the next turn, or a
+        // setImmediate loop would keep every streaming thread out.
+        const uint64_t generation = lock_generation_.load();
+        for (int i = 0; i < 20000 && lock_generation_.load() == generation &&
+                        callers_waiting_.load() > 0;
+             ++i) {
+          if (i < 100) cpu_relax(); else sched_yield();
+        }
+      }
+      // Callers let the JS thread have the Locker first (run_locked).
+      js_wants_lock_.store(true);
+    }
+    js_wants_lock_.store(false);
+  }
+}
+
+void NodeRuntime::run_locked(void (*body)(void*), void* data) {
+  callers_waiting_.fetch_add(1);
+  // The JS thread woke for its loop: let it take the Locker first, or a thread making one
+  // call after another would keep its timers and I/O waiting.
+  for (int i = 0; js_wants_lock_.load(); ++i) {
+    if (i < 100) cpu_relax(); else sched_yield();
+  }
+  v8::Locker locker(isolate_);
+  callers_waiting_.fetch_sub(1);
+  lock_generation_.fetch_add(1);
+  v8::Isolate::Scope isolate_scope(isolate_);
+  v8::HandleScope handle_scope(isolate_);
+  v8::Context::Scope context_scope(context_.Get(isolate_));
+  body(data);
+  wake_if_loop_changed();
+}
+
+// Under the Locker, after a caller's JS (callback scope closed: microtasks and nextTicks ran).
+// The JS thread is either waiting for the Locker (it will run a turn anyway) or in poll()
+// with sleep_deadline_ms_: wake it if it would sleep past something the JS just scheduled.
+void NodeRuntime::wake_if_loop_changed() {
+  const uv_loop_t* loop = loop_;
+  bool wake = watcher_queue_pending(loop);
+  if (!wake) {
+    // Node's timers keep one uv_timer; loop->time may be older than now, but timer due
+    // times are absolute in the same clock, so compare absolute times.
+    const int timeout = uv_backend_timeout(loop);
+    wake = timeout == 0 ||
+           (timeout > 0 && uv_now(loop) + static_cast<uint64_t>(timeout) < sleep_deadline_ms_);
+  }
+  if (wake) wake_js_thread();
+}
+
+void NodeRuntime::wake_js_thread() {
+  if (wake_fd_ >= 0 && !wake_pending_.exchange(true)) eventfd_write(wake_fd_, 1);
 }
 
 v8::MaybeLocal<v8::Value> NodeRuntime::bootstrap(const node::StartExecutionCallbackInfo& info) {
@@ -424,6 +583,7 @@ void NodeRuntime::on_exit_request(int exit_code) {
 
 void NodeRuntime::stop_environment(void* self) {
   auto* runtime = static_cast<NodeRuntime*>(self);
+  runtime->loop_stop_.store(true);
   std::lock_guard<std::mutex> lock(runtime->mutex_);
   if (runtime->env_ != nullptr) node::Stop(runtime->env_);
 }
@@ -437,8 +597,9 @@ void NodeRuntime::shut_down() {
     return;
   }
   cv_.wait_for(lock, kTerminateGrace, [this] { return state_ != State::kStarting; });
-  if (std::this_thread::get_id() == js_thread_id_) {
-    // exit() called on the JS thread (by an addon): it cannot wait for itself.
+  if (std::this_thread::get_id() == js_thread_id_ || Handoff::in_direct_call()) {
+    // exit() called on the JS thread (by an addon), or by a thread that runs JS under the
+    // Locker (direct mode): it cannot wait for the JS thread, which needs the Locker.
     state_ = State::kStopped;
     return;
   }
@@ -450,7 +611,8 @@ void NodeRuntime::shut_down() {
     if (!asked || !cv_.wait_for(lock, kStopGrace, finished)) {
       // The JS thread is busy (a long synchronous handler, an endless loop): interrupt it.
       // node::Stop is safe from another thread.
-      if (env_ != nullptr) node::Stop(env_);
+      loop_stop_.store(true);
+      if (env_ != nullptr) node::Stop(env_);  // its uv_stop arrives through the loop
       if (!cv_.wait_for(lock, kTerminateGrace, finished)) {
         // Stuck in native code. Returning would run libnode's static destructors under it.
         std::fprintf(stderr, "dsnode: the Node.js thread did not stop; exiting without teardown\n");

@@ -48,6 +48,12 @@ bool spin_until(Done done, int64_t since_ns, int64_t budget_ns) {
   }
 }
 
+// How long the JS thread serves calls in one go before it lets its loop take a turn.
+constexpr int64_t kDrainSliceNs = 2000000;
+
+// How many direct calls this thread is inside (a host callback made from JS may re-enter).
+thread_local int t_direct_depth = 0;
+
 }  // namespace
 
 const char* handler_name(CallKind kind) {
@@ -142,6 +148,13 @@ void Handoff::close_after_loop(uv_loop_t* loop, const std::string& reason) {
 
 void Handoff::set_executor(JsExecutor* executor) { executor_ = executor; }
 
+bool Handoff::in_direct_call() { return t_direct_depth > 0; }
+
+void Handoff::wait_for_direct_callers() {
+  // state_ is no longer kOpen (shut_door): callers that come now turn back before the Locker.
+  while (direct_users_.load() != 0) sched_yield();
+}
+
 void Handoff::clear_executor(JsExecutor* executor) {
   if (executor_ == executor) executor_ = nullptr;
 }
@@ -175,6 +188,7 @@ void Handoff::call(Call& call) {
         "");
     return;
   }
+  if (lock_host_ != nullptr) return call_direct(call);
   call.instance->ref();
   bool queued = false;
   {
@@ -226,6 +240,75 @@ void Handoff::wait(Call& call) {
   spin.record(spun, done, call.service_ns, max_spin_ns);
 }
 
+void Handoff::call_direct(Call& call) {
+  if (t_direct_depth > 0) {
+    // A host callback (log, post_error) that re-enters the API from inside JS: this thread
+    // holds the Locker, and the call would queue behind the one it is part of.
+    call.outcome = Outcome::failure(
+        std::string("A blocking runtime call (") + handler_name(call.kind) +
+            ") was made from inside a JavaScript call on the same thread, which would wait "
+            "for itself forever",
+        "");
+    return;
+  }
+  // seq_cst, pairs with shut_door() + wait_for_direct_callers(): either we see the door
+  // closed, or the JS thread waits for us before the isolate goes.
+  direct_users_.fetch_add(1);
+  if (state_.load() != State::kOpen) {
+    direct_users_.fetch_sub(1);
+    unavailable(&call.outcome);
+    return;
+  }
+  call.instance->ref();
+  ++t_direct_depth;
+  lock_host_->run_locked(&Handoff::run_direct, &call);
+  --t_direct_depth;
+  statistics_.direct_calls.fetch_add(1, std::memory_order_relaxed);
+  direct_users_.fetch_sub(1);
+  // Done unless it returned a Promise or queued behind a call of its instance that had not
+  // finished; then the thread that settles it signals (the Locker is released by now).
+  if (call.completion.done()) {
+    call.completion.settle();
+  } else {
+    call.completion.block();
+    statistics_.direct_waits.fetch_add(1, std::memory_order_relaxed);
+  }
+  call.instance->last_return_ns().store(now_ns(), std::memory_order_relaxed);
+  call.instance->unref();
+}
+
+// Under the Locker, on the caller's thread.
+void Handoff::run_direct(void* data) {
+  Handoff& handoff = get();
+  Call& call = *static_cast<Call*>(data);
+  if (handoff.state_.load() != State::kOpen) {
+    // Stopped while we waited for the Locker.
+    handoff.unavailable(&call.outcome);
+    call.completion.signal();
+    return;
+  }
+  if (handoff.executor_ != nullptr) {
+    handoff.executor_->run_in_js_scope(&Handoff::route_direct, &call);
+  } else {
+    route_direct(&call);
+  }
+}
+
+void Handoff::route_direct(void* data) {
+  Handoff& handoff = get();
+  Call& call = *static_cast<Call*>(data);
+  // Whatever was queued before this call (a property change, a destroy, a call of another
+  // instance) is routed first, as the JS thread would have; per instance, order holds.
+  if (handoff.queued_.load() > 0) {
+    std::lock_guard<std::mutex> lock(handoff.mutex_);
+    for (Call* queued : handoff.incoming_) handoff.batch_.push_back(queued);
+    handoff.incoming_.clear();
+    handoff.queued_.store(0);
+  }
+  route_batch(&handoff);
+  handoff.route(&call);
+}
+
 void Handoff::post(Call* call) {
   call->submitted_ns = now_ns();
   Outcome refused;
@@ -266,10 +349,19 @@ void Handoff::on_wake(uv_async_t* handle) {
 }
 
 void Handoff::drain() {
-  const int64_t max_js_spin_ns = settings_.js_spin_ns;
+  // Direct mode: the JS thread holds the Locker here, and spinning would keep callers out.
+  const int64_t max_js_spin_ns = lock_host_ != nullptr ? 0 : settings_.js_spin_ns;
   js_awake_.store(true);
   bool worked = false;
+  const int64_t slice_end_ns = now_ns() + kDrainSliceNs;
   for (;;) {
+    if (worked && now_ns() >= slice_end_ns) {
+      // Back to the loop for a turn (timers, I/O) while calls keep coming: a busy pipeline
+      // would otherwise keep the JS thread here and its setTimeout/setInterval waiting.
+      js_awake_.store(false);
+      uv_async_send(&wake_);
+      break;
+    }
     if (stop_requested_.load()) {
       js_awake_.store(false);
       stop_on_js_thread();
@@ -314,12 +406,15 @@ void Handoff::print_statistics() const {
   const Statistics& s = statistics_;
   std::fprintf(stderr,
       "dsnode hand-off: caller spin hits %llu, caller sleeps %llu, wake-ups sent %llu, "
-      "JS wakes %llu, JS spin hits %llu, JS spin misses %llu\n",
+      "JS wakes %llu, JS spin hits %llu, JS spin misses %llu, direct calls %llu, "
+      "direct waits %llu\n",
       static_cast<unsigned long long>(s.caller_spin_hits.load()),
       static_cast<unsigned long long>(s.caller_sleeps.load()),
       static_cast<unsigned long long>(s.wakeups_sent.load()),
       static_cast<unsigned long long>(s.wakes), static_cast<unsigned long long>(s.js_spin_hits),
-      static_cast<unsigned long long>(s.js_spin_misses));
+      static_cast<unsigned long long>(s.js_spin_misses),
+      static_cast<unsigned long long>(s.direct_calls.load()),
+      static_cast<unsigned long long>(s.direct_waits.load()));
 }
 
 void Handoff::route_batch(void* self) {

@@ -6,6 +6,15 @@
 // in the order they were queued, including the time a returned Promise takes; different
 // instances proceed independently. Non-blocking calls (properties, destroy) travel the same
 // queue, so they stay ordered with buffers.
+//
+// Direct mode (DS_ELEMENT_HANDOFF=direct): a blocking call does not travel to the JS thread.
+// The caller takes the isolate's v8::Locker (JsLockHost, from embed/) and does on its own
+// thread what the JS thread would have done: it routes whatever is queued (so properties and
+// destroys keep their order), then routes its own call, which runs at once unless its instance
+// is still busy with an earlier call. If the call returned a Promise (or had to queue behind
+// one), the caller releases the Locker and waits on the Completion, signalled by whichever
+// thread settles it. Everything marked "JS thread" below is then "the thread holding the
+// Locker": the JS thread holds it only while it runs its loop, never while it sleeps.
 #ifndef DSNODE_RUNTIME_HANDOFF_H
 #define DSNODE_RUNTIME_HANDOFF_H
 
@@ -52,6 +61,16 @@ class Handoff {
   void print_statistics() const;
 
   void set_executor(JsExecutor* executor);  // JS thread
+  // Direct mode: set by embed/ before open(); without one, calls are queued.
+  void set_lock_host(JsLockHost* host) { lock_host_ = host; }
+  bool direct() const { return lock_host_ != nullptr; }
+  // True on a thread that is running a direct call right now (it holds the Locker).
+  static bool in_direct_call();
+  // Direct mode, JS thread, after its loop ended and before the isolate goes: fails what is
+  // pending and closes the door (like close_after_loop), then, with the Locker released by
+  // the caller, waits until no caller is on its way to the Locker.
+  void shut_door(const std::string& reason) { fail_everything(reason); }
+  void wait_for_direct_callers();
   void clear_executor(JsExecutor* executor);
 
   // --- Callers (GStreamer threads).
@@ -87,6 +106,9 @@ class Handoff {
   void fail_everything(const std::string& reason);
   bool unavailable(Outcome* outcome);
   void wait(Call& call);
+  void call_direct(Call& call);
+  static void run_direct(void* call);
+  static void route_direct(void* call);
 
   SpinSettings settings_;
   std::string host_js_path_;
@@ -114,8 +136,15 @@ class Handoff {
     uint64_t js_spin_hits = 0;                   // JS thread found work while spinning
     uint64_t js_spin_misses = 0;
     uint64_t wakes = 0;                          // on_wake callbacks
+    std::atomic<uint64_t> direct_calls{0};       // run by the caller under the Locker
+    std::atomic<uint64_t> direct_waits{0};       // ...that then waited for a Promise
   };
   Statistics statistics_;
+
+  // Direct mode: set before the door opens; callers between the door and the end of their
+  // locked section (the JS thread waits for 0 before the isolate goes).
+  JsLockHost* lock_host_ = nullptr;
+  std::atomic<int> direct_users_{0};
 
   // Written by attach() before the door opens (state_ release/acquire orders it).
   std::thread::id js_thread_;

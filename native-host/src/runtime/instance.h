@@ -41,7 +41,8 @@ class Instance {
   // When the last blocking call returned to its caller (steady clock, ns; 0: never).
   std::atomic<int64_t>& last_return_ns() { return last_return_ns_; }
 
-  // Owned by the JS thread (the hand-off); nothing else touches these.
+  // Owned by the hand-off on the thread holding the isolate's Locker (the JS thread, or in
+  // direct mode a caller running its call); nothing else touches these.
   std::deque<Call*> queue;
   Call* running = nullptr;  // started and not yet completed (its Promise may be pending)
   bool pumping = false;

@@ -21,6 +21,20 @@ class JsExecutor {
   virtual void start(Call& call) = 0;
 };
 
+// Direct hand-off (DS_ELEMENT_HANDOFF=direct): lets a streaming thread run JS itself.
+// Implemented by embed/, which owns the isolate and the loop.
+class JsLockHost {
+ public:
+  virtual ~JsLockHost() = default;
+
+  // Runs `body` on the calling thread holding the isolate's v8::Locker, with the isolate, a
+  // HandleScope and the main context entered. While it runs, the JS thread is not inside
+  // uv_run (it waits for the Locker, or polls the loop's backend fd). Before the Locker is
+  // released, wakes the JS thread if `body` changed what the loop waits for (a new timer, new
+  // fds, immediates, closing handles), so that it polls again with the new deadline.
+  virtual void run_locked(void (*body)(void*), void* data) = 0;
+};
+
 }  // namespace dsnode
 
 #endif

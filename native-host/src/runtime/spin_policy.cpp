@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include <glib.h>
@@ -37,6 +38,15 @@ SpinSettings SpinSettings::from_environment() {
   SpinSettings settings;
   settings.caller_spin_ns = microseconds_from_env("DS_ELEMENT_SPIN_US", kDefaultCallerSpinUs) * 1000;
   settings.js_spin_ns = microseconds_from_env("DS_ELEMENT_JS_SPIN_US", kDefaultJsSpinUs) * 1000;
+  if (const char* mode = g_getenv("DS_ELEMENT_HANDOFF"); mode != nullptr && *mode != '\0') {
+    if (std::strcmp(mode, "direct") == 0) {
+      settings.mode = HandoffMode::kDirect;
+    } else if (std::strcmp(mode, "queue") == 0) {
+      settings.mode = HandoffMode::kQueue;
+    } else {
+      g_warning("dsnode: ignoring DS_ELEMENT_HANDOFF=\"%s\": expected \"direct\" or \"queue\"", mode);
+    }
+  }
   unsigned cores = std::thread::hardware_concurrency();
   settings.max_spinning_callers = std::max(1, static_cast<int>(cores) - 1);
   return settings;

@@ -27,6 +27,12 @@
 
 namespace dsnode {
 
+// DS_ELEMENT_HANDOFF: who runs a blocking call's JS (handoff.h).
+enum class HandoffMode {
+  kQueue,   // queued to the JS thread, the caller waits
+  kDirect,  // the calling thread runs it under the isolate's v8::Locker
+};
+
 struct SpinSettings {
   static constexpr int64_t kDefaultCallerSpinUs = 50;
   static constexpr int64_t kDefaultJsSpinUs = 50;
@@ -35,6 +41,7 @@ struct SpinSettings {
   int64_t js_spin_ns = kDefaultJsSpinUs * 1000;          // DS_ELEMENT_JS_SPIN_US
   // Spinning callers beyond the spare cores only steal the JS thread's core.
   int max_spinning_callers = 1;
+  HandoffMode mode = HandoffMode::kDirect;  // DS_ELEMENT_HANDOFF=direct (default) or queue
 
   static SpinSettings from_environment();
 };
