@@ -478,9 +478,13 @@ void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
         pollfd fds[2] = {{backend_fd, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
         poll(fds, 2, timeout);  // EINTR or not: go round
         if (fds[1].revents != 0) {
-          wake_pending_.store(false);
+          // Drain first, then reopen the door: a caller that finds wake_pending_ still true
+          // skips its write, which is fine only while this thread is certain to run a turn.
+          // The other order loses the write of a caller that comes between the two steps,
+          // and every later caller would see the flag set and never write again.
           eventfd_t ignored;
           eventfd_read(wake_fd_, &ignored);
+          wake_pending_.store(false);
         }
       } else if (callers_waiting_.load() > 0) {
         // Busy loop (immediates): let one waiting caller in before the next turn, or a
