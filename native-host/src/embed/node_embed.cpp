@@ -20,6 +20,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -190,6 +191,64 @@ inline void cpu_relax() {
   asm volatile("yield" ::: "memory");
 #endif
 }
+
+// A caller thread's hold on the isolate (direct mode). A top-level v8::Locker that ends frees
+// the thread's V8 state (handle scope blocks, stack limits), and the next Locker on that thread
+// builds it again: about a microsecond per buffer. So a caller thread keeps one top-level
+// Locker for as long as it lives and sits in a v8::Unlocker between calls; V8 then archives
+// its state lazily and a thread making call after call pays only for the lock itself.
+class CallerLock {
+ public:
+  static CallerLock& for_this_thread() {
+    thread_local CallerLock lock;
+    return lock;
+  }
+
+  void acquire(v8::Isolate* isolate) {
+    if (locker_ == nullptr) {
+      std::lock_guard<std::mutex> guard(teardown_mutex());
+      isolate_ = isolate;
+      locker_ = new v8::Locker(isolate);
+      return;
+    }
+    delete unlocker_;  // locks again
+    unlocker_ = nullptr;
+  }
+
+  void release() { unlocker_ = new v8::Unlocker(isolate_); }
+
+  // Once the isolate is going away, threads that exit later must leave their V8 state alone.
+  static void isolate_disposing() {
+    std::lock_guard<std::mutex> guard(teardown_mutex());
+    isolate_alive() = false;
+  }
+
+  ~CallerLock() {
+    // The main thread's thread_locals die inside exit(), before the atexit teardown that stops
+    // Node: relocking there could wait forever for a call stuck in JS on another thread. The
+    // process is ending; V8 frees the state with the isolate, or the process does.
+    if (locker_ == nullptr || syscall(SYS_gettid) == getpid()) return;
+    // Any other thread: taking the lock may wait for a call running on another thread.
+    std::lock_guard<std::mutex> guard(teardown_mutex());
+    if (!isolate_alive()) return;  // the isolate took our state with it
+    delete unlocker_;
+    delete locker_;
+  }
+
+ private:
+  static std::mutex& teardown_mutex() {
+    static std::mutex* mutex = new std::mutex();  // outlives every thread's destructor
+    return *mutex;
+  }
+  static bool& isolate_alive() {
+    static bool alive = true;
+    return alive;
+  }
+
+  v8::Isolate* isolate_ = nullptr;
+  v8::Locker* locker_ = nullptr;
+  v8::Unlocker* unlocker_ = nullptr;
+};
 
 class NodeRuntime final : public dsnode::JsLockHost {
  public:
@@ -433,6 +492,8 @@ void NodeRuntime::run_environment() {
       {
         v8::Unlocker unlocker(isolate_);
         handoff.wait_for_direct_callers();
+        // Without the Locker: a thread exiting right now may need it to free its state.
+        CallerLock::isolate_disposing();
       }
       context_.Reset();
     } else {
@@ -510,14 +571,18 @@ void NodeRuntime::run_locked(void (*body)(void*), void* data) {
   for (int i = 0; js_wants_lock_.load(); ++i) {
     if (i < 100) cpu_relax(); else sched_yield();
   }
-  v8::Locker locker(isolate_);
+  CallerLock& lock = CallerLock::for_this_thread();
+  lock.acquire(isolate_);
   callers_waiting_.fetch_sub(1);
   lock_generation_.fetch_add(1);
-  v8::Isolate::Scope isolate_scope(isolate_);
-  v8::HandleScope handle_scope(isolate_);
-  v8::Context::Scope context_scope(context_.Get(isolate_));
-  body(data);
-  wake_if_loop_changed();
+  {
+    v8::Isolate::Scope isolate_scope(isolate_);
+    v8::HandleScope handle_scope(isolate_);
+    v8::Context::Scope context_scope(context_.Get(isolate_));
+    body(data);
+    wake_if_loop_changed();
+  }
+  lock.release();
 }
 
 // Under the Locker, after a caller's JS (callback scope closed: microtasks and nextTicks ran).
