@@ -12,6 +12,7 @@
 
 #include "meta/batch.h"
 #include "meta/portable_backend.h"
+#include "check.h"
 #include "meta/portable_gst_meta.h"
 #include "meta/validate.h"
 
@@ -19,19 +20,9 @@ using namespace dsnode::meta;
 
 namespace {
 
-int passed = 0;
-int failed = 0;
-
-void check(bool condition, const std::string &name, const std::string &detail = "") {
-  if (condition) {
-    ++passed;
-    std::printf("ok - %s\n", name.c_str());
-  } else {
-    ++failed;
-    std::printf("not ok - %s%s%s\n", name.c_str(), detail.empty() ? "" : ": ", detail.c_str());
-  }
-  std::fflush(stdout);
-}
+using dsnode_test::check;
+using dsnode_test::failed;
+using dsnode_test::passed;
 
 void check_error(const Status &status, const std::string &expected_message, const std::string &name) {
   check(!status.ok() && status.message == expected_message, name,

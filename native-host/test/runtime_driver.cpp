@@ -9,6 +9,7 @@
 //
 // Paths default to the build tree; override with DSNODE_RUNTIME_LIBRARY,
 // DSNODE_TEST_FIXTURES and DS_ELEMENT_LIBNODE.
+#include "check.h"
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -203,19 +204,9 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-int passed = 0;
-int failed = 0;
-
-void check(bool condition, const std::string& name, const std::string& detail = "") {
-  if (condition) {
-    ++passed;
-    std::printf("ok - %s\n", name.c_str());
-  } else {
-    ++failed;
-    std::printf("not ok - %s%s%s\n", name.c_str(), detail.empty() ? "" : ": ", detail.c_str());
-  }
-  std::fflush(stdout);
-}
+using dsnode_test::check;
+using dsnode_test::failed;
+using dsnode_test::passed;
 
 std::string describe(const Result& result) {
   return result.ok ? "ok" : "failed: " + result.message + " | " + result.debug;

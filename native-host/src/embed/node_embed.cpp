@@ -44,6 +44,7 @@
 #include <uv.h>
 
 #include "runtime/handoff.h"
+#include "runtime/cpu_relax.h"
 #include "runtime/instance.h"
 #include "runtime/spin_policy.h"
 
@@ -184,13 +185,6 @@ bool watcher_queue_pending(const uv_loop_t* loop) {
   return loop->watcher_queue[0] != static_cast<const void*>(&loop->watcher_queue);
 }
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
 
 // A caller thread's hold on the isolate (direct mode). A top-level v8::Locker that ends frees
 // the thread's V8 state (handle scope blocks, stack limits), and the next Locker on that thread

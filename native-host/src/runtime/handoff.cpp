@@ -1,4 +1,5 @@
 #include "runtime/handoff.h"
+#include "runtime/cpu_relax.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,13 +18,6 @@ inline int64_t now_ns() {
       .count();
 }
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
 
 // Spins until done() or the budget (from `since_ns`) runs out. After a first stretch of pure
 // spinning (the common case: the other thread runs on another core and answers in a
