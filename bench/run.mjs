@@ -5,7 +5,7 @@
 //   2. gst-inspect cost of noopts vs identity (and noopy), plus a check that inspecting does
 //      not load libnode.
 // Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
-// Settings: DS_BENCH_BUFFERS (20000), DS_BENCH_ROUNDS (7), DS_BENCH_INSPECT_RUNS (15),
+// Settings: DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7), DS_BENCH_INSPECT_RUNS (15),
 // DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0).
 import { writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -37,7 +37,7 @@ function progress(stage) {
 
 async function main() {
   const settings = {
-    buffers: positiveInteger("DS_BENCH_BUFFERS", 20000),
+    buffers: positiveInteger("DS_BENCH_BUFFERS", 50000),
     rounds: positiveInteger("DS_BENCH_ROUNDS", 7),
     inspectRuns: positiveInteger("DS_BENCH_INSPECT_RUNS", 15),
   };

@@ -170,10 +170,6 @@ bool Handoff::unavailable(Outcome* outcome) {
 
 void Handoff::call(Call& call) {
   if (unavailable(&call.outcome)) return;
-  call.submitted_ns = now_ns();
-  if (int64_t last = call.instance->last_return_ns().load(std::memory_order_relaxed); last != 0) {
-    call.think_ns = call.submitted_ns - last;
-  }
   if (std::this_thread::get_id() == js_thread_) {
     // e.g. a host callback that re-enters the API: the JS thread would wait for itself.
     call.outcome = Outcome::failure(
@@ -183,6 +179,11 @@ void Handoff::call(Call& call) {
     return;
   }
   if (lock_host_ != nullptr) return call_direct(call);
+  // The queue hand-off's spin policies feed on these times; the direct one needs no clock.
+  call.submitted_ns = now_ns();
+  if (int64_t last = call.instance->last_return_ns().load(std::memory_order_relaxed); last != 0) {
+    call.think_ns = call.submitted_ns - last;
+  }
   call.instance->ref();
   bool queued = false;
   {
@@ -267,7 +268,6 @@ void Handoff::call_direct(Call& call) {
     call.completion.block();
     statistics_.direct_waits.fetch_add(1, std::memory_order_relaxed);
   }
-  call.instance->last_return_ns().store(now_ns(), std::memory_order_relaxed);
   call.instance->unref();
 }
 
@@ -441,7 +441,7 @@ void Handoff::pump(Instance* instance) {
     instance->queue.pop_front();
     instance->running = call;
     call->sequence = next_sequence_++;
-    call->started_ns = now_ns();
+    if (lock_host_ == nullptr) call->started_ns = now_ns();
     if (executor_ == nullptr) {
       complete(*call, Outcome::failure(
           "host.js did not install the runtime's handlers (native.setHandlers was never called)",
@@ -466,7 +466,7 @@ void Handoff::complete(Call& call, Outcome outcome) {
   }
   instance->ref();
   instance->running = nullptr;
-  call.service_ns = now_ns() - call.started_ns;
+  if (lock_host_ == nullptr) call.service_ns = now_ns() - call.started_ns;
   const CallKind kind = call.kind;
   finish(call, std::move(outcome));  // `call` may be gone from here on
   if (kind == CallKind::kDestroy && instance->registered) {
