@@ -17,20 +17,20 @@ export function perBufferConfigurations(tunables) {
   const configurations = [
     { label: "identity (C)", element: "identity", peer: "baseline", env: {} },
     { label: "noopy (gst-python)", element: "noopy", peer: "python", env: {} },
-    ts("noopts (TS), default tunables", {}),
+    ts("noopts (TS), default (direct hand-off)", {}),
   ];
+  // The spin tunables shape the queue hand-off only (the default direct hand-off does not
+  // spin), so they are measured with DS_ELEMENT_HANDOFF=queue.
   if (tunables.includes("DS_ELEMENT_HANDOFF")) {
-    configurations.push(ts("noopts, HANDOFF=queue", { DS_ELEMENT_HANDOFF: "queue" }));
-    configurations.push(ts("noopts, HANDOFF=direct", { DS_ELEMENT_HANDOFF: "direct" }));
-  }
-  if (tunables.includes("DS_ELEMENT_SPIN_US")) {
-    configurations.push(ts("noopts, SPIN_US=0 (caller always blocks)", { DS_ELEMENT_SPIN_US: "0" }));
-    configurations.push(ts("noopts, SPIN_US=200", { DS_ELEMENT_SPIN_US: "200" }));
-  }
-  if (tunables.includes("DS_ELEMENT_JS_SPIN_US")) {
-    configurations.push(ts("noopts, JS_SPIN_US=0 (JS thread always sleeps)", { DS_ELEMENT_JS_SPIN_US: "0" }));
-    configurations.push(ts("noopts, JS_SPIN_US=200", { DS_ELEMENT_JS_SPIN_US: "200" }));
-    configurations.push(ts("noopts, SPIN_US=0 JS_SPIN_US=0 (no spinning)", { DS_ELEMENT_SPIN_US: "0", DS_ELEMENT_JS_SPIN_US: "0" }));
+    const queue = (label, settings = {}) => ts(`noopts, HANDOFF=queue${label}`, { DS_ELEMENT_HANDOFF: "queue", ...settings });
+    configurations.push(queue(""));
+    if (tunables.includes("DS_ELEMENT_SPIN_US")) {
+      configurations.push(queue(", SPIN_US=0 (caller always blocks)", { DS_ELEMENT_SPIN_US: "0" }));
+    }
+    if (tunables.includes("DS_ELEMENT_JS_SPIN_US")) {
+      configurations.push(queue(", JS_SPIN_US=0 (JS thread sleeps)", { DS_ELEMENT_JS_SPIN_US: "0" }));
+      configurations.push(queue(", no spinning", { DS_ELEMENT_SPIN_US: "0", DS_ELEMENT_JS_SPIN_US: "0" }));
+    }
   }
   return configurations;
 }
