@@ -16,6 +16,20 @@ using nlohmann::json;
 
 namespace {
 
+// "confidence-threshold" -> "confidenceThreshold" (or "ConfidenceThreshold" with capitalize_first).
+void append_camel_case(std::string *out, std::string_view kebab, bool capitalize_first) {
+  bool upper = capitalize_first;
+  for (char c : kebab) {
+    if (c == '-') {
+      upper = true;
+      continue;
+    }
+    *out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+}
+
+
 // JS numbers are doubles: integers beyond 2^53 would silently change on the way to JS.
 constexpr int64_t kJsIntegerLimit = int64_t{1} << 53;
 constexpr int64_t kJsSafeIntegerMax = kJsIntegerLimit - 1;
@@ -193,15 +207,7 @@ class PropertyParser {
 
   static std::string camel_case(const std::string &kebab) {
     std::string out;
-    bool upper = false;
-    for (char c : kebab) {
-      if (c == '-') {
-        upper = true;
-        continue;
-      }
-      out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-      upper = false;
-    }
+    append_camel_case(&out, kebab, false);
     return out;
   }
 
@@ -455,17 +461,8 @@ std::string element_type_name(std::string_view element_name) {
 
 std::string enum_type_name(std::string_view element_name, std::string_view property_name) {
   std::string out;
-  for (std::string_view part : {element_name, property_name}) {
-    bool upper = true;
-    for (char c : part) {
-      if (c == '-') {
-        upper = true;
-        continue;
-      }
-      out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-      upper = false;
-    }
-  }
+  append_camel_case(&out, element_name, true);
+  append_camel_case(&out, property_name, true);
   return out;
 }
 
