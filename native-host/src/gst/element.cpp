@@ -168,14 +168,24 @@ void send_property(DsNodeElement *self, size_t index) {
       dump_json(value ? *value : json(nullptr)).c_str());
 }
 
-void element_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
-  DsNodeElement *self = as_element(object);
-  DsNodeElementClass *klass = class_of(self);
+// The slot of property `id` (GObject numbers them from 1), or nullopt after warning.
+std::optional<size_t> property_index(GObject *object, guint id, GParamSpec *pspec) {
+  DsNodeElementClass *klass = class_of(as_element(object));
   const size_t index = id - 1;
   if (klass->data == nullptr || index >= klass->pspecs->size()) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
-    return;
+    return std::nullopt;
   }
+  return index;
+}
+
+void element_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  DsNodeElement *self = as_element(object);
+  DsNodeElementClass *klass = class_of(self);
+  const std::optional<size_t> found = property_index(object, id, pspec);
+  if (!found)
+    return;
+  const size_t index = *found;
   if (gst_debug_category_get_threshold(klass->data->category) >= GST_LEVEL_DEBUG) {
     gchar *text = gst_value_serialize(value);
     GST_CAT_DEBUG_OBJECT(klass->data->category, self, "%s = %s", pspec->name,
@@ -193,14 +203,11 @@ void element_set_property(GObject *object, guint id, const GValue *value, GParam
 
 void element_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
   DsNodeElement *self = as_element(object);
-  DsNodeElementClass *klass = class_of(self);
-  const size_t index = id - 1;
-  if (klass->data == nullptr || index >= klass->pspecs->size()) {
-    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  const std::optional<size_t> index = property_index(object, id, pspec);
+  if (!index)
     return;
-  }
   std::lock_guard<std::mutex> lock(self->priv->lock);
-  g_value_copy(&self->priv->properties[index].value, value);
+  g_value_copy(&self->priv->properties[*index].value, value);
 }
 
 // --- callbacks from the runtime (JS thread) ----------------------------------------------

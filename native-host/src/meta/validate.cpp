@@ -108,8 +108,9 @@ Status color(const ColorParams &value, const Name &field) {
   return unit_interval(value.alpha, member(field, "alpha"));
 }
 
-template <typename Name>
-Status bbox(const BboxCoords &box, const Name &field) {
+// Any box with left/top/width/height (BboxCoords, RectParams): a finite corner, no negative size.
+template <typename Box, typename Name>
+Status bbox(const Box &box, const Name &field) {
   DSNODE_RETURN_IF_ERROR(finite(box.left, member(field, "left")));
   DSNODE_RETURN_IF_ERROR(finite(box.top, member(field, "top")));
   DSNODE_RETURN_IF_ERROR(non_negative(box.width, member(field, "width")));
@@ -118,10 +119,7 @@ Status bbox(const BboxCoords &box, const Name &field) {
 
 template <typename Name>
 Status rect(const RectParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(finite(value.left, member(field, "left")));
-  DSNODE_RETURN_IF_ERROR(finite(value.top, member(field, "top")));
-  DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
-  DSNODE_RETURN_IF_ERROR(non_negative(value.height, member(field, "height")));
+  DSNODE_RETURN_IF_ERROR(bbox(value, field));
   DSNODE_RETURN_IF_ERROR(color(value.border_color, member(field, "border_color")));
   DSNODE_RETURN_IF_ERROR(color(value.bg_color, member(field, "bg_color")));
   return finite(value.rotation_angle, member(field, "rotation_angle"));

@@ -201,7 +201,11 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
     try {
       found = await bundleEntry(entry, stagingDir, { ...options, projectDir }, cwd);
       manifest = loadElementManifest(join(stagingDir, "index.js"), entry, projectDir, cwd).manifest;
-      for (const [pad, caps] of [["sink", manifest.sinkCaps], ["src", manifest.srcCaps]] as const) {
+      // Most elements declare one caps string for both pads: parse it once (each check starts a process).
+      const pads = manifest.srcCaps === manifest.sinkCaps
+        ? ([["sink", manifest.sinkCaps]] as const)
+        : ([["sink", manifest.sinkCaps], ["src", manifest.srcCaps]] as const);
+      for (const [pad, caps] of pads) {
         const problem = capsProblem(caps);
         if (problem) {
           throw new BuildError(
