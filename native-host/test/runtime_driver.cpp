@@ -28,9 +28,31 @@
 #include <vector>
 
 #include <glib.h>
+
+#include "meta/portable_backend.h"
 #include <gst/gst.h>
 
 #include "common/runtime_api.h"
+
+// One frame as the tests describe it (buf_dts and buf_duration are the buffer's in the
+// state array, so they are not frame fields here).
+struct DriverFrame {
+  uint64_t frame_num;
+  int64_t buf_pts, buf_dts, buf_duration;
+  uint32_t source_id, pad_index, batch_id, width, height;
+
+  dsnode::meta::FrameFields fields() const {
+    dsnode::meta::FrameFields out;
+    out.frame_num = static_cast<int32_t>(frame_num);
+    out.buf_pts = buf_pts < 0 ? GST_CLOCK_TIME_NONE : static_cast<uint64_t>(buf_pts);
+    out.source_id = source_id;
+    out.pad_index = pad_index;
+    out.batch_id = batch_id;
+    out.source_frame_width = out.pipeline_width = width;
+    out.source_frame_height = out.pipeline_height = height;
+    return out;
+  }
+};
 
 namespace {
 
@@ -247,10 +269,16 @@ struct Element {
     return take(&raw);
   }
 
-  Result transform(GstBuffer* buffer = nullptr, const DsnodeFrameInfo* frames = nullptr,
+  // The plugin passes the buffer's batch; here it is a portable batch of `frames`, not
+  // attached to any buffer (the runtime only reads it through the Batch interface).
+  Result transform(GstBuffer* buffer = nullptr, const DriverFrame* frames = nullptr,
       uint32_t num_frames = 0) {
+    dsnode::meta::PortableBatchMeta batch(std::max<uint32_t>(num_frames, 1));
+    for (uint32_t f = 0; f < num_frames; ++f) batch.add_frame(frames[f].fields());
+    dsnode::meta::PortableBackend backend(&batch);
     DsnodeResult raw{};
-    api->transform(instance, buffer, frames, num_frames, &raw);
+    api->transform(instance, buffer, &backend, &raw);
+    backend.end_call();
     return take(&raw);
   }
 
@@ -379,7 +407,7 @@ int child_bench(int count, int gap_us) {
   Element element{api, fake_element(0)};
   if (!element.create(fixture("element.js"), R"({"mode":"sync"})").ok) return 11;
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, 64, nullptr);
-  DsnodeFrameInfo frame{0, 0, -1, 33333333, 0, 0, 0, 1920, 1080};
+  DriverFrame frame{0, 0, -1, 33333333, 0, 0, 0, 1920, 1080};
   for (int i = 0; i < count / 10; ++i) element.transform(buffer, &frame, 1);  // warm-up
   std::vector<double> samples(count);
   auto started = Clock::now();
@@ -451,9 +479,9 @@ void test_suite(const DsnodeRuntimeApi* api) {
   GST_BUFFER_PTS(buffer) = 1000000000;
   GST_BUFFER_DTS(buffer) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION(buffer) = 33333333;
-  DsnodeFrameInfo frames[64];
+  DriverFrame frames[64];
   for (uint32_t f = 0; f < 64; ++f) {
-    frames[f] = DsnodeFrameInfo{1000 + f, int64_t(f) * 40, -1, 40, f % 4, f % 2, f, 1280, 720};
+    frames[f] = DriverFrame{1000 + f, int64_t(f) * 40, -1, 40, f % 4, f % 2, f, 1280, 720};
   }
   check(a.transform(buffer, frames, 2).ok, "transform: synchronous handler");
   {
@@ -463,14 +491,15 @@ void test_suite(const DsnodeRuntimeApi* api) {
     bool logged = recorder.take_log(a.element, "batch=", &entry);
     std::string batch = logged ? entry.message : "(no log)";
     check(result.ok && logged && contains(batch, R"("pts":1000000000,"dts":-1,"duration":33333333,"size":4096)") &&
-              contains(batch, R"({"frameNum":1000,"bufPts":0,"bufDts":-1,"bufDuration":40,"sourceId":0,"padIndex":0,"batchId":0,"width":1280,"height":720})") &&
-              contains(batch, R"({"frameNum":1063,"bufPts":2520,"bufDts":-1,"bufDuration":40,"sourceId":3,"padIndex":1,"batchId":63,"width":1280,"height":720})"),
+              contains(batch, R"({"frameNum":1000,"bufPts":0,"bufDts":-1,"bufDuration":33333333,"sourceId":0,"padIndex":0,"batchId":0,"width":1280,"height":720})") &&
+              contains(batch, R"({"frameNum":1063,"bufPts":2520,"bufDts":-1,"bufDuration":33333333,"sourceId":3,"padIndex":1,"batchId":63,"width":1280,"height":720})"),
         "transform: transformState holds the buffer and 64 frames as documented", batch.substr(0, 300));
     check(logged && entry.level == DSNODE_LOG_DEBUG && entry.file == "host.js",
         "log(instanceId, level, message, file, line) reaches the element's callback");
   }
   {
-    Result result = a.transform(buffer, frames, 5000);
+    std::vector<DriverFrame> many(5000, frames[0]);
+    Result result = a.transform(buffer, many.data(), 5000);
     check(!result.ok && contains(result.message, "1024"), "transform: an oversized batch is refused", describe(result));
   }
   {
@@ -744,7 +773,7 @@ void test_suite(const DsnodeRuntimeApi* api) {
     std::atomic<int> failures{0};
     auto started = Clock::now();
     auto stream = [&](Element* element, int source) {
-      DsnodeFrameInfo frame{0, 0, -1, 0, uint32_t(source), 0, 0, 64, 64};
+      DriverFrame frame{0, 0, -1, 0, uint32_t(source), 0, 0, 64, 64};
       for (int i = 0; i < kCalls; ++i) {
         frame.frame_num = i;
         if (!element->transform(nullptr, &frame, 1).ok) ++failures;

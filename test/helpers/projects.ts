@@ -24,3 +24,6 @@ export default function setup(): void {
   }
   buildProject(join(repoRoot, "test", "fixtures", "elements"), fixturesDist);
 }
+
+/** The SDK's built-in elements (dsmetadump), built by the SDK's own build. */
+export const builtinDist = join(repoRoot, "sdk", "builtin", "dist");

@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include "binding/meta_binding.h"
+#include "binding/state_layout.h"
 #include "runtime/call.h"
 #include "runtime/handoff.h"
 #include "runtime/instance.h"
@@ -20,19 +22,13 @@
 namespace dsnode {
 namespace {
 
-// transformState layout: 8 header slots, then 10 per frame (host-protocol.md).
-constexpr size_t kHeaderSlots = 8;
-constexpr size_t kFrameSlots = 10;
-constexpr size_t kStateLength = kHeaderSlots + kFrameSlots * kMaxFramesPerBatch;
+// transformState: header and frame records as binding/state_layout.h lays them out.
+constexpr size_t kStateLength = layout::state_length(kMaxFramesPerBatch);
 
 // Indexed by CallKind.
 constexpr const char* kHandlerNames[] = {"create", "start",     "stop",   "caps",
                                          "event",  "property",  "transform", "destroy"};
 constexpr size_t kHandlerCount = sizeof(kHandlerNames) / sizeof(kHandlerNames[0]);
-
-double clock_slot(GstClockTime time) {
-  return time == GST_CLOCK_TIME_NONE ? -1.0 : static_cast<double>(time);
-}
 
 class Binding final : public JsExecutor {
  public:
@@ -41,6 +37,7 @@ class Binding final : public JsExecutor {
 
   void run_in_js_scope(void (*body)(void*), void* data) override;
   void start(Call& call) override;
+  void end_transform(Call& call) override;
 
  private:
   static Binding* from(const Napi::CallbackInfo& info) { return static_cast<Binding*>(info.Data()); }
@@ -49,7 +46,7 @@ class Binding final : public JsExecutor {
   static Napi::Value post_error(const Napi::CallbackInfo& info);
   static Napi::Value live_instances(const Napi::CallbackInfo& info);
 
-  void write_transform_state(const Call& call);
+  void write_transform_state(Call& call);
   bool parse_json(const std::string& text, const char* what, napi_value* parsed, Outcome* failure);
   void await_settlement(Call& call, napi_value thenable, napi_value then);
   void report_property_rejection(const Call& call, napi_value thenable, napi_value then);
@@ -91,6 +88,7 @@ Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env) {
   exports.Set("postError", Napi::Function::New(env, &Binding::post_error, "postError", this));
   exports.Set("liveInstances",
       Napi::Function::New(env, &Binding::live_instances, "liveInstances", this));
+  metabind::install(env, exports);
 }
 
 // ---------------------------------------------------------------- exports
@@ -251,29 +249,15 @@ void Binding::start(Call& call) {
   handoff.complete(call, Outcome{});
 }
 
-void Binding::write_transform_state(const Call& call) {
-  double* state = state_;
-  GstBuffer* buffer = call.buffer;
-  state[0] = buffer != nullptr ? clock_slot(GST_BUFFER_PTS(buffer)) : -1.0;
-  state[1] = buffer != nullptr ? clock_slot(GST_BUFFER_DTS(buffer)) : -1.0;
-  state[2] = buffer != nullptr ? clock_slot(GST_BUFFER_DURATION(buffer)) : -1.0;
-  state[3] = buffer != nullptr ? static_cast<double>(gst_buffer_get_size(buffer)) : 0.0;
-  state[4] = call.num_frames;
-  state[5] = state[6] = state[7] = 0.0;
-  for (uint32_t f = 0; f < call.num_frames; ++f) {
-    const DsnodeFrameInfo& frame = call.frames[f];
-    double* slots = state + kHeaderSlots + f * kFrameSlots;
-    slots[0] = static_cast<double>(frame.frame_num);
-    slots[1] = frame.buf_pts < 0 ? -1.0 : static_cast<double>(frame.buf_pts);
-    slots[2] = frame.buf_dts < 0 ? -1.0 : static_cast<double>(frame.buf_dts);
-    slots[3] = frame.buf_duration < 0 ? -1.0 : static_cast<double>(frame.buf_duration);
-    slots[4] = frame.source_id;
-    slots[5] = frame.pad_index;
-    slots[6] = frame.batch_id;
-    slots[7] = frame.width;
-    slots[8] = frame.height;
-    slots[9] = 0.0;
-  }
+void Binding::write_transform_state(Call& call) {
+  call.meta_call_id =
+      metabind::open_call(static_cast<meta::Batch*>(call.batch), call.buffer, state_);
+}
+
+void Binding::end_transform(Call& call) {
+  if (call.meta_call_id == 0) return;
+  metabind::close_call(call.meta_call_id, env_);
+  call.meta_call_id = 0;
 }
 
 bool Binding::parse_json(const std::string& text, const char* what, napi_value* parsed,

@@ -12,7 +12,7 @@
 
 G_BEGIN_DECLS
 
-#define DSNODE_RUNTIME_ABI_VERSION 1
+#define DSNODE_RUNTIME_ABI_VERSION 2
 
 /* Log levels, same numbering as GstDebugLevel. */
 typedef enum {
@@ -36,19 +36,6 @@ typedef struct {
    * error without blocking the caller and fails the next buffer. */
   void (*post_error) (GstElement * element, const char *message, const char *debug);
 } DsnodeHostCallbacks;
-
-/* One frame of the portable one-frame batch (a buffer without batch metadata). */
-typedef struct {
-  uint64_t frame_num;
-  int64_t buf_pts;              /* GstClockTime, -1 when none */
-  int64_t buf_dts;
-  int64_t buf_duration;
-  uint32_t source_id;
-  uint32_t pad_index;
-  uint32_t batch_id;
-  uint32_t width;               /* from the negotiated caps, 0 when unknown */
-  uint32_t height;
-} DsnodeFrameInfo;
 
 /* Result of a call. On failure *message and *debug are g_malloc'ed (g_free them):
  * message is one line for the user, debug holds the JS stack. */
@@ -91,9 +78,12 @@ typedef struct {
   void (*set_property) (DsnodeInstance * instance, const char *js_name, const char *value_json);
 
   /* The per-buffer call. Blocks (spin, then wait) until transform(batch, buffer) and its
-   * Promise finish. buffer is writable. */
-  void (*transform) (DsnodeInstance * instance, GstBuffer * buffer, const DsnodeFrameInfo * frames,
-      uint32_t num_frames, DsnodeResult * result);
+   * Promise finish. buffer is writable. batch is the buffer's metadata opened by the plugin:
+   * a dsnode::meta::Batch* (native-host/src/meta/batch.h; both libraries are built from the
+   * same sources, so the C++ object crosses this C ABI as an opaque pointer). It stays valid
+   * until this call returns; the plugin ends and frees it afterwards. */
+  void (*transform) (DsnodeInstance * instance, GstBuffer * buffer, void *batch,
+      DsnodeResult * result);
 
   /* Releases the JS instance. Does not block. The element pointer is not used afterwards. */
   void (*destroy_instance) (DsnodeInstance * instance);

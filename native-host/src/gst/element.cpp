@@ -9,10 +9,12 @@
 #include <optional>
 #include <vector>
 
-#include "gst/batch_meta.h"
 #include "gst/json_values.h"
 #include "gst/plugin.h"
 #include "gst/runtime_loader.h"
+#include "meta/deepstream_backend.h"
+#include "meta/portable_backend.h"
+#include "meta/portable_gst_meta.h"
 
 #define GST_CAT_DEFAULT dsnode_debug
 
@@ -465,8 +467,37 @@ gboolean element_src_event(GstBaseTransform *trans, GstEvent *event) {
   return parent_class->src_event(trans, event);
 }
 
-int64_t clock_time_field(GstClockTime time) {
-  return GST_CLOCK_TIME_IS_VALID(time) ? static_cast<int64_t>(time) : -1;
+// The one frame of a buffer that arrives without batch metadata (DESIGN §2.3): frame_num
+// counts buffers (a gint in DeepStream, so it wraps as DeepStream's does), buf_pts is the
+// buffer's PTS, the sizes come from the negotiated caps, ids are 0.
+meta::FrameFields one_frame_fields(RunState *state, GstBuffer *buffer) {
+  meta::FrameFields fields;
+  fields.frame_num = static_cast<int32_t>(static_cast<uint32_t>(state->next_frame_num++));
+  fields.buf_pts = GST_BUFFER_PTS(buffer);
+  fields.source_frame_width = fields.pipeline_width = state->width;
+  fields.source_frame_height = fields.pipeline_height = state->height;
+  return fields;
+}
+
+// The buffer's batch behind the one interface (docs/internals/metadata-design.md §2): the
+// DeepStream batch when there is one, else ours; a plain buffer gets a one-frame batch of
+// the kind this build speaks. Null when none can be attached.
+std::unique_ptr<meta::Batch> open_batch(RunState *state, GstBuffer *buffer) {
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  if (meta::has_deepstream_batch(buffer)) return meta::open_deepstream_batch(buffer, 1);
+#endif
+  if (meta::PortableBatchMeta *portable = meta::find_portable_batch(buffer))
+    return std::make_unique<meta::PortableBackend>(portable);
+  const meta::FrameFields frame = one_frame_fields(state, buffer);
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  std::unique_ptr<meta::Batch> batch = meta::open_deepstream_batch(buffer, 1);
+  if (batch == nullptr || !meta::add_deepstream_frame(*batch, frame)) return nullptr;
+  return batch;
+#else
+  meta::PortableBatchMeta *portable = meta::attach_portable_batch(buffer, 1);
+  if (portable == nullptr || portable->add_frame(frame) == nullptr) return nullptr;
+  return std::make_unique<meta::PortableBackend>(portable);
+#endif
 }
 
 GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
@@ -482,27 +513,17 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
     return GST_FLOW_ERROR;
   }
 
-  DsNodeBatchMeta *batch = dsnode_buffer_get_batch_meta(buffer);
+  std::unique_ptr<meta::Batch> batch = open_batch(state, buffer);
   if (batch == nullptr) {
-    // A plain GStreamer stream: this buffer is a batch of one frame.
-    DsnodeFrameInfo frame = {};
-    frame.frame_num = state->next_frame_num++;
-    frame.buf_pts = clock_time_field(GST_BUFFER_PTS(buffer));
-    frame.buf_dts = clock_time_field(GST_BUFFER_DTS(buffer));
-    frame.buf_duration = clock_time_field(GST_BUFFER_DURATION(buffer));
-    frame.width = state->width;
-    frame.height = state->height;
-    batch = dsnode_buffer_add_batch_meta(buffer, &frame, 1);
-    if (batch == nullptr) {
-      GST_ELEMENT_ERROR(self, CORE, FAILED, ("%s: cannot attach the batch metadata",
-              GST_OBJECT_NAME(self)), (nullptr));
-      return GST_FLOW_ERROR;
-    }
+    GST_ELEMENT_ERROR(self, CORE, FAILED, ("%s: cannot attach the batch metadata",
+            GST_OBJECT_NAME(self)), (nullptr));
+    return GST_FLOW_ERROR;
   }
 
   ScopedResult result;
-  state->runtime->api->transform(state->instance, buffer, batch->frames, batch->num_frames,
-      &result.raw);
+  state->runtime->api->transform(state->instance, buffer, batch.get(), &result.raw);
+  // Metas acquired and never added go back to their pool before the buffer moves on.
+  batch->end_call();
   if (!result.ok()) {
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
     return GST_FLOW_ERROR;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <memory>
 #include <vector>
 
 namespace dsnode::meta {
@@ -23,8 +24,11 @@ class Pool {
       item = free_.back();
       free_.pop_back();
     } else {
-      storage_.emplace_back();  // std::deque never relocates existing elements
-      item = &storage_.back();
+      // Made on first use: libstdc++'s deque allocates even when empty, and a batch has six
+      // pools of which a plain one-frame buffer uses one.
+      if (!storage_) storage_ = std::make_unique<std::deque<T>>();
+      storage_->emplace_back();  // std::deque never relocates existing elements
+      item = &storage_->back();
     }
     item->reset();
     item->state = MetaState::kAcquired;
@@ -37,12 +41,12 @@ class Pool {
     free_.push_back(item);
   }
 
-  size_t allocated() const { return storage_.size(); }
+  size_t allocated() const { return storage_ ? storage_->size() : 0; }
   size_t free_count() const { return free_.size(); }
 
 
  private:
-  std::deque<T> storage_;
+  std::unique_ptr<std::deque<T>> storage_;
   std::vector<T *> free_;
 };
 

@@ -85,9 +85,9 @@ struct Call {
   std::string text_a;  // create: element name; caps/event: JSON; property: JS name
   std::string text_b;  // create: bundle path; property: value JSON
   std::string text_c;  // create: props JSON
-  GstBuffer* buffer = nullptr;                // transform; valid while the caller waits
-  const DsnodeFrameInfo* frames = nullptr;    // transform; ditto
-  uint32_t num_frames = 0;
+  GstBuffer* buffer = nullptr;   // transform; valid while the caller waits
+  void* batch = nullptr;         // transform: the plugin's dsnode::meta::Batch*; ditto
+  uint32_t meta_call_id = 0;     // transform: the binding's id for `batch` while JS may use it
 
   // Timings that drive the spin policies (steady clock, ns).
   int64_t submitted_ns = 0;  // by the caller

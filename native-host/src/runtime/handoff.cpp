@@ -468,6 +468,7 @@ void Handoff::complete(Call& call, Outcome outcome) {
   instance->running = nullptr;
   if (lock_host_ == nullptr) call.service_ns = now_ns() - call.started_ns;
   const CallKind kind = call.kind;
+  if (kind == CallKind::kTransform && executor_ != nullptr) executor_->end_transform(call);
   finish(call, std::move(outcome));  // `call` may be gone from here on
   if (kind == CallKind::kDestroy && instance->registered) {
     instances_.erase(instance->id());

@@ -19,6 +19,11 @@ class JsExecutor {
   // Starts `call` on the JS thread. Must end in Handoff::complete(call) exactly once: before
   // returning (synchronous handler) or later (returned Promise settles).
   virtual void start(Call& call) = 0;
+
+  // A transform call completes (on the thread holding the isolate, right before its caller
+  // is released): the metadata it opened must become unreachable from JS now, because the
+  // caller frees the batch as soon as it resumes.
+  virtual void end_transform(Call& call) {}
 };
 
 // Direct hand-off (DS_ELEMENT_HANDOFF=direct): lets a streaming thread run JS itself.

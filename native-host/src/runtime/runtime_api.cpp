@@ -5,6 +5,7 @@
 
 #include "common/runtime_api.h"
 #include "embed/node_embed.h"
+#include "meta/batch.h"
 #include "runtime/call.h"
 #include "runtime/handoff.h"
 #include "runtime/instance.h"
@@ -102,23 +103,26 @@ void set_property(DsnodeInstance* handle, const char* js_name, const char* value
   Handoff::get().post(call);
 }
 
-void transform(DsnodeInstance* handle, GstBuffer* buffer, const DsnodeFrameInfo* frames,
-    uint32_t num_frames, DsnodeResult* result) {
+void transform(DsnodeInstance* handle, GstBuffer* buffer, void* batch, DsnodeResult* result) {
   if (handle == nullptr) {
     fail(result, "The element has no runtime instance (create_instance failed or was not called)");
     return;
   }
-  if (num_frames > kMaxFramesPerBatch || (num_frames > 0 && frames == nullptr)) {
+  if (batch == nullptr) {
+    fail(result, "transform got no batch metadata (the plugin opens one for every buffer)");
+    return;
+  }
+  const uint32_t num_frames = static_cast<meta::Batch*>(batch)->num_frames();
+  if (num_frames > kMaxFramesPerBatch) {
     std::string message = "transform got a batch of " + std::to_string(num_frames) +
                           " frames; the runtime takes 0 to " +
-                          std::to_string(kMaxFramesPerBatch) + " frames with their infos";
+                          std::to_string(kMaxFramesPerBatch) + " frames";
     fail(result, message.c_str());
     return;
   }
   Call call(CallKind::kTransform, from_handle(handle), true);
   call.buffer = buffer;
-  call.frames = frames;
-  call.num_frames = num_frames;
+  call.batch = batch;
   Handoff::get().call(call);
   fill(result, call.outcome);
 }

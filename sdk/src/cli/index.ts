@@ -13,5 +13,5 @@
 export { buildProject, type BuildOptions, type BuildResult, type BuiltElement } from "./build.js";
 export { buildHost } from "./build-host.js";
 export { BuildError } from "./build-error.js";
-export { runWithPlugins, spawnWithPlugins, pluginEnvironment, exitCodeOf, DEFAULT_LIBNODE, type RunOptions, type RunOutcome } from "./run.js";
+export { runWithPlugins, spawnWithPlugins, pluginEnvironment, builtinDists, exitCodeOf, DEFAULT_LIBNODE, type RunOptions, type RunOutcome } from "./run.js";
 export { main, type CliOutput } from "./main.js";

@@ -5,7 +5,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
-import { delimiter, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
+import { sdkRoot } from "./sdk-root.js";
 
 /**
  * Debian/Ubuntu's Node 18 shared library, which the host embeds; `run` points
@@ -79,6 +80,20 @@ export function pluginEnvironment(
 }
 
 /**
+ * The SDK's own built elements (`dsmetadump`, in the package's builtin/dist), when built:
+ * `ds-element run` and `inspect` put them on the plugin path after the user's dists.
+ *
+ * @example
+ * ```ts
+ * builtinDists(); // ["/…/node_modules/ds-element/builtin/dist"]
+ * ```
+ */
+export function builtinDists(): string[] {
+  const dist = join(sdkRoot(), "builtin", "dist");
+  return existsSync(join(dist, "ds-elements")) ? [dist] : [];
+}
+
+/**
  * The dist folders, absolute (default `./dist`); a missing one is an Error naming it.
  *
  * @example
@@ -111,7 +126,7 @@ export function spawnWithPlugins(options: RunOptions): Promise<RunOutcome> {
   const [command, ...args] = options.command;
   if (!command) return Promise.reject(new Error("Expected a command for ds-element run but received nothing (usage: ds-element run [--dist DIR]... -- <command...>)"));
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env: pluginEnvironment(dists, options.env ?? process.env), stdio: "inherit" });
+    const child = spawn(command, args, { cwd, env: pluginEnvironment([...dists, ...builtinDists()], options.env ?? process.env), stdio: "inherit" });
     const forward = (signal: NodeJS.Signals): void => {
       child.kill(signal);
     };

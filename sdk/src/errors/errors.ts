@@ -18,9 +18,9 @@ export class StaleHandleError extends Error {
   readonly code = "ERR_DS_ELEMENT_STALE_HANDLE";
 
   /** @internal Thrown by the handles themselves; user code never constructs it. */
-  constructor(handle: string, member: string) {
+  constructor(handle: string, member: string, action: "reading" | "writing" | "calling" = "reading") {
     super(
-      `${handle} used after its transform() call returned (reading ${member}); a handle is valid ` +
+      `${handle} used after its transform() call returned (${action} ${member}); a handle is valid ` +
         `only during the call that received it: copy the values you need ` +
         `(e.g. \`const { frameNum } = frame\`) before transform() returns`,
     );
@@ -73,5 +73,116 @@ export class ElementDefinitionError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ElementDefinitionError";
+  }
+}
+
+/** The `code` of every invalid-value error, thrown by JS validation and by native code alike. */
+export const INVALID_VALUE_CODE = "ERR_DS_ELEMENT_INVALID_VALUE";
+/** The `code` of every metadata state error (added twice, wrong parent, used after removal). */
+export const META_STATE_CODE = "ERR_DS_ELEMENT_META_STATE";
+
+function hasCode(value: unknown, code: string): boolean {
+  return value instanceof Error && (value as { code?: unknown }).code === code;
+}
+
+/**
+ * Thrown when a metadata value is out of range: a NaN width, a confidence of 1.5, a label over
+ * 127 bytes. The message names the TypeScript member (`ObjectMeta.rectParams.width`); the
+ * same rule checked again by native code names the DeepStream field instead
+ * (`NvDsObjectMeta.rect_params.width`). A value of the wrong type throws
+ * {@link InvalidTypeError}, with the same code.
+ *
+ * `instanceof InvalidValueError` matches every error with `code: "ERR_DS_ELEMENT_INVALID_VALUE"`:
+ * both classes here and the RangeError/TypeError native code throws.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   obj.confidence = score;
+ * } catch (error) {
+ *   if (error instanceof InvalidValueError) this.log.warn(error.message);
+ *   // Expected a number from 0 to 1 (or -0.1 for none) for ObjectMeta.confidence but received 1.5
+ *   else throw error;
+ * }
+ * ```
+ */
+export class InvalidValueError extends RangeError {
+  /** Stable code for programmatic checks. */
+  readonly code = INVALID_VALUE_CODE;
+
+  /** @internal Thrown by the metadata setters; user code never constructs it. */
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidValueError";
+  }
+
+  /**
+   * Matches any error carrying `code: "ERR_DS_ELEMENT_INVALID_VALUE"`.
+   *
+   * @example
+   * ```ts
+   * if (error instanceof InvalidValueError) console.error(error.message);
+   * ```
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasCode(value, INVALID_VALUE_CODE);
+  }
+}
+
+/**
+ * Thrown when a metadata value has the wrong type (a string for a width, a number for a
+ * bigint). A `TypeError` with the same `code` as {@link InvalidValueError}, which therefore
+ * also matches it with `instanceof`.
+ *
+ * @example
+ * ```ts
+ * obj.label = 7 as unknown as string;
+ * // InvalidTypeError: Expected at most 127 bytes (UTF-8) for ObjectMeta.label but received 7
+ * ```
+ */
+export class InvalidTypeError extends TypeError {
+  /** Stable code for programmatic checks. */
+  readonly code = INVALID_VALUE_CODE;
+
+  /** @internal Thrown by the metadata setters; user code never constructs it. */
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidTypeError";
+  }
+}
+
+/**
+ * Thrown when a metadata operation does not fit the meta's state: adding an object twice,
+ * removing it from a frame it is not in, using it after `removeObjectMeta`, writing a
+ * classifier that is already added. `instanceof MetaStateError` also matches the errors
+ * native code throws with `code: "ERR_DS_ELEMENT_META_STATE"`.
+ *
+ * @example
+ * ```ts
+ * frame.removeObjectMeta(obj);
+ * obj.label;
+ * // MetaStateError: ObjectMeta used after removeObjectMeta (reading label)
+ * ```
+ */
+export class MetaStateError extends Error {
+  /** Stable code for programmatic checks. */
+  readonly code = META_STATE_CODE;
+
+  /** @internal Thrown by the metadata API; user code never constructs it. */
+  constructor(message: string) {
+    super(message);
+    this.name = "MetaStateError";
+  }
+
+  /**
+   * Matches any error carrying `code: "ERR_DS_ELEMENT_META_STATE"`.
+   *
+   * @example
+   * ```ts
+   * if (error instanceof MetaStateError) this.log.warn(error.message);
+   * ```
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasCode(value, META_STATE_CODE);
   }
 }

@@ -6,6 +6,8 @@
  */
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
+import type { MetaBinding } from "./meta-binding.js";
 
 /** The handlers host.js installs; the runtime calls them on the JS thread. */
 export interface NativeHandlers {
@@ -27,6 +29,8 @@ export interface NativeBinding {
   log(instanceId: number, level: number, message: string, file?: string, line?: number): void;
   postError(instanceId: number, message: string, debug: string): void;
   liveInstances(): number[];
+  /** Reads and writes the batches transform() receives. */
+  readonly meta: MetaBinding;
 }
 
 /** Where the runtime's bootstrap leaves its paths. */
@@ -66,6 +70,13 @@ export function loadBinding(): NativeBinding {
     throw new Error(
       `Expected the binding exports setHandlers, log, postError, liveInstances and transformState for ${runtimePath} ` +
         `but received ${Object.keys(binding).join(", ") || "none"}; host.js and the runtime library come from different builds`,
+    );
+  }
+  const meta = binding.meta as Partial<MetaBinding> | undefined;
+  if (meta?.layoutVersion !== META_LAYOUT_VERSION) {
+    throw new Error(
+      `Expected metadata layout version ${META_LAYOUT_VERSION} for ${runtimePath} but received ${String(meta?.layoutVersion)}; ` +
+        "host.js and the runtime library come from different builds: rebuild with `npm run build`",
     );
   }
   return binding as unknown as NativeBinding;

@@ -88,6 +88,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
   const services: HostServicesV1 = {
     log: (instanceId, level, message, file, line) => native.log(instanceId, level, message, file, line),
     postError: (instanceId, message, debug) => native.postError(instanceId, message, debug),
+    meta: native.meta,
   };
 
   /** An error no waited-for call carries: to the element whose code raised it, else to all. */

@@ -6,6 +6,7 @@
  */
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import type { MetaBinding } from "../native/meta-binding.js";
 import type { ManifestV1 } from "./manifest.js";
 
 /** Key of the static adapter factory on element classes. */
@@ -17,6 +18,8 @@ export interface HostServicesV1 {
   log(instanceId: number, level: number, message: string, file?: string, line?: number): void;
   /** Reports an error that happened outside a call the host waits for. */
   postError(instanceId: number, message: string, debug: string): void;
+  /** The binding's metadata functions (sdk/src/native/meta-binding.ts) for the batches `transform` receives. */
+  readonly meta: MetaBinding;
 }
 
 /** One element instance, driven by the host. Returned Promises are awaited by the host. */

@@ -1,0 +1,279 @@
+/**
+ * The metadata half of the native binding: what `sdk/src/metadata/` calls to read and write a
+ * buffer's batch metadata through native-host/src/meta/batch.h (both backends). The same
+ * functions are exported twice:
+ * - by libdsnode-runtime.so.0 (binding export `meta`), inside GStreamer pipelines;
+ * - by the testing addon dsnode_meta.node (export `meta`, plus `harness`), which
+ *   `ds-element/testing` loads into an ordinary Node to run transforms on synthetic batches.
+ *
+ * Conventions (docs/internals/metadata-design.md §5):
+ * - Every function takes the call id first (`state[STATE_CALL_ID]`). A call id that is not
+ *   live throws an Error with `code: "ERR_DS_ELEMENT_STALE_HANDLE"`.
+ * - Objects are **rows**: small integers the native side assigns per call, indexing the
+ *   call's object table (a JS-owned Float64Array of OBJ_STRIDE doubles per row, bound with
+ *   `bindObjectTable`). Numeric fields travel through the table; strings, text params and
+ *   masks as arguments.
+ * - Classifiers, label infos, display and user metas are **indices** the native side assigns
+ *   per call (separate counters per kind), returned by the add/list functions.
+ * - Invalid values throw RangeError/TypeError with `code: "ERR_DS_ELEMENT_INVALID_VALUE"`
+ *   and the message shapes of metadata-design.md §4 (DeepStream field paths); state errors
+ *   (added twice, removed from the wrong parent, removed row) throw Error with
+ *   `code: "ERR_DS_ELEMENT_META_STATE"`. A failed call changes nothing.
+ *
+ * @internal
+ */
+
+/** NvOSD_ColorParams. Components 0..1. */
+export interface NativeColor {
+  red: number;
+  green: number;
+  blue: number;
+  alpha: number;
+}
+
+/** NvOSD_TextParams. */
+export interface NativeText {
+  displayText: string;
+  xOffset: number;
+  yOffset: number;
+  font: { name: string; size: number; color: NativeColor };
+  setBgColor: boolean;
+  bgColor: NativeColor;
+}
+
+/** NvOSD_MaskParams: `data.length` must be `width * height`. */
+export interface NativeMask {
+  data: Float32Array;
+  threshold: number;
+  width: number;
+  height: number;
+}
+
+/** NvOSD_RectParams (display meta rects; objects carry theirs in the table). */
+export interface NativeRect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  borderWidth: number;
+  borderColor: NativeColor;
+  hasBgColor: boolean;
+  bgColor: NativeColor;
+  hasColorInfo: boolean;
+  colorId: number;
+  rotationAngle: number;
+}
+
+/** NvOSD_LineParams. */
+export interface NativeLine {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  lineWidth: number;
+  lineColor: NativeColor;
+}
+
+/** NvOSD_ArrowParams; arrowHead 0 start, 1 end, 2 both. */
+export interface NativeArrow {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  arrowWidth: number;
+  arrowHead: 0 | 1 | 2;
+  arrowColor: NativeColor;
+}
+
+/** NvOSD_CircleParams. */
+export interface NativeCircle {
+  xc: number;
+  yc: number;
+  radius: number;
+  circleColor: NativeColor;
+  hasBgColor: boolean;
+  bgColor: NativeColor;
+  circleWidth: number;
+}
+
+/** One logical display meta (any number of each kind; native chains physical metas of ≤ 16). */
+export interface NativeDisplayContent {
+  rects: NativeRect[];
+  texts: NativeText[];
+  lines: NativeLine[];
+  arrows: NativeArrow[];
+  circles: NativeCircle[];
+}
+
+/** One physical NvDsDisplayMeta as read back. */
+export interface NativeDisplay extends NativeDisplayContent {
+  index: number;
+  miscOsdData: number[];
+}
+
+/** NvDsLabelInfo. */
+export interface NativeLabelInfo {
+  numClasses: number;
+  resultLabel: string;
+  resultClassId: number;
+  labelId: number;
+  resultProb: number;
+}
+
+/** NvDsClassifierMeta with its label infos. */
+export interface NativeClassifier {
+  numLabels: number;
+  uniqueComponentId: number;
+  classifierType: string;
+  labels: NativeLabelInfo[];
+}
+
+/** What the list functions return: the same plus the per-call indices. */
+export interface NativeClassifierRead extends NativeClassifier {
+  index: number;
+  labels: (NativeLabelInfo & { index: number })[];
+}
+
+/** Payload kinds (model.h PayloadKind). */
+export const PAYLOAD_BYTES = 0;
+export const PAYLOAD_JSON = 1;
+export const PAYLOAD_TENSOR_OUTPUT = 2;
+export const PAYLOAD_FOREIGN = 3;
+
+/** Where a user meta hangs: 0 batch (owner ignored), 1 frame (owner = frame index), 2 object (owner = row). */
+export type UserMetaLevel = 0 | 1 | 2;
+
+/** A user meta as read back. `payload` is a copy (null for tensor-output and foreign metas). */
+export interface NativeUserMeta {
+  index: number;
+  metaType: string;
+  metaTypeId: number;
+  kind: 0 | 1 | 2 | 3;
+  payload: Uint8Array | null;
+}
+
+/** One layer of nvinfer's tensor output meta. */
+export interface NativeTensorLayer {
+  layerName: string;
+  /** NvDsInferDataType: 0 FLOAT, 1 HALF, 2 INT8, 3 INT32, 4 INT64, 5 UINT8 (model.h). */
+  dataType: number;
+  dims: number[];
+  numElements: number;
+  bindingIndex: number;
+  /** Zero-copy view of out_buf_ptrs_host[i] (detached when the call ends); null when none. */
+  host: ArrayBuffer | null;
+  /** out_buf_ptrs_dev[i] as a bigint (0n when none). */
+  devicePointer: bigint;
+}
+
+/** NvDsInferTensorMeta. */
+export interface NativeTensorOutput {
+  uniqueId: number;
+  gpuId: number;
+  networkWidth: number;
+  networkHeight: number;
+  networkChannels: number;
+  maintainAspectRatio: boolean;
+  symmetricPadding: boolean;
+  layers: NativeTensorLayer[];
+}
+
+/** Columns of the bulk path; every column has `count` entries. */
+export interface NativeObjectColumns {
+  left: Float32Array;
+  top: Float32Array;
+  width: Float32Array;
+  height: Float32Array;
+  confidence?: Float32Array | undefined;
+  classId?: Int32Array | undefined;
+}
+
+/** Options of the bulk path applied to every object. */
+export interface NativeBulkOptions {
+  uniqueComponentId: number;
+  borderWidth: number;
+  borderColor: NativeColor;
+  /** obj_label = labels[class_id] when in range. */
+  labels?: string[] | undefined;
+}
+
+/** The functions; see the file comment for the conventions. */
+export interface MetaBinding {
+  /** Must equal META_LAYOUT_VERSION (sdk/src/protocol/transform-state.ts). */
+  readonly layoutVersion: number;
+
+  // ---- frames (records live in the call's state array)
+  /** Validates and writes frame `frameIndex` from its record in `state` (the writable fields: frameNum, bufPts, sourceId, padIndex, batchId, sizes, ntp, surface*, inferDone, misc). */
+  writeFrame(callId: number, frameIndex: number, state: Float64Array): void;
+
+  // ---- objects
+  /** Binds the object table used by this call's later object functions (again after JS grows it). */
+  bindObjectTable(callId: number, table: Float64Array): void;
+  /** Acquires an object from the batch's pool; fills its row with DeepStream's defaults and returns the row. Throws RangeError when the bound table has no room (JS grows, rebinds, retries). */
+  acquireObject(callId: number): number;
+  /**
+   * Writes the row's fields (label/text/mask: null keeps what the object has) and adds it to
+   * frame `frameIndex` under `parentRow` (-1: none).
+   */
+  addObject(callId: number, row: number, frameIndex: number, parentRow: number, label: string | null, text: NativeText | null, mask: NativeMask | null): void;
+  /** Writes an acquired, added or listed object's fields from its row (null keeps). */
+  writeObject(callId: number, row: number, label: string | null, text: NativeText | null, mask: NativeMask | null): void;
+  /** Removes the object from frame `frameIndex`; its row is dead afterwards. */
+  removeObject(callId: number, row: number, frameIndex: number): void;
+  /**
+   * The frame's objects in list order: gives each a row (the same row every time within a
+   * call, including rows of objects this call added), fills their numeric fields (and
+   * OBJ_PARENT_ROW, giving parents rows too), and writes the rows to `out[0..count)`.
+   * Returns the count, or -(rows the table needs) when the table or `out` is too small.
+   */
+  listObjects(callId: number, frameIndex: number, out: Int32Array): number;
+  /** The object's strings, text params and mask (mask null when it has none). */
+  readObjectExtras(callId: number, row: number): { label: string; text: NativeText; mask: NativeMask | null };
+  /** Bulk add (all or nothing); returns the number added. No rows are assigned. */
+  addObjects(callId: number, frameIndex: number, columns: NativeObjectColumns, options: NativeBulkOptions): number;
+
+  // ---- classifiers and label infos
+  /** Acquires, fills and adds a classifier with its label infos to the object; returns its index. */
+  addClassifier(callId: number, objectRow: number, classifier: NativeClassifier): number;
+  /** Adds one label info to an added classifier; returns its index. */
+  addLabelInfo(callId: number, classifierIndex: number, label: NativeLabelInfo): number;
+  removeClassifier(callId: number, objectRow: number, classifierIndex: number): void;
+  removeLabelInfo(callId: number, classifierIndex: number, labelIndex: number): void;
+  listClassifiers(callId: number, objectRow: number): NativeClassifierRead[];
+
+  // ---- display metas
+  /** Adds one logical display meta (chained past 16 per kind); returns the physical metas' indices. */
+  addDisplay(callId: number, frameIndex: number, content: NativeDisplayContent): number[];
+  removeDisplay(callId: number, frameIndex: number, displayIndex: number): void;
+  listDisplays(callId: number, frameIndex: number): NativeDisplay[];
+
+  // ---- user metas
+  /** Acquires, fills and adds a user meta (kind PAYLOAD_BYTES or PAYLOAD_JSON); returns its index. */
+  addUserMeta(callId: number, level: UserMetaLevel, owner: number, metaType: string, kind: 0 | 1, payload: Uint8Array): number;
+  removeUserMeta(callId: number, level: UserMetaLevel, owner: number, userIndex: number): void;
+  listUserMetas(callId: number, level: UserMetaLevel, owner: number): NativeUserMeta[];
+  /** nvinfer's tensor output of a listed user meta of kind PAYLOAD_TENSOR_OUTPUT. */
+  readTensorOutput(callId: number, userIndex: number): NativeTensorOutput;
+}
+
+/** The testing addon's extra functions (dsnode_meta.node `harness`). */
+export interface HarnessBinding {
+  /** A new GstBuffer with an empty portable batch of `maxFramesInBatch`, holding `size` bytes (zeroed). */
+  createBuffer(maxFramesInBatch: number, size: number): object;
+  /** Copies `pixels` into the buffer's memory at `offset`. */
+  writeBuffer(buffer: object, offset: number, pixels: Uint8Array): void;
+  /** gst_buffer_copy (deep-copies the portable batch, as a tee branch's copy would). */
+  copyBuffer(buffer: object): object;
+  /** Appends a frame (fields from a frame record laid out as in the state array, at index 0 of `record`). */
+  addFrame(buffer: object, record: Float64Array): void;
+  /** Sets the buffer's PTS/DTS/duration (-1: none). */
+  setTimes(buffer: object, pts: number, dts: number, duration: number): void;
+  /** Opens a call on the buffer: fills `state` (header + frames) and returns the call id. */
+  openCall(buffer: object, state: Float64Array): number;
+  /** Ends the call: un-added metas go back to the pool, the call id goes stale. */
+  closeCall(callId: number): void;
+  /** Attaches nvinfer-shaped tensor output (portable only) at a level; returns the user meta index in this call. */
+  addTensorOutput(callId: number, level: UserMetaLevel, owner: number, output: Omit<NativeTensorOutput, "layers"> & { layers: (Omit<NativeTensorLayer, "host" | "devicePointer"> & { data: Uint8Array })[] }): number;
+  /** Frees the buffer now (otherwise GC does). */
+  releaseBuffer(buffer: object): void;
+}

@@ -1,0 +1,103 @@
+// Issue 3, acceptance 2: element A writes objects, classifier results, user and display metas;
+// a tee with two queue branches follows; element B in each branch reads them back
+// identically, and dsmetadump's output matches what A wrote. The tee makes each branch's
+// in-place element copy the buffer, so this also proves the metadata survives buffer copies
+// (portable GstMeta deep copy, or DeepStream's nvds_batch_meta_copy_func under
+// `npm run test:deepstream`).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { launch, scratchDir, type GstRun } from "./helpers/gst";
+import { builtinDist, fixturesDist } from "./helpers/projects";
+
+const FRAMES = 12;
+
+interface Line {
+  numFrames: number;
+  frameItems: Array<Record<string, unknown> & { objectItems: Array<Record<string, unknown>>; displayMetaItems: unknown[]; userMetaItems: unknown[] }>;
+  userMetaItems: unknown[];
+  checks?: string[];
+}
+
+function lines(file: string): Line[] {
+  return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Line);
+}
+
+/** The batch part of a line: what A, B and dsmetadump all print (batch.toJSON()). */
+function batchOf(line: Line): Record<string, unknown> {
+  const { checks: _checks, batch: _index, buffer: _buffer, ...batch } = line as Line & { batch?: number; buffer?: unknown };
+  return batch;
+}
+
+describe("metadata through a pipeline (tee, two branches)", () => {
+  let dir: string;
+  let run: GstRun;
+
+  beforeAll(() => {
+    dir = scratchDir("metadata-pipeline");
+    const file = (name: string) => join(dir, name);
+    run = launch(
+      `videotestsrc num-buffers=${FRAMES} ! video/x-raw,format=RGB,width=320,height=240 ! ` +
+        `metawriter location=${file("a.jsonl")} ! tee name=t ` +
+        `t. ! queue ! metareader location=${file("b1.jsonl")} ! dsmetadump location=${file("dump.jsonl")} ! fakesink ` +
+        `t. ! queue ! metareader location=${file("b2.jsonl")} ! fakesink`,
+      { dists: [fixturesDist, builtinDist] },
+    );
+  });
+
+  it("runs to the end", () => {
+    expect(run.signal, run.output).toBeNull();
+    expect(run.code, run.output).toBe(0);
+  });
+
+  it("A wrote what it meant to, as read back through the native side", () => {
+    const written = lines(join(dir, "a.jsonl"));
+    expect(written).toHaveLength(FRAMES);
+    const frame = written[5]!.frameItems[0]!;
+    expect(frame.frameNum).toBe(5);
+    expect(frame.inferDone).toBe(true);
+    expect(frame.miscFrameInfo).toEqual([5, 1, 2, 3]);
+    expect(frame.objectItems).toHaveLength(3);
+    const [first, second, third] = frame.objectItems as Array<Record<string, any>>;
+    expect(first).toMatchObject({ classId: 0, objectId: 500, uniqueComponentId: 7, label: "thing-0", trackerConfidence: 0.25 });
+    expect(first!.confidence).toBeCloseTo(0.5, 6);
+    expect(first!.rectParams).toMatchObject({ left: 10, top: 25, width: 30.5, height: 40.25, borderWidth: 3, hasBgColor: true, rotationAngle: 0.5 });
+    expect(first!.rectParams.borderColor).toEqual({ red: 1, green: 0, blue: 0, alpha: 1 });
+    expect(first!.textParams).toMatchObject({ displayText: "thing 0 of frame 5", xOffset: 10, yOffset: 12 });
+    expect(first!.detectorBboxInfo).toEqual({ left: 9, top: 19, width: 31, height: 41 });
+    expect(first!.miscObjInfo).toEqual([5, 0, -1, 2 ** 40]);
+    expect(first!.classifierItems).toHaveLength(1);
+    expect(first!.classifierItems[0]).toMatchObject({ numLabels: 2, uniqueComponentId: 8, classifierType: "color" });
+    expect(first!.classifierItems[0].labelInfoItems.map((l: { resultLabel: string }) => l.resultLabel)).toEqual(["red", "blue"]);
+    expect(first!.userMetaItems[0]).toMatchObject({ metaType: "DSELEMENT.TEST.OBJECT", kind: "json", json: { frame: 5, object: 0, tags: ["a", "b"] } });
+    expect(third!.maskParams).toMatchObject({ threshold: 0.5, width: 3, height: 2, data: [0, 0.25, 0.5, 0.75, 1, 0.125] });
+    expect(second!.parent).toBeDefined();
+    // 20 rects chain into two physical display metas (16 + 4).
+    const displays = frame.displayMetaItems as Array<{ rects: unknown[]; texts: unknown[]; lines: unknown[]; arrows: Array<{ arrowHead: string }>; circles: unknown[] }>;
+    expect(displays.map((d) => d.rects.length)).toEqual([16, 4]);
+    expect(displays[0]!.texts).toHaveLength(1);
+    expect(displays[0]!.arrows[0]!.arrowHead).toBe("both");
+    expect(frame.userMetaItems).toEqual([
+      expect.objectContaining({ metaType: "DSELEMENT.TEST.FRAME", kind: "json", json: { frame: 5, text: "héllo" } }),
+      expect.objectContaining({ metaType: "DSELEMENT.TEST.BYTES", kind: "bytes", bytes: [5, 0, 255, 7] }),
+    ]);
+    expect(written[5]!.userMetaItems).toEqual([expect.objectContaining({ metaType: "DSELEMENT.TEST.BATCH", json: { frames: 1 } })]);
+  });
+
+  it("B reads back exactly what A wrote, in both branches", () => {
+    const written = lines(join(dir, "a.jsonl")).map(batchOf);
+    for (const branch of ["b1.jsonl", "b2.jsonl"]) {
+      const read = lines(join(dir, branch));
+      expect(read.flatMap((line) => line.checks ?? []), branch).toEqual([]);
+      expect(read.map(batchOf), branch).toEqual(written);
+    }
+  });
+
+  it("dsmetadump writes what A wrote", () => {
+    const written = lines(join(dir, "a.jsonl")).map(batchOf);
+    const dumped = lines(join(dir, "dump.jsonl"));
+    expect(dumped).toHaveLength(FRAMES);
+    expect(dumped.map(batchOf)).toEqual(written);
+    expect((dumped[0] as unknown as { buffer: { pts: number } }).buffer.pts).toBe(0);
+  });
+});
