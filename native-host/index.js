@@ -7,4 +7,6 @@ module.exports = {
   buildDir,
   pluginPath: path.join(buildDir, 'libgstdsnode.so'),
   runtimePath: path.join(buildDir, 'libdsnode-runtime.so.0'),
+  // The testing addon: the metadata binding + harness, loadable by any Node (process.dlopen).
+  metaAddonPath: path.join(buildDir, 'dsnode_meta.node'),
 };

@@ -11,10 +11,56 @@ export { z } from "zod";
 export { Element, type ElementClass, type CreateOptions } from "./element/element.js";
 export type { ElementDeclaration } from "./element/declaration.js";
 export type { ElementLogger, LogSink } from "./element/logger.js";
-export { BatchMeta } from "./metadata/batch-meta.js";
-export { FrameMeta } from "./metadata/frame-meta.js";
+export { BatchMeta, type BatchMetaJSON } from "./metadata/batch-meta.js";
+export { FrameMeta, type FrameMetaJSON, type ObjectColumns } from "./metadata/frame-meta.js";
+export { ObjectMeta, type ObjectMetaJSON, type ObjectMetaReference, type MaskParamsJSON } from "./metadata/object-meta.js";
+export { ClassifierMeta, type ClassifierMetaJSON } from "./metadata/classifier-meta.js";
+export { LabelInfo, type LabelInfoJSON } from "./metadata/label-info.js";
+export { DisplayMeta, type DisplayMetaJSON } from "./metadata/display-meta.js";
+export { UserMeta, type UserMetaJSON, type UserMetaKind } from "./metadata/user-meta.js";
+export {
+  TensorOutputMeta,
+  type TensorOutputMetaJSON,
+  type TensorLayerJSON,
+  type TensorLayer,
+  type TensorLayerData,
+  type TensorDataType,
+  type NetworkInfo,
+} from "./metadata/tensor-output-meta.js";
+export type {
+  Color,
+  ColorInit,
+  Box,
+  BoxInit,
+  RectParams,
+  RectParamsInit,
+  TextParams,
+  TextParamsInit,
+  FontParams,
+  FontParamsInit,
+  Font,
+  MaskParams,
+  Rect,
+  RectInit,
+  Text,
+  TextInit,
+  Line,
+  LineInit,
+  Arrow,
+  ArrowInit,
+  ArrowHead,
+  Circle,
+  CircleInit,
+} from "./metadata/values.js";
 export { Buffer } from "./metadata/buffer.js";
-export { StaleHandleError, PropertyValidationError, ElementDefinitionError } from "./errors/errors.js";
+export {
+  StaleHandleError,
+  PropertyValidationError,
+  ElementDefinitionError,
+  InvalidValueError,
+  InvalidTypeError,
+  MetaStateError,
+} from "./errors/errors.js";
 export type { Caps, Structure } from "./stream/caps.js";
 export type { StreamEvent, StreamEventType } from "./stream/stream-event.js";
 export type { ManifestV1, ManifestProperty, ManifestPropertyType, ManifestEnumValue } from "./protocol/manifest.js";

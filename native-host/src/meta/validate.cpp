@@ -14,7 +14,8 @@ std::string describe_number(double value) {
     return value > 0 ? "Infinity" : "-Infinity";
   // The shortest form that reads back; most fields are floats, so a value a float holds
   // exactly is shown as that float would be (1.01f, not 1.0099999904632568).
-  if (std::trunc(value) == value && std::fabs(value) < 9007199254740992.0) {
+  // Whole numbers print in full up to 1e21, as JavaScript's String() does (2^53 is 9007199254740992).
+  if (std::trunc(value) == value && std::fabs(value) < 1e21) {
     char integer[32];
     std::snprintf(integer, sizeof integer, "%.0f", value);
     return integer;

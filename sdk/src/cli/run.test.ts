@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryDir } from "../test-support/bundle.js";
 import { splitRunArguments } from "./main.js";
-import { exitCodeOf, pluginEnvironment, resolveDists, runWithPlugins } from "./run.js";
+import { builtinDists, exitCodeOf, pluginEnvironment, resolveDists, runWithPlugins } from "./run.js";
 
 describe("pluginEnvironment", () => {
   it("puts the dists first on GST_PLUGIN_PATH, keeping what was there", () => {
@@ -49,8 +49,8 @@ describe("runWithPlugins", () => {
   const dir = temporaryDir("run");
   mkdirSync(join(dir, "dist"));
 
-  it("runs the command with the plugin path and returns its exit code", async () => {
-    const expected = join(dir, "dist");
+  it("runs the command with the plugin path (the user's dists, then the SDK's built-in elements) and returns its exit code", async () => {
+    const expected = [join(dir, "dist"), ...builtinDists()].join(":");
     const code = await runWithPlugins({
       cwd: dir,
       env: { PATH: process.env.PATH },

@@ -6,6 +6,7 @@
 import { BatchMeta } from "../metadata/batch-meta.js";
 import { Buffer } from "../metadata/buffer.js";
 import { TransformScope } from "../metadata/transform-scope.js";
+import type { MetaBinding } from "../native/meta-binding.js";
 import type { ElementAdapterV1, ElementInstanceV1, HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties, validatePropertyChange } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";
@@ -22,10 +23,24 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
+/**
+ * Objects written after they were added reach the native side when the call settles (one
+ * write per changed object), then every handle of the call goes stale. A commit error (native
+ * re-validation) fails the call like a throw in transform() would.
+ */
+function commitAndEnd(scope: TransformScope): void {
+  try {
+    scope.commit();
+  } finally {
+    scope.end();
+  }
+}
+
 class HostedElement implements ElementInstanceV1 {
   constructor(
     private readonly element: AnyElement,
     private readonly definition: ElementDefinition,
+    private readonly meta: MetaBinding | undefined,
   ) {}
 
   start(): unknown {
@@ -52,7 +67,7 @@ class HostedElement implements ElementInstanceV1 {
   }
 
   transform(state: Float64Array): unknown {
-    const scope = new TransformScope(state);
+    const scope = new TransformScope(state, this.meta);
     let result: unknown;
     try {
       result = this.element.transform(new BatchMeta(scope), new Buffer(scope));
@@ -61,12 +76,12 @@ class HostedElement implements ElementInstanceV1 {
       throw error;
     }
     if (!isThenable(result)) {
-      scope.end();
+      commitAndEnd(scope);
       return undefined;
     }
     scope.detach();
     return result.then(
-      () => scope.end(),
+      () => commitAndEnd(scope),
       (error: unknown) => {
         scope.end();
         throw error;
@@ -92,7 +107,7 @@ export function createAdapterV1(
       const props = validateProperties(definition.properties, values);
       const log = createLogger((level, message, file, line) => services.log(instanceId, level, message, file, line));
       const element = constructWithContext(cls, { props, log }) as AnyElement;
-      return new HostedElement(element, definition);
+      return new HostedElement(element, definition, services.meta);
     },
   });
 }

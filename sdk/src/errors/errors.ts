@@ -18,7 +18,7 @@ export class StaleHandleError extends Error {
   readonly code = "ERR_DS_ELEMENT_STALE_HANDLE";
 
   /** @internal Thrown by the handles themselves; user code never constructs it. */
-  constructor(handle: string, member: string, action: "reading" | "writing" | "calling" = "reading") {
+  constructor(handle: string, member: string, action: "reading" | "writing" | "calling" | "passing it to" = "reading") {
     super(
       `${handle} used after its transform() call returned (${action} ${member}); a handle is valid ` +
         `only during the call that received it: copy the values you need ` +

@@ -26,22 +26,50 @@ export class Buffer {
     this.#scope = scope;
   }
 
-  /** Presentation timestamp in ns (`GST_BUFFER_PTS`), undefined when none. */
+  /**
+   * Presentation timestamp in ns (`GST_BUFFER_PTS`), undefined when none.
+   *
+   * @example
+   * ```ts
+   * const seconds = (buffer.pts ?? 0) / 1e9;
+   * ```
+   */
   get pts(): number | undefined {
     return readClockTime(this.#scope, STATE_PTS, HANDLE, "pts");
   }
 
-  /** Decoding timestamp in ns (`GST_BUFFER_DTS`), undefined when none. */
+  /**
+   * Decoding timestamp in ns (`GST_BUFFER_DTS`), undefined when none.
+   *
+   * @example
+   * ```ts
+   * const reordered = buffer.dts !== undefined && buffer.dts !== buffer.pts;
+   * ```
+   */
   get dts(): number | undefined {
     return readClockTime(this.#scope, STATE_DTS, HANDLE, "dts");
   }
 
-  /** Duration in ns (`GST_BUFFER_DURATION`), undefined when none. */
+  /**
+   * Duration in ns (`GST_BUFFER_DURATION`), undefined when none.
+   *
+   * @example
+   * ```ts
+   * const fps = buffer.duration ? 1e9 / buffer.duration : undefined;
+   * ```
+   */
   get duration(): number | undefined {
     return readClockTime(this.#scope, STATE_DURATION, HANDLE, "duration");
   }
 
-  /** Size of the buffer's memory in bytes (`gst_buffer_get_size`). */
+  /**
+   * Size of the buffer's memory in bytes (`gst_buffer_get_size`).
+   *
+   * @example
+   * ```ts
+   * this.bytes += buffer.size;
+   * ```
+   */
   get size(): number {
     return readState(this.#scope, STATE_SIZE, HANDLE, "size");
   }

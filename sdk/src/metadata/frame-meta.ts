@@ -1,23 +1,146 @@
+import { MetaStateError, StaleHandleError } from "../errors/errors.js";
+import type { NativeBulkOptions, NativeObjectColumns } from "../native/meta-binding.js";
 import {
   FRAME_BATCH_ID,
   FRAME_BUF_PTS,
-  FRAME_HEIGHT,
+  FRAME_INFER_DONE,
+  FRAME_MISC,
+  FRAME_NTP_HI,
+  FRAME_NTP_LO,
   FRAME_NUM,
+  FRAME_NUM_SURFACES,
   FRAME_PAD_INDEX,
+  FRAME_PIPELINE_HEIGHT,
+  FRAME_PIPELINE_WIDTH,
+  FRAME_SOURCE_HEIGHT,
   FRAME_SOURCE_ID,
-  FRAME_WIDTH,
+  FRAME_SOURCE_WIDTH,
+  FRAME_SURFACE_INDEX,
+  FRAME_SURFACE_TYPE,
+  OBJ_FRAME_INDEX,
+  OBJ_PARENT_ROW,
   STATE_FRAME_STRIDE,
   STATE_FRAMES_BASE,
 } from "../protocol/transform-state.js";
+import { checkSameCall, notAHandle, notIn } from "./handle-checks.js";
+import { displayInternals, type DisplayMeta, type DisplayMetaJSON } from "./display-meta.js";
+import { ACQUIRED, IN_FRAME, REMOVED } from "./object-core.js";
+import { objectAtRow, objectCoreOf, tensorOutputs, type ObjectMeta, type ObjectMetaJSON } from "./object-meta.js";
+import type { TensorOutputMeta } from "./tensor-output-meta.js";
 import { readClockTime, readState, type TransformScope } from "./transform-scope.js";
+import { FRAME_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
+import {
+  checkBoolean,
+  checkBoundedString,
+  checkConfidence,
+  checkFinite,
+  checkInt32,
+  checkInteger,
+  checkMiscInfo,
+  checkSize,
+  checkUint32,
+  checkUint64,
+  invalid,
+  invalidReceived,
+} from "./validation.js";
+import { makeColor, type ColorInit } from "./values.js";
 
 const HANDLE = "FrameMeta";
+const INT32_MAX = 2147483647;
+const TRANSPARENT = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 0 });
 
 /**
- * One frame of a batch, with DeepStream's `NvDsFrameMeta` field names in camelCase. In a plain
- * GStreamer pipeline (no batch metadata upstream) the host makes a one-frame batch: frameNum
- * counts buffers, bufPts is the buffer PTS, the sizes come from the negotiated caps, and
- * sourceId, padIndex and batchId are 0.
+ * Columns of N detections for {@link FrameMeta.addObjects}: one entry per object in each typed
+ * array (all of the same length), plus values shared by all of them.
+ *
+ * @example
+ * ```ts
+ * const columns: ObjectColumns = {
+ *   left: new Float32Array([10, 200]), top: new Float32Array([20, 40]),
+ *   width: new Float32Array([50, 60]), height: new Float32Array([80, 90]),
+ *   confidence: new Float32Array([0.9, 0.7]), classId: new Int32Array([0, 2]),
+ *   labels: ["person", "bicycle", "car"], uniqueComponentId: 1, borderWidth: 2, borderColor: { red: 1 },
+ * };
+ * ```
+ */
+export interface ObjectColumns {
+  /** Left edges, px (`rect_params.left`, also `detector_bbox_info`). */
+  left: Float32Array;
+  /** Top edges, px. */
+  top: Float32Array;
+  /** Widths, px (>= 0). */
+  width: Float32Array;
+  /** Heights, px (>= 0). */
+  height: Float32Array;
+  /** Confidences, 0..1 or -0.1; 0 when omitted. */
+  confidence?: Float32Array;
+  /** Class ids; 0 when omitted. */
+  classId?: Int32Array;
+  /** Labels by class id: each object's `label` is `labels[classId]` when there is one. */
+  labels?: readonly string[];
+  /** `unique_component_id` of every object; 0 when omitted. */
+  uniqueComponentId?: number;
+  /** `rect_params.border_width` of every object; 0 when omitted. */
+  borderWidth?: number;
+  /** `rect_params.border_color` of every object; transparent when omitted (missing components 0, alpha 1). */
+  borderColor?: ColorInit;
+}
+
+/**
+ * The plain values of a {@link FrameMeta}, as {@link FrameMeta.toJSON} returns them.
+ * `ntpTimestamp` is a decimal string (JSON has no 64-bit integers).
+ *
+ * @example
+ * ```ts
+ * const frames: FrameMetaJSON[] = batch.frameItems.map((frame) => frame.toJSON());
+ * ```
+ */
+export interface FrameMetaJSON {
+  /** See {@link FrameMeta.batchId}. */
+  batchId: number;
+  /** See {@link FrameMeta.padIndex}. */
+  padIndex: number;
+  /** See {@link FrameMeta.sourceId}. */
+  sourceId: number;
+  /** See {@link FrameMeta.frameNum}. */
+  frameNum: number;
+  /** See {@link FrameMeta.bufPts}. */
+  bufPts: number | undefined;
+  /** See {@link FrameMeta.ntpTimestamp}, as a decimal string. */
+  ntpTimestamp: string;
+  /** See {@link FrameMeta.sourceFrameWidth}. */
+  sourceFrameWidth: number;
+  /** See {@link FrameMeta.sourceFrameHeight}. */
+  sourceFrameHeight: number;
+  /** See {@link FrameMeta.pipelineWidth}. */
+  pipelineWidth: number;
+  /** See {@link FrameMeta.pipelineHeight}. */
+  pipelineHeight: number;
+  /** See {@link FrameMeta.surfaceType}. */
+  surfaceType: number;
+  /** See {@link FrameMeta.surfaceIndex}. */
+  surfaceIndex: number;
+  /** See {@link FrameMeta.numSurfacesPerFrame}. */
+  numSurfacesPerFrame: number;
+  /** See {@link FrameMeta.inferDone}. */
+  inferDone: boolean;
+  /** See {@link FrameMeta.miscFrameInfo}. */
+  miscFrameInfo: [number, number, number, number];
+  /** Each object's {@link ObjectMeta.toJSON}. */
+  objectItems: ObjectMetaJSON[];
+  /** Each display meta's {@link DisplayMeta.toJSON}. */
+  displayMetaItems: DisplayMetaJSON[];
+  /** Each user meta's {@link UserMeta.toJSON}. */
+  userMetaItems: UserMetaJSON[];
+}
+
+/**
+ * One frame of a batch, with DeepStream's `NvDsFrameMeta` field names in camelCase, and the
+ * objects, display and user metadata attached to it. In a plain GStreamer pipeline (no batch
+ * metadata upstream) the host makes a one-frame batch: frameNum counts buffers, bufPts is the
+ * buffer PTS, the sizes come from the negotiated caps, and sourceId, padIndex and batchId are 0.
+ *
+ * Reading fields costs no native call. Writable fields are checked and written through at once.
  *
  * Valid only during the transform() call that received it (see {@link StaleHandleError}).
  *
@@ -25,105 +148,619 @@ const HANDLE = "FrameMeta";
  * ```ts
  * transform(batch: BatchMeta) {
  *   for (const frame of batch.frameItems) {
- *     this.log.debug(`source ${frame.sourceId} frame ${frame.frameNum} at ${frame.bufPts ?? "no"} ns`);
+ *     this.log.debug(`source ${frame.sourceId} frame ${frame.frameNum}: ${frame.objectItems.length} objects`);
  *   }
  * }
  * ```
  */
 export class FrameMeta {
   readonly #scope: TransformScope;
+  readonly #index: number;
   readonly #base: number;
+  #objectItems: readonly ObjectMeta[] | undefined;
+  #displayMetaItems: readonly DisplayMeta[] | undefined;
+  #userMetaItems: readonly UserMeta[] | undefined;
 
   /** @internal Frames come from `batch.frameItems`; user code never constructs them. */
   constructor(scope: TransformScope, index: number) {
     this.#scope = scope;
+    this.#index = index;
     this.#base = STATE_FRAMES_BASE + index * STATE_FRAME_STRIDE;
   }
 
-  /** Index of this frame inside the batch (`batch_id`): which surface of the batched buffer holds it. */
-  get batchId(): number {
-    return readState(this.#scope, this.#base + FRAME_BATCH_ID, HANDLE, "batchId");
+  #read(slot: number, member: string): number {
+    return readState(this.#scope, this.#base + slot, HANDLE, member);
   }
 
-  /** Sink pad of the muxer the frame came in on (`pad_index`). */
-  get padIndex(): number {
-    return readState(this.#scope, this.#base + FRAME_PAD_INDEX, HANDLE, "padIndex");
+  #writable(member: string): void {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, member, "writing");
   }
 
-  /** Source (camera/stream) the frame came from (`source_id`). */
-  get sourceId(): number {
-    return readState(this.#scope, this.#base + FRAME_SOURCE_ID, HANDLE, "sourceId");
-  }
-
-  /** Frame number within its source (`frame_num`). */
-  get frameNum(): number {
-    return readState(this.#scope, this.#base + FRAME_NUM, HANDLE, "frameNum");
-  }
-
-  /** Presentation timestamp of the frame's original buffer in ns (`buf_pts`); undefined when it had none. */
-  get bufPts(): number | undefined {
-    return readClockTime(this.#scope, this.#base + FRAME_BUF_PTS, HANDLE, "bufPts");
-  }
-
-  /** Width of the frame as the source produced it (`source_frame_width`). */
-  get sourceFrameWidth(): number {
-    return readState(this.#scope, this.#base + FRAME_WIDTH, HANDLE, "sourceFrameWidth");
-  }
-
-  /** Height of the frame as the source produced it (`source_frame_height`). */
-  get sourceFrameHeight(): number {
-    return readState(this.#scope, this.#base + FRAME_HEIGHT, HANDLE, "sourceFrameHeight");
-  }
-
-  /** Width of the frame in this pipeline's buffers (`pipeline_width`). */
-  get pipelineWidth(): number {
-    return readState(this.#scope, this.#base + FRAME_WIDTH, HANDLE, "pipelineWidth");
-  }
-
-  /** Height of the frame in this pipeline's buffers (`pipeline_height`). */
-  get pipelineHeight(): number {
-    return readState(this.#scope, this.#base + FRAME_HEIGHT, HANDLE, "pipelineHeight");
+  /** Writes slots of the frame's record and sends the record (restored if native code refuses). */
+  #write(slot: number, values: readonly number[]): void {
+    const scope = this.#scope;
+    const state = scope.state;
+    const at = this.#base + slot;
+    const previous = state.slice(at, at + values.length);
+    state.set(values, at);
+    if (scope.meta === undefined) return;
+    try {
+      scope.meta.writeFrame(scope.callId, this.#index, state);
+    } catch (error) {
+      state.set(previous, at);
+      throw error;
+    }
   }
 
   /**
-   * The frame's values as a plain object, safe to keep after transform() returns.
+   * Index of this frame inside the batch (`batch_id`): which surface of the batched buffer holds it.
+   *
+   * @example
+   * ```ts
+   * const tensor = buffer.extract(frame.batchId);
+   * ```
+   */
+  get batchId(): number {
+    return this.#read(FRAME_BATCH_ID, "batchId");
+  }
+
+  /**
+   * Sink pad of the muxer the frame came in on (`pad_index`, uint32).
+   *
+   * @example
+   * ```ts
+   * const camera = this.cameras[frame.padIndex];
+   * ```
+   */
+  get padIndex(): number {
+    return this.#read(FRAME_PAD_INDEX, "padIndex");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set padIndex(value: number) {
+    this.#writable("padIndex");
+    this.#write(FRAME_PAD_INDEX, [checkUint32(value, "FrameMeta.padIndex")]);
+  }
+
+  /**
+   * Source (camera/stream) the frame came from (`source_id`, uint32).
+   *
+   * @example
+   * ```ts
+   * this.counts.set(frame.sourceId, (this.counts.get(frame.sourceId) ?? 0) + 1);
+   * ```
+   */
+  get sourceId(): number {
+    return this.#read(FRAME_SOURCE_ID, "sourceId");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set sourceId(value: number) {
+    this.#writable("sourceId");
+    this.#write(FRAME_SOURCE_ID, [checkUint32(value, "FrameMeta.sourceId")]);
+  }
+
+  /**
+   * Frame number within its source (`frame_num`, int32).
+   *
+   * @example
+   * ```ts
+   * if (frame.frameNum % 30 === 0) this.log.info(`frame ${frame.frameNum}`);
+   * ```
+   */
+  get frameNum(): number {
+    return this.#read(FRAME_NUM, "frameNum");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set frameNum(value: number) {
+    this.#writable("frameNum");
+    this.#write(FRAME_NUM, [checkInt32(value, "FrameMeta.frameNum")]);
+  }
+
+  /**
+   * Presentation timestamp of the frame's original buffer in ns (`buf_pts`); undefined when it
+   * had none. Write an integer >= 0 or undefined.
+   *
+   * @example
+   * ```ts
+   * const seconds = (frame.bufPts ?? 0) / 1e9;
+   * ```
+   */
+  get bufPts(): number | undefined {
+    return readClockTime(this.#scope, this.#base + FRAME_BUF_PTS, HANDLE, "bufPts");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set bufPts(value: number | undefined) {
+    this.#writable("bufPts");
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      invalid(`an integer from 0 to ${Number.MAX_SAFE_INTEGER} (or undefined for none)`, "FrameMeta.bufPts", value, typeof value !== "number");
+    }
+    this.#write(FRAME_BUF_PTS, [value ?? -1]);
+  }
+
+  /**
+   * Wall-clock time the source captured the frame, ns since the Unix epoch (`ntp_timestamp`,
+   * uint64); set by nvstreammux when `attach-sys-ts` or RTCP sender reports give one.
+   *
+   * @example
+   * ```ts
+   * const captured = new Date(Number(frame.ntpTimestamp / 1_000_000n));
+   * ```
+   */
+  get ntpTimestamp(): bigint {
+    const high = this.#read(FRAME_NTP_HI, "ntpTimestamp");
+    const low = this.#scope.state[this.#base + FRAME_NTP_LO] as number;
+    return (BigInt(high) << 32n) | BigInt(low);
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set ntpTimestamp(value: bigint) {
+    this.#writable("ntpTimestamp");
+    const checked = checkUint64(value, "FrameMeta.ntpTimestamp");
+    this.#write(FRAME_NTP_HI, [Number(checked >> 32n), Number(checked & 0xffffffffn)]);
+  }
+
+  /**
+   * Width of the frame as the source produced it (`source_frame_width`, uint32).
+   *
+   * @example
+   * ```ts
+   * const scaleX = frame.sourceFrameWidth / frame.pipelineWidth;
+   * ```
+   */
+  get sourceFrameWidth(): number {
+    return this.#read(FRAME_SOURCE_WIDTH, "sourceFrameWidth");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set sourceFrameWidth(value: number) {
+    this.#writable("sourceFrameWidth");
+    this.#write(FRAME_SOURCE_WIDTH, [checkUint32(value, "FrameMeta.sourceFrameWidth")]);
+  }
+
+  /**
+   * Height of the frame as the source produced it (`source_frame_height`, uint32).
+   *
+   * @example
+   * ```ts
+   * const scaleY = frame.sourceFrameHeight / frame.pipelineHeight;
+   * ```
+   */
+  get sourceFrameHeight(): number {
+    return this.#read(FRAME_SOURCE_HEIGHT, "sourceFrameHeight");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set sourceFrameHeight(value: number) {
+    this.#writable("sourceFrameHeight");
+    this.#write(FRAME_SOURCE_HEIGHT, [checkUint32(value, "FrameMeta.sourceFrameHeight")]);
+  }
+
+  /**
+   * Width of the frame in this pipeline's buffers (`pipeline_width`, uint32).
+   *
+   * @example
+   * ```ts
+   * const right = Math.min(obj.rectParams.left + obj.rectParams.width, frame.pipelineWidth);
+   * ```
+   */
+  get pipelineWidth(): number {
+    return this.#read(FRAME_PIPELINE_WIDTH, "pipelineWidth");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set pipelineWidth(value: number) {
+    this.#writable("pipelineWidth");
+    this.#write(FRAME_PIPELINE_WIDTH, [checkUint32(value, "FrameMeta.pipelineWidth")]);
+  }
+
+  /**
+   * Height of the frame in this pipeline's buffers (`pipeline_height`, uint32).
+   *
+   * @example
+   * ```ts
+   * const bottom = Math.min(obj.rectParams.top + obj.rectParams.height, frame.pipelineHeight);
+   * ```
+   */
+  get pipelineHeight(): number {
+    return this.#read(FRAME_PIPELINE_HEIGHT, "pipelineHeight");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set pipelineHeight(value: number) {
+    this.#writable("pipelineHeight");
+    this.#write(FRAME_PIPELINE_HEIGHT, [checkUint32(value, "FrameMeta.pipelineHeight")]);
+  }
+
+  /**
+   * Surface type (`surface_type`, uint32; 0 for a regular frame, other values for 360° cameras).
+   *
+   * @example
+   * ```ts
+   * if (frame.surfaceType !== 0) return; // only regular surfaces
+   * ```
+   */
+  get surfaceType(): number {
+    return this.#read(FRAME_SURFACE_TYPE, "surfaceType");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set surfaceType(value: number) {
+    this.#writable("surfaceType");
+    this.#write(FRAME_SURFACE_TYPE, [checkUint32(value, "FrameMeta.surfaceType")]);
+  }
+
+  /**
+   * Which of the frame's surfaces this is (`surface_index`, uint32).
+   *
+   * @example
+   * ```ts
+   * const view = `${frame.sourceId}/${frame.surfaceIndex}`;
+   * ```
+   */
+  get surfaceIndex(): number {
+    return this.#read(FRAME_SURFACE_INDEX, "surfaceIndex");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set surfaceIndex(value: number) {
+    this.#writable("surfaceIndex");
+    this.#write(FRAME_SURFACE_INDEX, [checkUint32(value, "FrameMeta.surfaceIndex")]);
+  }
+
+  /**
+   * Number of surfaces the source frame has (`num_surfaces_per_frame`, 1 for a regular frame).
+   *
+   * @example
+   * ```ts
+   * const multi = frame.numSurfacesPerFrame > 1;
+   * ```
+   */
+  get numSurfacesPerFrame(): number {
+    return this.#read(FRAME_NUM_SURFACES, "numSurfacesPerFrame");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set numSurfacesPerFrame(value: number) {
+    this.#writable("numSurfacesPerFrame");
+    this.#write(FRAME_NUM_SURFACES, [checkInteger(value, 0, INT32_MAX, "FrameMeta.numSurfacesPerFrame")]);
+  }
+
+  /**
+   * Whether inference ran on this frame (`bInferDone`); nvinfer's `interval` skips frames.
+   * Set it when your element infers, so downstream elements can tell.
+   *
+   * @example
+   * ```ts
+   * frame.inferDone = true;
+   * ```
+   */
+  get inferDone(): boolean {
+    return this.#read(FRAME_INFER_DONE, "inferDone") !== 0;
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set inferDone(value: boolean) {
+    this.#writable("inferDone");
+    this.#write(FRAME_INFER_DONE, [checkBoolean(value, "FrameMeta.inferDone") ? 1 : 0]);
+  }
+
+  /**
+   * Four integers for your own use (`misc_frame_info`), set as a whole. int64 in DeepStream;
+   * exact here up to 2^53.
+   *
+   * @example
+   * ```ts
+   * frame.miscFrameInfo = [this.sceneId, 0, 0, 0];
+   * ```
+   */
+  get miscFrameInfo(): readonly [number, number, number, number] {
+    const state = this.#scope.state;
+    const at = this.#base + FRAME_MISC;
+    const first = this.#read(FRAME_MISC, "miscFrameInfo");
+    return Object.freeze([first, state[at + 1] as number, state[at + 2] as number, state[at + 3] as number] as const);
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set miscFrameInfo(value: readonly [number, number, number, number]) {
+    this.#writable("miscFrameInfo");
+    this.#write(FRAME_MISC, checkMiscInfo(value, "FrameMeta.miscFrameInfo"));
+  }
+
+  /**
+   * The frame's objects (`obj_meta_list`), in list order: one native call on first access, then
+   * kept until this call adds or removes objects of the frame. A real array: iterate it as often
+   * as you like. The object you added is the one listed (`===`).
+   *
+   * @example
+   * ```ts
+   * for (const obj of frame.objectItems) if (obj.confidence < 0.3) frame.removeObjectMeta(obj);
+   * ```
+   */
+  get objectItems(): readonly ObjectMeta[] {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "objectItems");
+    if (this.#objectItems === undefined) {
+      const scope = this.#scope;
+      if (scope.meta === undefined) {
+        this.#objectItems = Object.freeze([]);
+      } else {
+        const { rows, count } = scope.listRows(this.#index);
+        const objects = new Array<ObjectMeta>(count);
+        for (let i = 0; i < count; i++) objects[i] = objectAtRow(scope, rows[i] as number);
+        this.#objectItems = Object.freeze(objects);
+      }
+    }
+    return this.#objectItems;
+  }
+
+  /**
+   * Adds an object acquired with `batch.acquireObjectMeta()` to this frame
+   * (`nvds_add_obj_meta_to_frame`), with an optional parent already in a frame of the batch
+   * (this one or another). Its values are sent with it; later writes are sent when transform()
+   * settles.
+   *
+   * @example
+   * ```ts
+   * const plate = batch.acquireObjectMeta();
+   * plate.label = "plate";
+   * plate.rectParams = { left: 100, top: 200, width: 60, height: 20 };
+   * frame.addObjectMeta(plate, car);
+   * ```
+   */
+  addObjectMeta(obj: ObjectMeta, parent?: ObjectMeta): void {
+    const scope = this.#scope;
+    if (!scope.alive) throw new StaleHandleError(HANDLE, "addObjectMeta()", "calling");
+    const core = objectCoreOf(obj) ?? notAHandle("ObjectMeta", "FrameMeta.addObjectMeta obj", obj);
+    checkSameCall(core.scope, scope, "ObjectMeta", "addObjectMeta");
+    if (core.status !== ACQUIRED) {
+      if (core.status === REMOVED) throw new MetaStateError("ObjectMeta used after removeObjectMeta (passing it to addObjectMeta())");
+      throw new MetaStateError("Expected a newly acquired ObjectMeta for addObjectMeta but received one already added");
+    }
+    let parentRow = -1;
+    if (parent !== undefined) {
+      const parentCore = objectCoreOf(parent) ?? notAHandle("ObjectMeta", "FrameMeta.addObjectMeta parent", parent);
+      checkSameCall(parentCore.scope, scope, "ObjectMeta", "addObjectMeta");
+      if (parentCore.status !== IN_FRAME) {
+        const received = parentCore.status === REMOVED ? "one removed with removeObjectMeta" : "one acquired but never added";
+        throw new MetaStateError(`Expected an ObjectMeta added to a frame for addObjectMeta's parent but received ${received}`);
+      }
+      parentRow = parentCore.row;
+    }
+    const meta = scope.requireMeta("FrameMeta.addObjectMeta()");
+    meta.addObject(scope.callId, core.row, this.#index, parentRow, core.changedLabel(), core.changedText(), core.changedMask());
+    core.status = IN_FRAME;
+    core.frameIndex = this.#index;
+    core.sent();
+    const table = scope.table;
+    table[core.base + OBJ_PARENT_ROW] = parentRow;
+    table[core.base + OBJ_FRAME_INDEX] = this.#index;
+    this.#objectItems = undefined;
+  }
+
+  /**
+   * Removes one of this frame's objects (`nvds_remove_obj_meta_from_frame`): it goes back to
+   * the pool with its classifier and user metadata, and cannot be used afterwards. Objects
+   * whose parent it was keep living, without a parent.
+   *
+   * @example
+   * ```ts
+   * for (const obj of frame.objectItems) if (obj.rectParams.width < 4) frame.removeObjectMeta(obj);
+   * ```
+   */
+  removeObjectMeta(obj: ObjectMeta): void {
+    const scope = this.#scope;
+    if (!scope.alive) throw new StaleHandleError(HANDLE, "removeObjectMeta()", "calling");
+    const core = objectCoreOf(obj) ?? notAHandle("ObjectMeta", "FrameMeta.removeObjectMeta obj", obj);
+    checkSameCall(core.scope, scope, "ObjectMeta", "removeObjectMeta");
+    if (core.status !== IN_FRAME || core.frameIndex !== this.#index) {
+      if (core.status === REMOVED) throw new MetaStateError("ObjectMeta used after removeObjectMeta (passing it to removeObjectMeta())");
+      notIn(core.status === ACQUIRED ? 0 : 1, "ObjectMeta", "frame", "removeObjectMeta", "removeObjectMeta");
+    }
+    const meta = scope.requireMeta("FrameMeta.removeObjectMeta()");
+    meta.removeObject(scope.callId, core.row, this.#index);
+    core.status = REMOVED;
+    core.frameIndex = -1;
+    this.#objectItems = undefined;
+  }
+
+  /**
+   * Adds N objects from typed-array columns in one native call (the fast path for detectors):
+   * every row is checked first, and on an error nothing is added. Each object gets
+   * `rect_params` and `detector_bbox_info` from the columns. Returns the number added. The new
+   * objects appear in `objectItems` (read it again after this call).
+   *
+   * @example
+   * ```ts
+   * const added = frame.addObjects({ left, top, width, height, confidence: scores, classId: classes, labels: this.props.labels });
+   * ```
+   */
+  addObjects(columns: ObjectColumns): number {
+    const scope = this.#scope;
+    if (!scope.alive) throw new StaleHandleError(HANDLE, "addObjects()", "calling");
+    const { native, options } = checkColumns(columns);
+    const meta = scope.requireMeta("FrameMeta.addObjects()");
+    const added = meta.addObjects(scope.callId, this.#index, native, options);
+    this.#objectItems = undefined;
+    return added;
+  }
+
+  /**
+   * What nvdsosd will draw on the frame (`display_meta_list`): DeepStream's display metas as they
+   * are in the buffer, at most 16 elements of a kind each.
+   *
+   * @example
+   * ```ts
+   * const texts = frame.displayMetaItems.flatMap((display) => display.texts.map((text) => text.displayText));
+   * ```
+   */
+  get displayMetaItems(): readonly DisplayMeta[] {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "displayMetaItems");
+    return (this.#displayMetaItems ??= displayInternals.list(this.#scope, this.#index));
+  }
+
+  /**
+   * Adds a display meta (from `batch.acquireDisplayMeta()`) to the frame
+   * (`nvds_add_display_meta_to_frame`), chained over as many DeepStream display metas as its
+   * element counts need. It is read-only afterwards.
+   *
+   * @example
+   * ```ts
+   * frame.addDisplayMeta(batch.acquireDisplayMeta().addText({ displayText: "hello", xOffset: 8, yOffset: 8 }));
+   * ```
+   */
+  addDisplayMeta(display: DisplayMeta): void {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "addDisplayMeta()", "calling");
+    displayInternals.add(this.#scope, this.#index, display);
+    this.#displayMetaItems = undefined;
+  }
+
+  /**
+   * Removes a display meta from the frame (every link of a chained one).
+   *
+   * @example
+   * ```ts
+   * for (const display of frame.displayMetaItems) frame.removeDisplayMeta(display);
+   * ```
+   */
+  removeDisplayMeta(display: DisplayMeta): void {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "removeDisplayMeta()", "calling");
+    displayInternals.remove(this.#scope, this.#index, display);
+    this.#displayMetaItems = undefined;
+  }
+
+  /**
+   * User metadata attached to the frame (`frame_user_meta_list`), including nvinfer's tensor
+   * output metas (kind `"tensor-output"`) and other components' (kind `"foreign"`).
+   *
+   * @example
+   * ```ts
+   * const totals = frame.userMetaItems.find((user) => user.metaType === "ACME.COUNTER.TOTALS")?.json;
+   * ```
+   */
+  get userMetaItems(): readonly UserMeta[] {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "userMetaItems");
+    return (this.#userMetaItems ??= userInternals.list(this.#scope, FRAME_LEVEL, this.#index));
+  }
+
+  /**
+   * nvinfer's raw output tensors for the frame (primary inference with `output-tensor-meta=1`).
+   *
+   * @example
+   * ```ts
+   * const output = frame.tensorItems[0]?.layers[0];
+   * ```
+   */
+  get tensorItems(): readonly TensorOutputMeta[] {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "tensorItems");
+    return tensorOutputs(this.userMetaItems);
+  }
+
+  /**
+   * Attaches a user meta (from `batch.acquireUserMeta()`, payload set) to the frame
+   * (`nvds_add_user_meta_to_frame`).
+   *
+   * @example
+   * ```ts
+   * const user = batch.acquireUserMeta();
+   * user.setJson("ACME.COUNTER.TOTALS", { people: 3 });
+   * frame.addUserMeta(user);
+   * ```
+   */
+  addUserMeta(user: UserMeta): void {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "addUserMeta()", "calling");
+    userInternals.add(this.#scope, FRAME_LEVEL, this.#index, user, HANDLE);
+    this.#userMetaItems = undefined;
+  }
+
+  /**
+   * Removes one of the frame's user metas (`nvds_remove_user_meta_from_frame`).
+   *
+   * @example
+   * ```ts
+   * for (const user of frame.userMetaItems) if (user.metaType === "ACME.TMP.SCRATCH") frame.removeUserMeta(user);
+   * ```
+   */
+  removeUserMeta(user: UserMeta): void {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "removeUserMeta()", "calling");
+    userInternals.remove(this.#scope, FRAME_LEVEL, this.#index, user, HANDLE, "frame");
+    this.#userMetaItems = undefined;
+  }
+
+  /**
+   * The frame's values as a plain object with its objects, display and user metadata, safe to
+   * keep after transform() returns.
    *
    * @example
    * ```ts
    * const frames = batch.frameItems.map((frame) => frame.toJSON());
-   * setTimeout(() => console.log(frames[0]?.frameNum), 1000); // fine: plain values
+   * setTimeout(() => this.log.info(`${frames[0]?.objectItems.length} objects`), 1000); // fine: plain values
    * ```
    */
-  toJSON(): {
-    /** See {@link FrameMeta.batchId}. */
-    batchId: number;
-    /** See {@link FrameMeta.padIndex}. */
-    padIndex: number;
-    /** See {@link FrameMeta.sourceId}. */
-    sourceId: number;
-    /** See {@link FrameMeta.frameNum}. */
-    frameNum: number;
-    /** See {@link FrameMeta.bufPts}. */
-    bufPts: number | undefined;
-    /** See {@link FrameMeta.sourceFrameWidth}. */
-    sourceFrameWidth: number;
-    /** See {@link FrameMeta.sourceFrameHeight}. */
-    sourceFrameHeight: number;
-    /** See {@link FrameMeta.pipelineWidth}. */
-    pipelineWidth: number;
-    /** See {@link FrameMeta.pipelineHeight}. */
-    pipelineHeight: number;
-  } {
+  toJSON(): FrameMetaJSON {
     return {
       batchId: this.batchId,
       padIndex: this.padIndex,
       sourceId: this.sourceId,
       frameNum: this.frameNum,
       bufPts: this.bufPts,
+      ntpTimestamp: this.ntpTimestamp.toString(),
       sourceFrameWidth: this.sourceFrameWidth,
       sourceFrameHeight: this.sourceFrameHeight,
       pipelineWidth: this.pipelineWidth,
       pipelineHeight: this.pipelineHeight,
+      surfaceType: this.surfaceType,
+      surfaceIndex: this.surfaceIndex,
+      numSurfacesPerFrame: this.numSurfacesPerFrame,
+      inferDone: this.inferDone,
+      miscFrameInfo: [...this.miscFrameInfo],
+      objectItems: this.objectItems.map((obj) => obj.toJSON()),
+      displayMetaItems: this.displayMetaItems.map((display) => display.toJSON()),
+      userMetaItems: this.userMetaItems.map((user) => user.toJSON()),
     };
   }
+}
+
+const BULK = "FrameMeta.addObjects";
+
+function checkColumn<T extends Float32Array | Int32Array>(
+  value: unknown,
+  type: new (length: number) => T,
+  member: string,
+  length: number,
+): T {
+  const name = `${BULK}.${member}`;
+  if (!(value instanceof type)) return invalid(`a ${type.name}`, name, value, true);
+  if (length >= 0 && value.length !== length) {
+    return invalidReceived(`a ${type.name} of ${length} values (as many as left)`, name, `${value.length} values`);
+  }
+  return value;
+}
+
+/** Checks every column and row in JS (names in TS terms); returns what the binding takes. */
+function checkColumns(columns: ObjectColumns): { native: NativeObjectColumns; options: NativeBulkOptions } {
+  if (typeof columns !== "object" || columns === null) invalid("an object of columns", BULK, columns, true);
+  const left = checkColumn(columns.left, Float32Array, "left", -1);
+  const count = left.length;
+  const top = checkColumn(columns.top, Float32Array, "top", count);
+  const width = checkColumn(columns.width, Float32Array, "width", count);
+  const height = checkColumn(columns.height, Float32Array, "height", count);
+  const confidence = columns.confidence === undefined ? undefined : checkColumn(columns.confidence, Float32Array, "confidence", count);
+  const classId = columns.classId === undefined ? undefined : checkColumn(columns.classId, Int32Array, "classId", count);
+  for (let row = 0; row < count; row++) {
+    // The common case passes these four comparisons; names are built only on failure.
+    const l = left[row] as number;
+    const t = top[row] as number;
+    const w = width[row] as number;
+    const h = height[row] as number;
+    if (!(Number.isFinite(l) && Number.isFinite(t) && w >= 0 && w !== Infinity && h >= 0 && h !== Infinity)) {
+      checkFinite(l, `${BULK}.left[${row}]`);
+      checkFinite(t, `${BULK}.top[${row}]`);
+      checkSize(w, `${BULK}.width[${row}]`);
+      checkSize(h, `${BULK}.height[${row}]`);
+    }
+    if (confidence !== undefined) {
+      const c = confidence[row] as number;
+      if (!(c >= 0 && c <= 1)) checkConfidence(c, `${BULK}.confidence[${row}]`);
+    }
+  }
+  let labels: string[] | undefined;
+  if (columns.labels !== undefined) {
+    if (!Array.isArray(columns.labels)) invalid("an array of strings", `${BULK}.labels`, columns.labels, true);
+    labels = columns.labels.map((label, index) => checkBoundedString(label, `${BULK}.labels[${index}]`));
+  }
+  const options: NativeBulkOptions = {
+    uniqueComponentId: columns.uniqueComponentId === undefined ? 0 : checkInt32(columns.uniqueComponentId, `${BULK}.uniqueComponentId`),
+    borderWidth: columns.borderWidth === undefined ? 0 : checkUint32(columns.borderWidth, `${BULK}.borderWidth`),
+    borderColor: makeColor(columns.borderColor, `${BULK}.borderColor`, TRANSPARENT),
+    labels,
+  };
+  return { native: { left, top, width, height, confidence, classId }, options };
 }

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { bundleForTest, lineOf, temporaryDir } from "../test-support/bundle.js";
+import { addonPath, requireMetaAddon } from "../test-support/meta-addon.js";
 import { makeTransformState } from "../test-support/transform-state.js";
 import type { NativeBinding, NativeHandlers } from "./binding.js";
 import { startHost, toError } from "./host.js";
@@ -29,6 +30,7 @@ function fakeNative() {
     log: vi.fn(),
     postError: vi.fn(),
     liveInstances: vi.fn(() => [1, 2]),
+    meta: requireMetaAddon().meta,
   } satisfies NativeBinding;
   const errors = new EventEmitter();
   startHost(native, { errorSource: errors, requireBundle: createRequire(__filename) });
@@ -127,7 +129,13 @@ describe("host.js in a Node process (source maps, exit guard, timers)", () => {
 
   beforeAll(async () => {
     const driver = await bundleForTest(join(fixtures, "host-driver.ts"), join(dir, "driver.js"));
-    const run = spawnSync(process.execPath, [driver, probeBundle], { encoding: "utf8", timeout: 20_000 });
+    const addon = addonPath();
+    if (addon instanceof Error) throw addon;
+    const run = spawnSync(process.execPath, [driver, probeBundle], {
+      encoding: "utf8",
+      timeout: 20_000,
+      env: { ...process.env, DSNODE_META_ADDON: addon },
+    });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     ({ results, events } = JSON.parse(run.stdout) as { results: Record<string, Outcome>; events: unknown[][] });

@@ -18,8 +18,12 @@ export interface HostServicesV1 {
   log(instanceId: number, level: number, message: string, file?: string, line?: number): void;
   /** Reports an error that happened outside a call the host waits for. */
   postError(instanceId: number, message: string, debug: string): void;
-  /** The binding's metadata functions (sdk/src/native/meta-binding.ts) for the batches `transform` receives. */
-  readonly meta: MetaBinding;
+  /**
+   * The binding's metadata functions (sdk/src/native/meta-binding.ts) for the batches
+   * `transform` receives. Absent where no transform runs (`ds-element build` reading the
+   * manifest); metadata calls then fail with an error saying so.
+   */
+  readonly meta?: MetaBinding | undefined;
 }
 
 /** One element instance, driven by the host. Returned Promises are awaited by the host. */

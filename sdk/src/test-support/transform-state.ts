@@ -4,15 +4,20 @@ import {
   FRAME_BUF_DTS,
   FRAME_BUF_DURATION,
   FRAME_BUF_PTS,
-  FRAME_HEIGHT,
   FRAME_NUM,
   FRAME_PAD_INDEX,
+  FRAME_PIPELINE_HEIGHT,
+  FRAME_PIPELINE_WIDTH,
+  FRAME_SOURCE_HEIGHT,
+  FRAME_SOURCE_WIDTH,
+  FRAME_NUM_SURFACES,
   FRAME_SOURCE_ID,
-  FRAME_WIDTH,
   STATE_DTS,
   STATE_DURATION,
   STATE_FRAME_STRIDE,
   STATE_FRAMES_BASE,
+  STATE_CALL_ID,
+  STATE_MAX_FRAMES,
   STATE_NUM_FRAMES,
   STATE_PTS,
   STATE_SIZE,
@@ -24,8 +29,13 @@ export interface TestFrame {
   sourceId?: number;
   padIndex?: number;
   batchId?: number;
+  /** Both the source and the pipeline size unless those are given. */
   width?: number;
   height?: number;
+  sourceFrameWidth?: number;
+  sourceFrameHeight?: number;
+  pipelineWidth?: number;
+  pipelineHeight?: number;
 }
 
 export interface TestBuffer {
@@ -33,6 +43,8 @@ export interface TestBuffer {
   dts?: number;
   duration?: number;
   size?: number;
+  maxFramesInBatch?: number;
+  callId?: number;
   frames?: TestFrame[];
 }
 
@@ -51,8 +63,11 @@ export function writeTransformState(state: Float64Array, buffer: TestBuffer): vo
   state[STATE_DURATION] = buffer.duration ?? -1;
   state[STATE_SIZE] = buffer.size ?? 0;
   state[STATE_NUM_FRAMES] = frames.length;
+  state[STATE_MAX_FRAMES] = buffer.maxFramesInBatch ?? frames.length;
+  state[STATE_CALL_ID] = buffer.callId ?? 1;
   frames.forEach((frame, index) => {
     const base = STATE_FRAMES_BASE + index * STATE_FRAME_STRIDE;
+    state.fill(0, base, base + STATE_FRAME_STRIDE);
     state[base + FRAME_NUM] = frame.frameNum ?? index;
     state[base + FRAME_BUF_PTS] = frame.bufPts ?? -1;
     state[base + FRAME_BUF_DTS] = -1;
@@ -60,7 +75,10 @@ export function writeTransformState(state: Float64Array, buffer: TestBuffer): vo
     state[base + FRAME_SOURCE_ID] = frame.sourceId ?? 0;
     state[base + FRAME_PAD_INDEX] = frame.padIndex ?? 0;
     state[base + FRAME_BATCH_ID] = frame.batchId ?? index;
-    state[base + FRAME_WIDTH] = frame.width ?? 0;
-    state[base + FRAME_HEIGHT] = frame.height ?? 0;
+    state[base + FRAME_SOURCE_WIDTH] = frame.sourceFrameWidth ?? frame.width ?? 0;
+    state[base + FRAME_SOURCE_HEIGHT] = frame.sourceFrameHeight ?? frame.height ?? 0;
+    state[base + FRAME_PIPELINE_WIDTH] = frame.pipelineWidth ?? frame.width ?? 0;
+    state[base + FRAME_PIPELINE_HEIGHT] = frame.pipelineHeight ?? frame.height ?? 0;
+    state[base + FRAME_NUM_SURFACES] = 1;
   });
 }

@@ -3,13 +3,14 @@
 import { installExitGuard } from "../exit-guard.js";
 import type { NativeBinding, NativeHandlers } from "../binding.js";
 import { startHost } from "../host.js";
+import { requireMetaAddon } from "../../test-support/meta-addon.js";
+import { makeTransformState } from "../../test-support/transform-state.js";
 
 const bundle = process.argv[2]!;
 const events: unknown[][] = [];
 const live = new Set<number>();
 let handlers: NativeHandlers | undefined;
-const state = new Float64Array(8 + 10 * 4);
-state.set([0, -1, -1, 100, 1, 0, 0, 0, 42, 0, -1, -1, 0, 0, 0, 320, 240]);
+const state = makeTransformState({ pts: 0, size: 100, frames: [{ frameNum: 42, width: 320, height: 240 }] }, 4);
 
 const native: NativeBinding = {
   setHandlers: (installed) => {
@@ -19,6 +20,7 @@ const native: NativeBinding = {
   log: (...args) => void events.push(["log", ...args]),
   postError: (...args) => void events.push(["postError", ...args]),
   liveInstances: () => [...live],
+  meta: requireMetaAddon().meta,
 };
 
 process.setSourceMapsEnabled(true);

@@ -1,0 +1,156 @@
+// Reading and building JS values for the metadata binding and the testing addon, with the
+// project's error shape ("Expected <what> for <name> but received <value>") and a `code` on
+// every error. C++ exceptions are off (an exception must never unwind through V8): every
+// reader returns false, and every builder null, with a JS exception pending when it fails.
+#ifndef DSNODE_BINDING_JS_VALUES_H
+#define DSNODE_BINDING_JS_VALUES_H
+
+#include <node_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "meta/batch.h"
+
+namespace dsnode::metabind {
+
+inline constexpr const char* kInvalidValueCode = "ERR_DS_ELEMENT_INVALID_VALUE";
+inline constexpr const char* kMetaStateCode = "ERR_DS_ELEMENT_META_STATE";
+inline constexpr const char* kStaleHandleCode = "ERR_DS_ELEMENT_STALE_HANDLE";
+// acquireObject/listObjects need a larger object table: JS grows it, rebinds and retries.
+inline constexpr const char* kTableFullCode = "ERR_DS_ELEMENT_TABLE_FULL";
+
+// Largest integer a double holds exactly (Number.MAX_SAFE_INTEGER).
+inline constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+enum class ErrorKind {
+  kType,       // TypeError, ERR_DS_ELEMENT_INVALID_VALUE: a value of the wrong type
+  kRange,      // RangeError, ERR_DS_ELEMENT_INVALID_VALUE: right type, invalid value
+  kState,      // Error, ERR_DS_ELEMENT_META_STATE
+  kStale,      // Error, ERR_DS_ELEMENT_STALE_HANDLE
+  kTableFull,  // RangeError, ERR_DS_ELEMENT_TABLE_FULL
+};
+
+// Throws a new error of `kind`; returns null so callbacks can `return throw_error(...)`.
+napi_value throw_error(napi_env env, ErrorKind kind, const std::string& message);
+// kInvalidValue → RangeError, kInvalidState → Error (META_STATE); the message verbatim.
+napi_value throw_status(napi_env env, const meta::Status& status);
+
+// How a message shows a received value: 1.5, NaN, "text", an object, a Float64Array, ...
+std::string describe_value(napi_env env, napi_value value);
+
+// A DeepStream field path, root[index].a.b, spelled out only when a message needs it.
+struct Path {
+  const char* root;
+  long index = -1;
+  std::string name(const char* a = nullptr, const char* b = nullptr) const;
+};
+
+// What a message calls a value: an argument ("row") or a field under a Path. Four pointers,
+// no string until a check fails.
+class FieldName {
+ public:
+  FieldName(const char* plain) : plain_(plain) {}  // NOLINT: implicit on purpose
+  FieldName(const Path& path, const char* a, const char* b = nullptr) : path_(&path), a_(a), b_(b) {}
+  std::string str() const { return path_ != nullptr ? path_->name(a_, b_) : std::string(plain_); }
+
+ private:
+  const char* plain_ = nullptr;
+  const Path* path_ = nullptr;
+  const char* a_ = nullptr;
+  const char* b_ = nullptr;
+};
+
+// The arguments of one callback; missing ones read as undefined.
+struct Args {
+  static constexpr size_t kMax = 8;
+  Args(napi_env env, napi_callback_info info);
+  napi_value operator[](size_t i) const { return argv[i]; }
+  napi_env env;
+  napi_value argv[kMax] = {};
+  void* data = nullptr;
+  bool ok = false;  // false: napi_get_cb_info failed (an error is pending)
+};
+
+bool is_nullish(napi_env env, napi_value value);
+
+// --- readers: the value's type first (TypeError), then its range (RangeError)
+bool read_double(napi_env env, napi_value value, const FieldName& name, double* out);
+bool read_float(napi_env env, napi_value value, const FieldName& name, float* out);
+// An integer in [minimum, maximum] (meta::checked_integer's message on failure).
+bool read_integer(napi_env env, napi_value value, const FieldName& name, double minimum,
+    double maximum, int64_t* out);
+template <typename T>
+bool read_int(napi_env env, napi_value value, const FieldName& name, T* out) {
+  int64_t wide = 0;
+  if (!read_integer(env, value, name, static_cast<double>(std::numeric_limits<T>::min()),
+          static_cast<double>(std::numeric_limits<T>::max()), &wide)) {
+    return false;
+  }
+  *out = static_cast<T>(wide);
+  return true;
+}
+bool read_bool(napi_env env, napi_value value, const FieldName& name, bool* out);
+bool read_string(napi_env env, napi_value value, const FieldName& name, std::string* out);
+bool read_object(napi_env env, napi_value value, const FieldName& name);
+bool read_array(napi_env env, napi_value value, const FieldName& name, uint32_t* length);
+// A typed array of `type`; `data` points into JS memory (valid while the array lives).
+bool read_typed_array(napi_env env, napi_value value, const FieldName& name,
+    napi_typedarray_type type, void** data, size_t* length);
+
+// Reads members of one JS object named after a DeepStream path.
+class FieldReader {
+ public:
+  FieldReader(napi_env env, napi_value object, const Path& path) : env_(env), object_(object), path_(path) {}
+  bool get(const char* key, napi_value* out);
+  bool number(const char* key, const char* field, double* out);
+  bool real(const char* key, const char* field, float* out);
+  template <typename T>
+  bool integer(const char* key, const char* field, T* out) {
+    napi_value value;
+    return get(key, &value) && read_int<T>(env_, value, FieldName(path_, field), out);
+  }
+  bool flag(const char* key, const char* field, bool* out);
+  bool string(const char* key, const char* field, std::string* out);
+  bool color(const char* key, const char* field, meta::ColorParams* out);
+  // A member that must be an object (its own fields are read with another FieldReader).
+  bool object(const char* key, const char* field, napi_value* out);
+  napi_env env() const { return env_; }
+  const Path& path() const { return path_; }
+
+ private:
+  napi_env env_;
+  napi_value object_;
+  const Path& path_;
+};
+
+// Builds one plain JS object; any failure leaves `ok()` false with an error pending.
+class ObjectBuilder {
+ public:
+  explicit ObjectBuilder(napi_env env);
+  ObjectBuilder& set(const char* key, napi_value value);
+  ObjectBuilder& number(const char* key, double value);
+  ObjectBuilder& boolean(const char* key, bool value);
+  ObjectBuilder& string(const char* key, const char* text, size_t length);
+  ObjectBuilder& string(const char* key, const std::string& text) { return string(key, text.data(), text.size()); }
+  napi_value value() const { return ok_ ? object_ : nullptr; }
+  bool ok() const { return ok_; }
+
+ private:
+  napi_env env_;
+  napi_value object_ = nullptr;
+  bool ok_ = false;
+};
+
+napi_value make_number(napi_env env, double value);
+napi_value make_string(napi_env env, const char* text, size_t length);
+// A Uint8Array over a fresh copy of `bytes`.
+napi_value make_bytes(napi_env env, const uint8_t* bytes, size_t length);
+napi_value make_null(napi_env env);
+napi_value make_undefined(napi_env env);
+
+}  // namespace dsnode::metabind
+
+#endif

@@ -1,0 +1,373 @@
+#include "binding/meta_values.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "meta/validate.h"
+
+namespace dsnode::metabind {
+
+namespace {
+
+using meta::Status;
+
+// Validators name fields without an index (NvDsLabelInfo.result_prob); inside a list the index
+// tells the user which element: NvDsLabelInfo[2].result_prob.
+Status with_index(Status status, const Path& path) {
+  if (status.ok() || path.index < 0) return status;
+  const std::string plain = std::string("for ") + path.root + ".";
+  const size_t at = status.message.find(plain);
+  if (at != std::string::npos) {
+    status.message.replace(at, plain.size(),
+        std::string("for ") + path.root + "[" + std::to_string(path.index) + "].");
+  }
+  return status;
+}
+
+bool fail(napi_env env, const Status& status) {
+  throw_status(env, status);
+  return false;
+}
+
+// Calls `parse(element, path)` for each element of the array member `key` of `object`.
+template <typename T, typename Parse>
+bool parse_list(napi_env env, napi_value object, const char* key, const char* argument,
+    const char* root, std::vector<T>* out, Parse parse) {
+  napi_value list;
+  uint32_t length = 0;
+  if (napi_get_named_property(env, object, key, &list) != napi_ok ||
+      !read_array(env, list, FieldName(argument), &length)) {
+    return false;
+  }
+  out->resize(length);
+  for (uint32_t i = 0; i < length; ++i) {
+    const Path path{root, static_cast<long>(i)};
+    napi_value element;
+    if (napi_get_element(env, list, i, &element) != napi_ok ||
+        !read_object(env, element, FieldName(path, nullptr)) || !parse(element, path, &(*out)[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool parse_rect(napi_env env, napi_value value, const Path& path, meta::RectParams* out) {
+  FieldReader in(env, value, path);
+  bool has_bg_color = false, has_color_info = false;
+  if (!(in.real("left", "left", &out->left) && in.real("top", "top", &out->top) &&
+          in.real("width", "width", &out->width) && in.real("height", "height", &out->height) &&
+          in.integer("borderWidth", "border_width", &out->border_width) &&
+          in.color("borderColor", "border_color", &out->border_color) &&
+          in.flag("hasBgColor", "has_bg_color", &has_bg_color) &&
+          in.color("bgColor", "bg_color", &out->bg_color) &&
+          in.flag("hasColorInfo", "has_color_info", &has_color_info) &&
+          in.integer("colorId", "color_id", &out->color_id) &&
+          in.real("rotationAngle", "rotation_angle", &out->rotation_angle))) {
+    return false;
+  }
+  out->has_bg_color = has_bg_color ? 1 : 0;
+  out->has_color_info = has_color_info ? 1 : 0;
+  return true;
+}
+
+bool parse_line(napi_env env, napi_value value, const Path& path, meta::LineParams* out) {
+  FieldReader in(env, value, path);
+  return in.integer("x1", "x1", &out->x1) && in.integer("y1", "y1", &out->y1) &&
+         in.integer("x2", "x2", &out->x2) && in.integer("y2", "y2", &out->y2) &&
+         in.integer("lineWidth", "line_width", &out->line_width) &&
+         in.color("lineColor", "line_color", &out->line_color);
+}
+
+bool parse_arrow(napi_env env, napi_value value, const Path& path, meta::ArrowParams* out) {
+  FieldReader in(env, value, path);
+  napi_value head_value;
+  int64_t head = 0;
+  if (!(in.integer("x1", "x1", &out->x1) && in.integer("y1", "y1", &out->y1) &&
+          in.integer("x2", "x2", &out->x2) && in.integer("y2", "y2", &out->y2) &&
+          in.integer("arrowWidth", "arrow_width", &out->arrow_width) && in.get("arrowHead", &head_value) &&
+          read_integer(env, head_value, FieldName(path, "arrow_head"), 0, 2, &head) &&
+          in.color("arrowColor", "arrow_color", &out->arrow_color))) {
+    return false;
+  }
+  out->arrow_head = static_cast<meta::ArrowHead>(head);
+  return true;
+}
+
+bool parse_circle(napi_env env, napi_value value, const Path& path, meta::CircleParams* out) {
+  FieldReader in(env, value, path);
+  bool has_bg_color = false;
+  if (!(in.integer("xc", "xc", &out->xc) && in.integer("yc", "yc", &out->yc) &&
+          in.integer("radius", "radius", &out->radius) &&
+          in.color("circleColor", "circle_color", &out->circle_color) &&
+          in.flag("hasBgColor", "has_bg_color", &has_bg_color) && in.color("bgColor", "bg_color", &out->bg_color) &&
+          in.integer("circleWidth", "circle_width", &out->circle_width))) {
+    return false;
+  }
+  out->has_bg_color = has_bg_color ? 1 : 0;
+  return true;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- JS → model
+
+bool parse_text(napi_env env, napi_value value, const Path& path, meta::TextParams* out) {
+  FieldReader in(env, value, path);
+  napi_value font;
+  bool set_bg_color = false;
+  if (!(in.string("displayText", "display_text", &out->display_text) &&
+          in.integer("xOffset", "x_offset", &out->x_offset) && in.integer("yOffset", "y_offset", &out->y_offset) &&
+          in.object("font", "font_params", &font))) {
+    return false;
+  }
+  FieldReader font_in(env, font, path);
+  if (!(font_in.string("name", "font_params.font_name", &out->font_params.font_name) &&
+          font_in.integer("size", "font_params.font_size", &out->font_params.font_size) &&
+          font_in.color("color", "font_params.font_color", &out->font_params.font_color) &&
+          in.flag("setBgColor", "set_bg_clr", &set_bg_color) &&
+          in.color("bgColor", "text_bg_clr", &out->text_bg_clr))) {
+    return false;
+  }
+  out->set_bg_clr = set_bg_color ? 1 : 0;
+  return true;
+}
+
+bool parse_mask(napi_env env, napi_value value, const Path& path, meta::MaskParams* out) {
+  FieldReader in(env, value, path);
+  napi_value data_value;
+  void* data = nullptr;
+  size_t length = 0;
+  if (!(in.get("data", &data_value) &&
+          read_typed_array(env, data_value, FieldName(path, "data"), napi_float32_array, &data, &length) &&
+          in.real("threshold", "threshold", &out->threshold) && in.integer("width", "width", &out->width) &&
+          in.integer("height", "height", &out->height))) {
+    return false;
+  }
+  const float* values = static_cast<const float*>(data);
+  out->data.assign(values, values + length);
+  return true;
+}
+
+bool parse_display_content(napi_env env, napi_value value, meta::DisplayContent* out) {
+  auto rect = [env](napi_value v, const Path& p, meta::RectParams* o) { return parse_rect(env, v, p, o); };
+  auto text = [env](napi_value v, const Path& p, meta::TextParams* o) { return parse_text(env, v, p, o); };
+  auto line = [env](napi_value v, const Path& p, meta::LineParams* o) { return parse_line(env, v, p, o); };
+  auto arrow = [env](napi_value v, const Path& p, meta::ArrowParams* o) { return parse_arrow(env, v, p, o); };
+  auto circle = [env](napi_value v, const Path& p, meta::CircleParams* o) { return parse_circle(env, v, p, o); };
+  return read_object(env, value, FieldName("content")) &&
+         parse_list(env, value, "rects", "content.rects", "NvDsDisplayMeta.rect_params", &out->rects, rect) &&
+         parse_list(env, value, "texts", "content.texts", "NvDsDisplayMeta.text_params", &out->texts, text) &&
+         parse_list(env, value, "lines", "content.lines", "NvDsDisplayMeta.line_params", &out->lines, line) &&
+         parse_list(env, value, "arrows", "content.arrows", "NvDsDisplayMeta.arrow_params", &out->arrows, arrow) &&
+         parse_list(env, value, "circles", "content.circles", "NvDsDisplayMeta.circle_params", &out->circles, circle);
+}
+
+bool parse_label_info(napi_env env, napi_value value, const Path& path, meta::LabelInfoFields* out) {
+  FieldReader in(env, value, path);
+  meta::LabelInfoFields label;
+  std::string result_label;
+  if (!(read_object(env, value, FieldName(path, nullptr)) &&
+          in.integer("numClasses", "num_classes", &label.num_classes) &&
+          in.string("resultLabel", "result_label", &result_label) &&
+          in.integer("resultClassId", "result_class_id", &label.result_class_id) &&
+          in.integer("labelId", "label_id", &label.label_id) &&
+          in.real("resultProb", "result_prob", &label.result_prob))) {
+    return false;
+  }
+  Status status = meta::copy_bounded(label.result_label, result_label, "NvDsLabelInfo.result_label");
+  if (status.ok()) status = meta::validate_label_info(label);
+  if (!status.ok()) return fail(env, with_index(status, path));
+  *out = label;
+  return true;
+}
+
+bool parse_classifier(napi_env env, napi_value value, meta::ClassifierFields* out,
+    std::vector<meta::LabelInfoFields>* labels) {
+  static const Path path{"NvDsClassifierMeta"};
+  if (!read_object(env, value, FieldName("classifier"))) return false;
+  FieldReader in(env, value, path);
+  napi_value list;
+  uint32_t length = 0;
+  if (!(in.integer("numLabels", "num_labels", &out->num_labels) &&
+          in.integer("uniqueComponentId", "unique_component_id", &out->unique_component_id) &&
+          in.string("classifierType", "classifier_type", &out->classifier_type) && in.get("labels", &list) &&
+          read_array(env, list, FieldName(path, "label_info_list"), &length))) {
+    return false;
+  }
+  Status status = meta::validate_classifier(*out);
+  if (!status.ok()) return fail(env, status);
+  labels->resize(length);
+  for (uint32_t i = 0; i < length; ++i) {
+    napi_value element;
+    if (napi_get_element(env, list, i, &element) != napi_ok ||
+        !parse_label_info(env, element, Path{"NvDsLabelInfo", static_cast<long>(i)}, &(*labels)[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- model → JS
+
+namespace {
+
+template <typename T, typename Build>
+napi_value array_of(napi_env env, const T* items, size_t count, Build build) {
+  napi_value array = nullptr;
+  if (napi_create_array_with_length(env, count, &array) != napi_ok) return nullptr;
+  for (size_t i = 0; i < count; ++i) {
+    napi_value item = build(items[i]);
+    if (item == nullptr || napi_set_element(env, array, static_cast<uint32_t>(i), item) != napi_ok) return nullptr;
+  }
+  return array;
+}
+
+napi_value rect_value(napi_env env, const meta::RectParams& rect) {
+  return ObjectBuilder(env)
+      .number("left", rect.left).number("top", rect.top).number("width", rect.width).number("height", rect.height)
+      .number("borderWidth", rect.border_width).set("borderColor", color_value(env, rect.border_color))
+      .boolean("hasBgColor", rect.has_bg_color != 0).set("bgColor", color_value(env, rect.bg_color))
+      .boolean("hasColorInfo", rect.has_color_info != 0).number("colorId", rect.color_id)
+      .number("rotationAngle", rect.rotation_angle)
+      .value();
+}
+
+napi_value line_value(napi_env env, const meta::LineParams& line) {
+  return ObjectBuilder(env)
+      .number("x1", line.x1).number("y1", line.y1).number("x2", line.x2).number("y2", line.y2)
+      .number("lineWidth", line.line_width).set("lineColor", color_value(env, line.line_color))
+      .value();
+}
+
+napi_value arrow_value(napi_env env, const meta::ArrowParams& arrow) {
+  return ObjectBuilder(env)
+      .number("x1", arrow.x1).number("y1", arrow.y1).number("x2", arrow.x2).number("y2", arrow.y2)
+      .number("arrowWidth", arrow.arrow_width).number("arrowHead", static_cast<int32_t>(arrow.arrow_head))
+      .set("arrowColor", color_value(env, arrow.arrow_color))
+      .value();
+}
+
+napi_value circle_value(napi_env env, const meta::CircleParams& circle) {
+  return ObjectBuilder(env)
+      .number("xc", circle.xc).number("yc", circle.yc).number("radius", circle.radius)
+      .set("circleColor", color_value(env, circle.circle_color)).boolean("hasBgColor", circle.has_bg_color != 0)
+      .set("bgColor", color_value(env, circle.bg_color)).number("circleWidth", circle.circle_width)
+      .value();
+}
+
+napi_value numbers_value(napi_env env, const double* values, size_t count) {
+  return array_of(env, values, count, [env](double value) { return make_number(env, value); });
+}
+
+}  // namespace
+
+napi_value color_value(napi_env env, const meta::ColorParams& color) {
+  return ObjectBuilder(env)
+      .number("red", color.red).number("green", color.green).number("blue", color.blue).number("alpha", color.alpha)
+      .value();
+}
+
+napi_value text_value(napi_env env, const meta::TextParams& text) {
+  const meta::FontParams& font = text.font_params;
+  napi_value font_value = ObjectBuilder(env)
+      .string("name", font.font_name).number("size", font.font_size).set("color", color_value(env, font.font_color))
+      .value();
+  return ObjectBuilder(env)
+      .string("displayText", text.display_text).number("xOffset", text.x_offset).number("yOffset", text.y_offset)
+      .set("font", font_value).boolean("setBgColor", text.set_bg_clr != 0)
+      .set("bgColor", color_value(env, text.text_bg_clr))
+      .value();
+}
+
+napi_value mask_value(napi_env env, const meta::MaskParams& mask) {
+  if (mask.data.empty()) return make_null(env);
+  napi_value buffer = nullptr, data = nullptr;
+  void* bytes = nullptr;
+  const size_t size = mask.data.size() * sizeof(float);
+  if (napi_create_arraybuffer(env, size, &bytes, &buffer) != napi_ok) return nullptr;
+  std::memcpy(bytes, mask.data.data(), size);
+  if (napi_create_typedarray(env, napi_float32_array, mask.data.size(), buffer, 0, &data) != napi_ok) return nullptr;
+  return ObjectBuilder(env)
+      .set("data", data).number("threshold", mask.threshold).number("width", mask.width).number("height", mask.height)
+      .value();
+}
+
+napi_value display_value(napi_env env, uint32_t index, const meta::DisplayFields& display) {
+  double misc[meta::kMaxUserFields];
+  for (size_t i = 0; i < meta::kMaxUserFields; ++i) misc[i] = static_cast<double>(display.misc_osd_data[i]);
+  return ObjectBuilder(env)
+      .number("index", index)
+      .set("rects", array_of(env, display.rect_params, display.num_rects,
+          [env](const meta::RectParams& v) { return rect_value(env, v); }))
+      .set("texts", array_of(env, display.text_params, display.num_labels,
+          [env](const meta::TextParams& v) { return text_value(env, v); }))
+      .set("lines", array_of(env, display.line_params, display.num_lines,
+          [env](const meta::LineParams& v) { return line_value(env, v); }))
+      .set("arrows", array_of(env, display.arrow_params, display.num_arrows,
+          [env](const meta::ArrowParams& v) { return arrow_value(env, v); }))
+      .set("circles", array_of(env, display.circle_params, display.num_circles,
+          [env](const meta::CircleParams& v) { return circle_value(env, v); }))
+      .set("miscOsdData", numbers_value(env, misc, meta::kMaxUserFields))
+      .value();
+}
+
+napi_value label_info_value(napi_env env, uint32_t index, const meta::LabelInfoFields& label) {
+  return ObjectBuilder(env)
+      .number("index", index).number("numClasses", label.num_classes)
+      .string("resultLabel", label.result_label, strnlen(label.result_label, meta::kMaxLabelSize))
+      .number("resultClassId", label.result_class_id).number("labelId", label.label_id)
+      .number("resultProb", label.result_prob)
+      .value();
+}
+
+napi_value classifier_value(napi_env env, uint32_t index, const meta::ClassifierFields& classifier,
+    const std::vector<std::pair<uint32_t, meta::LabelInfoFields>>& labels) {
+  napi_value label_values = array_of(env, labels.data(), labels.size(),
+      [env](const std::pair<uint32_t, meta::LabelInfoFields>& l) { return label_info_value(env, l.first, l.second); });
+  return ObjectBuilder(env)
+      .number("index", index).number("numLabels", classifier.num_labels)
+      .number("uniqueComponentId", classifier.unique_component_id)
+      .string("classifierType", classifier.classifier_type).set("labels", label_values)
+      .value();
+}
+
+napi_value user_meta_value(napi_env env, uint32_t index, const meta::UserMetaFields& user) {
+  const bool has_payload = user.kind == meta::PayloadKind::kBytes || user.kind == meta::PayloadKind::kJson;
+  return ObjectBuilder(env)
+      .number("index", index).string("metaType", user.meta_type).number("metaTypeId", user.meta_type_id)
+      .number("kind", static_cast<int>(user.kind))
+      .set("payload", has_payload ? make_bytes(env, user.payload.data(), user.payload.size()) : make_null(env))
+      .value();
+}
+
+napi_value tensor_output_value(napi_env env, const meta::TensorOutput& output,
+    const std::vector<napi_value>& host_views) {
+  napi_value layers = nullptr;
+  if (napi_create_array_with_length(env, output.layers.size(), &layers) != napi_ok) return nullptr;
+  for (size_t i = 0; i < output.layers.size(); ++i) {
+    const meta::TensorLayer& layer = output.layers[i];
+    double dims[meta::kMaxTensorDims];
+    const size_t num_dims = std::min<size_t>(layer.num_dims, meta::kMaxTensorDims);
+    for (size_t d = 0; d < num_dims; ++d) dims[d] = layer.dims[d];
+    napi_value device = nullptr;
+    if (napi_create_bigint_uint64(env, reinterpret_cast<uintptr_t>(layer.device_buffer), &device) != napi_ok) {
+      return nullptr;
+    }
+    napi_value value = ObjectBuilder(env)
+        .string("layerName", layer.layer_name).number("dataType", static_cast<int32_t>(layer.data_type))
+        .set("dims", numbers_value(env, dims, num_dims)).number("numElements", layer.num_elements)
+        .number("bindingIndex", layer.binding_index)
+        .set("host", host_views[i] != nullptr ? host_views[i] : make_null(env)).set("devicePointer", device)
+        .value();
+    if (value == nullptr || napi_set_element(env, layers, static_cast<uint32_t>(i), value) != napi_ok) return nullptr;
+  }
+  return ObjectBuilder(env)
+      .number("uniqueId", output.unique_id).number("gpuId", output.gpu_id)
+      .number("networkWidth", output.network_width).number("networkHeight", output.network_height)
+      .number("networkChannels", output.network_channels)
+      .boolean("maintainAspectRatio", output.maintain_aspect_ratio)
+      .boolean("symmetricPadding", output.symmetric_padding).set("layers", layers)
+      .value();
+}
+
+}  // namespace dsnode::metabind

@@ -1,0 +1,302 @@
+import { MetaStateError, StaleHandleError } from "../errors/errors.js";
+import type { NativeClassifier, NativeClassifierRead } from "../native/meta-binding.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
+import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
+import type { ObjectCore } from "./object-core.js";
+import type { TransformScope } from "./transform-scope.js";
+import { checkBoundedString, checkInt32, checkUint32 } from "./validation.js";
+
+const TYPE = "ClassifierMeta";
+
+/** @internal What ObjectMeta needs of a ClassifierMeta's private state. */
+export interface ClassifierInternals {
+  scopeOf(classifier: ClassifierMeta): TransformScope;
+  statusOf(classifier: ClassifierMeta): number;
+  ownerOf(classifier: ClassifierMeta): ObjectCore | undefined;
+  indexOf(classifier: ClassifierMeta): number;
+  toNative(classifier: ClassifierMeta): NativeClassifier;
+  markAdded(classifier: ClassifierMeta, owner: ObjectCore, index: number): void;
+  markRemoved(classifier: ClassifierMeta): void;
+  /** The JS handle of a listed classifier: the known one (label indices learned) or a new one. */
+  fromNative(scope: TransformScope, owner: ObjectCore, read: NativeClassifierRead): ClassifierMeta;
+}
+
+/** @internal */
+// Assigned by ClassifierMeta's static block (the only code that sees its private fields).
+export let classifierInternals: ClassifierInternals;
+
+/**
+ * The plain values of a {@link ClassifierMeta}, as {@link ClassifierMeta.toJSON} returns them.
+ *
+ * @example
+ * ```ts
+ * const results: ClassifierMetaJSON[] = obj.classifierItems.map((classifier) => classifier.toJSON());
+ * ```
+ */
+export interface ClassifierMetaJSON {
+  /** See {@link ClassifierMeta.numLabels}. */
+  numLabels: number;
+  /** See {@link ClassifierMeta.uniqueComponentId}. */
+  uniqueComponentId: number;
+  /** See {@link ClassifierMeta.classifierType}. */
+  classifierType: string;
+  /** Each label's {@link LabelInfo.toJSON}. */
+  labelInfoItems: LabelInfoJSON[];
+}
+
+/**
+ * What a secondary classifier concluded about one object (`NvDsClassifierMeta`), with one
+ * {@link LabelInfo} per attribute. Acquire one with `batch.acquireClassifierMeta()`, set its
+ * fields, add its label infos, then `obj.addClassifierMeta(classifier)`: it is sent to the
+ * buffer with its labels in one native call. Once added (or read from the buffer) its fields
+ * are read-only; label infos can still be added and removed.
+ *
+ * Valid only during the transform() call that made it (see {@link StaleHandleError}).
+ *
+ * @example
+ * ```ts
+ * const classifier = batch.acquireClassifierMeta();
+ * classifier.uniqueComponentId = 2;
+ * classifier.classifierType = "vehicle-color";
+ * const label = batch.acquireLabelInfo();
+ * label.resultLabel = "red";
+ * label.resultProb = 0.9;
+ * classifier.addLabelInfo(label);
+ * obj.addClassifierMeta(classifier);
+ * ```
+ */
+export class ClassifierMeta {
+  readonly #scope: TransformScope;
+  #status: number;
+  #index = -1;
+  #owner: ObjectCore | undefined;
+  #numLabels: number | undefined;
+  #uniqueComponentId = 0;
+  #classifierType = "";
+  /** The label infos in list order (staged, or mirroring the buffer's list once added). */
+  readonly #labels: LabelInfo[] = [];
+  #labelItems: readonly LabelInfo[] | undefined;
+  /** Whether every label in #labels knows its native index. */
+  #labelIndicesKnown = true;
+
+  /** @internal Classifiers come from `batch.acquireClassifierMeta()` or the buffer; user code never constructs them. */
+  constructor(scope: TransformScope) {
+    this.#scope = scope;
+    this.#status = STAGED;
+  }
+
+  #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
+    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
+    if (this.#status === REMOVED_HANDLE) {
+      throw new MetaStateError(`ClassifierMeta used after removeClassifierMeta (${action} ${member})`);
+    }
+    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addClassifierMeta");
+  }
+
+  /**
+   * Number of labels the classifier outputs (`num_labels`, uint32). Until set, the number of
+   * label infos added.
+   *
+   * @example
+   * ```ts
+   * classifier.numLabels = 1;
+   * ```
+   */
+  get numLabels(): number {
+    this.#check("numLabels");
+    return this.#numLabels ?? this.#labels.length;
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set numLabels(value: number) {
+    this.#check("numLabels", "writing");
+    this.#numLabels = checkUint32(value, "ClassifierMeta.numLabels");
+  }
+
+  /**
+   * Id of the component (e.g. nvinfer's `gie-unique-id`) that made this classification
+   * (`unique_component_id`, int32).
+   *
+   * @example
+   * ```ts
+   * classifier.uniqueComponentId = 3;
+   * ```
+   */
+  get uniqueComponentId(): number {
+    this.#check("uniqueComponentId");
+    return this.#uniqueComponentId;
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set uniqueComponentId(value: number) {
+    this.#check("uniqueComponentId", "writing");
+    this.#uniqueComponentId = checkInt32(value, "ClassifierMeta.uniqueComponentId");
+  }
+
+  /**
+   * What the classifier classifies (`classifier_type`): at most 127 bytes of UTF-8, no NUL.
+   *
+   * @example
+   * ```ts
+   * classifier.classifierType = "vehicle-make";
+   * ```
+   */
+  get classifierType(): string {
+    this.#check("classifierType");
+    return this.#classifierType;
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set classifierType(value: string) {
+    this.#check("classifierType", "writing");
+    this.#classifierType = checkBoundedString(value, "ClassifierMeta.classifierType");
+  }
+
+  /**
+   * The classifier's label infos (`label_info_list`), in list order. A real array: iterate it
+   * as often as you like.
+   *
+   * @example
+   * ```ts
+   * const best = classifier.labelInfoItems.reduce((a, b) => (b.resultProb > a.resultProb ? b : a));
+   * ```
+   */
+  get labelInfoItems(): readonly LabelInfo[] {
+    this.#check("labelInfoItems");
+    return (this.#labelItems ??= Object.freeze(this.#labels.slice()));
+  }
+
+  /**
+   * Adds a label info (from `batch.acquireLabelInfo()`): staged with the classifier until it is
+   * added, or sent to the buffer at once if it already is (`nvds_add_label_info_meta_to_classifier`).
+   *
+   * @example
+   * ```ts
+   * const label = batch.acquireLabelInfo();
+   * label.resultLabel = "blue";
+   * classifier.addLabelInfo(label);
+   * ```
+   */
+  addLabelInfo(label: LabelInfo): void {
+    this.#check("addLabelInfo()", "calling");
+    if (!(label instanceof LabelInfo)) notAHandle("LabelInfo", "ClassifierMeta.addLabelInfo label", label);
+    checkSameCall(labelInternals.scopeOf(label), this.#scope, "LabelInfo", "addLabelInfo");
+    checkAddable(labelInternals.statusOf(label), "LabelInfo", "addLabelInfo", "removeLabelInfo");
+    if (this.#status === ADDED) {
+      const scope = this.#scope;
+      const meta = scope.requireMeta("ClassifierMeta.addLabelInfo()");
+      const index = meta.addLabelInfo(scope.callId, this.#index, labelInternals.toNative(label));
+      labelInternals.markAdded(label, this, index);
+    } else {
+      labelInternals.markAdded(label, this, -1);
+    }
+    this.#labels.push(label);
+    this.#labelItems = undefined;
+  }
+
+  /**
+   * Removes one of this classifier's label infos (`nvds_remove_label_info_meta_from_classifier`);
+   * the label info cannot be used afterwards.
+   *
+   * @example
+   * ```ts
+   * for (const label of classifier.labelInfoItems) if (label.resultProb < 0.2) classifier.removeLabelInfo(label);
+   * ```
+   */
+  removeLabelInfo(label: LabelInfo): void {
+    this.#check("removeLabelInfo()", "calling");
+    if (!(label instanceof LabelInfo)) notAHandle("LabelInfo", "ClassifierMeta.removeLabelInfo label", label);
+    checkSameCall(labelInternals.scopeOf(label), this.#scope, "LabelInfo", "removeLabelInfo");
+    const position = this.#labels.indexOf(label);
+    if (position < 0 || labelInternals.classifierOf(label) !== this) {
+      notIn(labelInternals.statusOf(label), "LabelInfo", "classifier", "removeLabelInfo", "removeLabelInfo");
+    }
+    if (this.#status === ADDED) {
+      const scope = this.#scope;
+      const meta = scope.requireMeta("ClassifierMeta.removeLabelInfo()");
+      if (labelInternals.indexOf(label) < 0) this.#learnLabelIndices();
+      meta.removeLabelInfo(scope.callId, this.#index, labelInternals.indexOf(label));
+    }
+    labelInternals.markRemoved(label);
+    this.#labels.splice(position, 1);
+    this.#labelItems = undefined;
+  }
+
+  /** Labels sent with addClassifier have no index yet: native code gives them when listed. */
+  #learnLabelIndices(): void {
+    const owner = this.#owner as ObjectCore;
+    const meta = this.#scope.requireMeta("ClassifierMeta");
+    for (const read of meta.listClassifiers(this.#scope.callId, owner.row)) {
+      if (read.index === this.#index) this.#adoptLabelIndices(read);
+    }
+  }
+
+  #adoptLabelIndices(read: NativeClassifierRead): void {
+    if (this.#labelIndicesKnown) return;
+    read.labels.forEach((labelRead, position) => {
+      const label = this.#labels[position];
+      if (label !== undefined && labelInternals.indexOf(label) < 0) labelInternals.setIndex(label, labelRead.index);
+    });
+    this.#labelIndicesKnown = true;
+  }
+
+  /**
+   * The classifier's values as a plain object, safe to keep after transform() returns.
+   *
+   * @example
+   * ```ts
+   * this.seen.push(classifier.toJSON());
+   * ```
+   */
+  toJSON(): ClassifierMetaJSON {
+    this.#check("toJSON()");
+    return {
+      numLabels: this.numLabels,
+      uniqueComponentId: this.#uniqueComponentId,
+      classifierType: this.#classifierType,
+      labelInfoItems: this.#labels.map((label) => label.toJSON()),
+    };
+  }
+
+  static {
+    classifierInternals = {
+      scopeOf: (classifier) => classifier.#scope,
+      statusOf: (classifier) => classifier.#status,
+      ownerOf: (classifier) => classifier.#owner,
+      indexOf: (classifier) => classifier.#index,
+      toNative: (classifier) => ({
+        numLabels: classifier.#numLabels ?? classifier.#labels.length,
+        uniqueComponentId: classifier.#uniqueComponentId,
+        classifierType: classifier.#classifierType,
+        labels: classifier.#labels.map((label) => labelInternals.toNative(label)),
+      }),
+      markAdded: (classifier, owner, index) => {
+        classifier.#status = ADDED;
+        classifier.#owner = owner;
+        classifier.#index = index;
+        classifier.#numLabels ??= classifier.#labels.length;
+        classifier.#labelIndicesKnown = classifier.#labels.length === 0;
+        (classifier.#scope.classifiers ??= new Map()).set(index, classifier);
+      },
+      markRemoved: (classifier) => {
+        classifier.#status = REMOVED_HANDLE;
+        classifier.#scope.classifiers?.delete(classifier.#index);
+        for (const label of classifier.#labels) labelInternals.markRemoved(label);
+      },
+      fromNative: (scope, owner, read) => {
+        const known = scope.classifiers?.get(read.index);
+        if (known !== undefined) {
+          known.#adoptLabelIndices(read);
+          return known;
+        }
+        const classifier = new ClassifierMeta(scope);
+        classifier.#numLabels = read.numLabels;
+        classifier.#uniqueComponentId = read.uniqueComponentId;
+        classifier.#classifierType = read.classifierType;
+        for (const labelRead of read.labels) {
+          classifier.#labels.push(scope.labelInfos?.get(labelRead.index) ?? labelInternals.fromNative(scope, labelRead, classifier));
+        }
+        classifierInternals.markAdded(classifier, owner, read.index);
+        classifier.#labelIndicesKnown = true;
+        return classifier;
+      },
+    };
+  }
+}

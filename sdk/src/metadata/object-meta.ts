@@ -1,0 +1,641 @@
+import {
+  OBJ_CLASS_ID,
+  OBJ_CONFIDENCE,
+  OBJ_DETECTOR_BBOX,
+  OBJ_FRAME_INDEX,
+  OBJ_MISC,
+  OBJ_OBJECT_ID,
+  OBJ_PARENT_ROW,
+  OBJ_STRIDE,
+  OBJ_TRACKER_BBOX,
+  OBJ_TRACKER_CONFIDENCE,
+  OBJ_UNIQUE_COMPONENT_ID,
+} from "../protocol/transform-state.js";
+import { ClassifierMeta, classifierInternals, type ClassifierMetaJSON } from "./classifier-meta.js";
+import { checkAddable, checkSameCall, notAHandle, notIn, ADDED as HANDLE_ADDED } from "./handle-checks.js";
+import { ACQUIRED, IN_FRAME, ObjectCore, REMOVED } from "./object-core.js";
+import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./object-views.js";
+import type { TensorOutputMeta } from "./tensor-output-meta.js";
+import type { TransformScope } from "./transform-scope.js";
+import { OBJECT_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
+import {
+  checkBoundedString,
+  checkConfidence,
+  checkInt32,
+  checkMiscInfo,
+  checkObjectId,
+} from "./validation.js";
+import {
+  makeMask,
+  type Box,
+  type BoxInit,
+  type MaskParams,
+  type Rect,
+  type RectParams,
+  type RectParamsInit,
+  type Text,
+  type TextParams,
+  type TextParamsInit,
+} from "./values.js";
+
+const DETECTOR_BBOX = boxNames("detectorBboxInfo");
+const TRACKER_BBOX = boxNames("trackerBboxInfo");
+const EMPTY_TENSORS: readonly TensorOutputMeta[] = Object.freeze([]);
+
+/** @internal What FrameMeta needs of an ObjectMeta's private state. */
+interface ObjectInternals {
+  /** The object's core, or undefined when `value` is not an ObjectMeta. */
+  coreOf(value: unknown): ObjectCore | undefined;
+}
+
+// Assigned by ObjectMeta's static block.
+let objectInternals: ObjectInternals;
+
+
+/**
+ * Where an object's parent is, in a {@link ObjectMetaJSON}: `batch.frameItems[frameIndex].objectItems[objectIndex]`.
+ *
+ * @example
+ * ```ts
+ * const { parent } = obj.toJSON();
+ * if (parent) console.log(`child of object ${parent.objectIndex} in frame ${parent.frameIndex}`);
+ * ```
+ */
+export interface ObjectMetaReference {
+  /** Index of the parent's frame in `frameItems`. */
+  frameIndex: number;
+  /** Index of the parent in that frame's `objectItems`. */
+  objectIndex: number;
+}
+
+/**
+ * A mask in an {@link ObjectMetaJSON}: {@link MaskParams} with the data as plain numbers.
+ *
+ * @example
+ * ```ts
+ * const mask: MaskParamsJSON | null = obj.toJSON().maskParams;
+ * ```
+ */
+export interface MaskParamsJSON {
+  /** `width * height` values, row by row. */
+  data: number[];
+  /** See {@link MaskParams.threshold}. */
+  threshold: number;
+  /** See {@link MaskParams.width}. */
+  width: number;
+  /** See {@link MaskParams.height}. */
+  height: number;
+}
+
+/**
+ * The plain values of an {@link ObjectMeta}, as {@link ObjectMeta.toJSON} returns them.
+ *
+ * @example
+ * ```ts
+ * const detections: ObjectMetaJSON[] = frame.objectItems.map((obj) => obj.toJSON());
+ * ```
+ */
+export interface ObjectMetaJSON {
+  /** See {@link ObjectMeta.classId}. */
+  classId: number;
+  /** See {@link ObjectMeta.objectId}. */
+  objectId: number;
+  /** See {@link ObjectMeta.uniqueComponentId}. */
+  uniqueComponentId: number;
+  /** See {@link ObjectMeta.confidence}. */
+  confidence: number;
+  /** See {@link ObjectMeta.trackerConfidence}. */
+  trackerConfidence: number;
+  /** See {@link ObjectMeta.label}. */
+  label: string;
+  /** See {@link ObjectMeta.rectParams}. */
+  rectParams: Rect;
+  /** See {@link ObjectMeta.textParams}. */
+  textParams: Text;
+  /** See {@link ObjectMeta.maskParams}; null when none. */
+  maskParams: MaskParamsJSON | null;
+  /** See {@link ObjectMeta.detectorBboxInfo}. */
+  detectorBboxInfo: Box;
+  /** See {@link ObjectMeta.trackerBboxInfo}. */
+  trackerBboxInfo: Box;
+  /** See {@link ObjectMeta.miscObjInfo}. */
+  miscObjInfo: [number, number, number, number];
+  /** See {@link ObjectMeta.parent}; null when none. */
+  parent: ObjectMetaReference | null;
+  /** Each classifier's {@link ClassifierMeta.toJSON}. */
+  classifierItems: ClassifierMetaJSON[];
+  /** Each user meta's {@link UserMeta.toJSON}. */
+  userMetaItems: UserMetaJSON[];
+}
+
+/**
+ * One detected object (`NvDsObjectMeta`): its class, box, confidence, tracking id, label,
+ * on-screen text and the classifier and user metadata attached to it. Objects are acquired
+ * from the batch's pool (`batch.acquireObjectMeta()`), filled, and added to a frame
+ * (`frame.addObjectMeta(obj, parent?)`); they are never constructed with `new`. Objects already
+ * in the buffer come from `frame.objectItems`, and every member can be written as well.
+ *
+ * Numbers are read and written through a table shared with native code (no native call per
+ * member); writes to an object already in a frame are sent when transform() settles. Invalid
+ * values throw at the assignment, naming the member.
+ *
+ * Valid only during the transform() call that made it (see {@link StaleHandleError}); after
+ * `frame.removeObjectMeta(obj)` every member throws {@link MetaStateError}.
+ *
+ * @example
+ * ```ts
+ * const obj = batch.acquireObjectMeta();
+ * obj.classId = 0;
+ * obj.label = "person";
+ * obj.confidence = 0.92;
+ * obj.rectParams = { left: 40, top: 60, width: 120, height: 300, borderWidth: 2, borderColor: { red: 1 } };
+ * frame.addObjectMeta(obj);
+ * ```
+ */
+export class ObjectMeta {
+  readonly #core: ObjectCore;
+  #rectParams: ObjectRectParams | undefined;
+  #textParams: ObjectTextParams | undefined;
+  #detectorBbox: TableBox | undefined;
+  #trackerBbox: TableBox | undefined;
+
+  /** @internal Objects come from `batch.acquireObjectMeta()` or `frame.objectItems`; user code never constructs them. */
+  constructor(core: ObjectCore) {
+    this.#core = core;
+  }
+
+  #write(offset: number, value: number): void {
+    const core = this.#core;
+    core.scope.table[core.base + offset] = value;
+    core.touch();
+  }
+
+  /**
+   * Class index from the detector (`class_id`, int32).
+   *
+   * @example
+   * ```ts
+   * const people = frame.objectItems.filter((obj) => obj.classId === 0);
+   * ```
+   */
+  get classId(): number {
+    return this.#core.read(OBJ_CLASS_ID, "classId");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set classId(value: number) {
+    this.#core.check("classId", "writing");
+    this.#write(OBJ_CLASS_ID, checkInt32(value, "ObjectMeta.classId"));
+  }
+
+  /**
+   * Tracking id (`object_id`) set by a tracker; -1 (DeepStream's `UNTRACKED_OBJECT_ID`) until
+   * one tracks the object. Ids are integers up to 2^53 - 1.
+   *
+   * @example
+   * ```ts
+   * if (obj.objectId !== -1) this.lastSeen.set(obj.objectId, frame.frameNum);
+   * ```
+   */
+  get objectId(): number {
+    return this.#core.read(OBJ_OBJECT_ID, "objectId");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set objectId(value: number) {
+    this.#core.check("objectId", "writing");
+    this.#write(OBJ_OBJECT_ID, checkObjectId(value, "ObjectMeta.objectId"));
+  }
+
+  /**
+   * Id of the component that made the object (`unique_component_id`, int32), e.g. nvinfer's
+   * `gie-unique-id`; secondary inference uses it to pick its input objects.
+   *
+   * @example
+   * ```ts
+   * obj.uniqueComponentId = 1;
+   * ```
+   */
+  get uniqueComponentId(): number {
+    return this.#core.read(OBJ_UNIQUE_COMPONENT_ID, "uniqueComponentId");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set uniqueComponentId(value: number) {
+    this.#core.check("uniqueComponentId", "writing");
+    this.#write(OBJ_UNIQUE_COMPONENT_ID, checkInt32(value, "ObjectMeta.uniqueComponentId"));
+  }
+
+  /**
+   * Detector confidence (`confidence`): 0..1, or -0.1 where there is none (DeepStream's marker,
+   * e.g. objects only a tracker knows). Stored as a float: reads give the nearest float.
+   *
+   * @example
+   * ```ts
+   * const sure = frame.objectItems.filter((obj) => obj.confidence >= 0.5);
+   * ```
+   */
+  get confidence(): number {
+    return this.#core.read(OBJ_CONFIDENCE, "confidence");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set confidence(value: number) {
+    this.#core.check("confidence", "writing");
+    this.#write(OBJ_CONFIDENCE, checkConfidence(value, "ObjectMeta.confidence"));
+  }
+
+  /**
+   * Tracker confidence (`tracker_confidence`): 0..1, or -0.1 where there is none.
+   *
+   * @example
+   * ```ts
+   * if (obj.trackerConfidence >= 0 && obj.trackerConfidence < 0.2) frame.removeObjectMeta(obj);
+   * ```
+   */
+  get trackerConfidence(): number {
+    return this.#core.read(OBJ_TRACKER_CONFIDENCE, "trackerConfidence");
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set trackerConfidence(value: number) {
+    this.#core.check("trackerConfidence", "writing");
+    this.#write(OBJ_TRACKER_CONFIDENCE, checkConfidence(value, "ObjectMeta.trackerConfidence"));
+  }
+
+  /**
+   * The class name (`obj_label`): at most 127 bytes of UTF-8, no NUL.
+   *
+   * @example
+   * ```ts
+   * obj.label = this.props.labels[obj.classId] ?? String(obj.classId);
+   * ```
+   */
+  get label(): string {
+    const core = this.#core;
+    core.check("label");
+    if (core.label === undefined) core.loadExtras();
+    return core.label as string;
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set label(value: string) {
+    const core = this.#core;
+    core.check("label", "writing");
+    core.label = checkBoundedString(value, "ObjectMeta.label");
+    core.labelChanged = true;
+    core.touch();
+  }
+
+  /**
+   * The box nvdsosd draws and downstream elements use (`rect_params`): a live view, so
+   * `obj.rectParams.left = 5` writes the object. Assigning an object changes only the members
+   * it has.
+   *
+   * @example
+   * ```ts
+   * obj.rectParams.width = Math.min(obj.rectParams.width, frame.pipelineWidth - obj.rectParams.left);
+   * obj.rectParams = { borderWidth: 3, borderColor: { red: 0, green: 1, blue: 0, alpha: 1 } };
+   * ```
+   */
+  get rectParams(): RectParams {
+    this.#core.check("rectParams");
+    return (this.#rectParams ??= new ObjectRectParams(this.#core));
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set rectParams(value: RectParamsInit) {
+    (this.#rectParams ??= new ObjectRectParams(this.#core)).assign(value);
+  }
+
+  /**
+   * The label nvdsosd draws with the box (`text_params`): a live view. Assigning an object
+   * changes only the members it has.
+   *
+   * @example
+   * ```ts
+   * obj.textParams = { displayText: `${obj.label} ${Math.round(obj.confidence * 100)}%`, font: { size: 12 } };
+   * ```
+   */
+  get textParams(): TextParams {
+    this.#core.check("textParams");
+    return (this.#textParams ??= new ObjectTextParams(this.#core));
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set textParams(value: TextParamsInit) {
+    (this.#textParams ??= new ObjectTextParams(this.#core)).assign(value);
+  }
+
+  /**
+   * The instance-segmentation mask (`mask_params`), undefined when the object has none.
+   * Assign a whole {@link MaskParams} (its data is copied) or undefined to clear it.
+   *
+   * @example
+   * ```ts
+   * obj.maskParams = { data: probabilities, threshold: 0.5, width: 28, height: 28 };
+   * ```
+   */
+  get maskParams(): MaskParams | undefined {
+    const core = this.#core;
+    core.check("maskParams");
+    if (!core.maskLoaded) core.loadExtras();
+    return core.mask;
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set maskParams(value: MaskParams | undefined) {
+    const core = this.#core;
+    core.check("maskParams", "writing");
+    core.mask = value === undefined ? undefined : makeMask(value, "ObjectMeta.maskParams");
+    core.maskLoaded = true;
+    core.maskChanged = true;
+    core.touch();
+  }
+
+  /**
+   * The box as the detector output it, before any tracker adjusted it
+   * (`detector_bbox_info.org_bbox_coords`): a live view.
+   *
+   * @example
+   * ```ts
+   * obj.detectorBboxInfo = { left: 10, top: 20, width: 50, height: 80 };
+   * ```
+   */
+  get detectorBboxInfo(): Box {
+    this.#core.check("detectorBboxInfo");
+    return (this.#detectorBbox ??= new TableBox(this.#core, OBJ_DETECTOR_BBOX, DETECTOR_BBOX));
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set detectorBboxInfo(value: BoxInit) {
+    (this.#detectorBbox ??= new TableBox(this.#core, OBJ_DETECTOR_BBOX, DETECTOR_BBOX)).assign(value);
+  }
+
+  /**
+   * The box as the tracker output it (`tracker_bbox_info.org_bbox_coords`): a live view.
+   *
+   * @example
+   * ```ts
+   * const moved = obj.trackerBboxInfo.left - obj.detectorBboxInfo.left;
+   * ```
+   */
+  get trackerBboxInfo(): Box {
+    this.#core.check("trackerBboxInfo");
+    return (this.#trackerBbox ??= new TableBox(this.#core, OBJ_TRACKER_BBOX, TRACKER_BBOX));
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set trackerBboxInfo(value: BoxInit) {
+    (this.#trackerBbox ??= new TableBox(this.#core, OBJ_TRACKER_BBOX, TRACKER_BBOX)).assign(value);
+  }
+
+  /**
+   * Four integers for your own use (`misc_obj_info`), set as a whole. int64 in DeepStream;
+   * exact here up to 2^53.
+   *
+   * @example
+   * ```ts
+   * obj.miscObjInfo = [frame.frameNum, 0, 0, 0];
+   * ```
+   */
+  get miscObjInfo(): readonly [number, number, number, number] {
+    const core = this.#core;
+    core.check("miscObjInfo");
+    const table = core.scope.table;
+    const at = core.base + OBJ_MISC;
+    return Object.freeze([table[at] as number, table[at + 1] as number, table[at + 2] as number, table[at + 3] as number] as const);
+  }
+  /** Checked first (see above): an invalid value throws and changes nothing. */
+  set miscObjInfo(value: readonly [number, number, number, number]) {
+    const core = this.#core;
+    core.check("miscObjInfo", "writing");
+    const misc = checkMiscInfo(value, "ObjectMeta.miscObjInfo");
+    core.scope.table.set(misc, core.base + OBJ_MISC);
+    core.touch();
+  }
+
+  /**
+   * The object this one belongs to (`parent`), e.g. the car of a licence plate; it may be in
+   * another frame of the batch. Set by `frame.addObjectMeta(obj, parent)`; undefined when
+   * none (or when the parent was removed).
+   *
+   * @example
+   * ```ts
+   * const plates = frame.objectItems.filter((obj) => obj.parent?.classId === CAR);
+   * ```
+   */
+  get parent(): ObjectMeta | undefined {
+    const core = this.#core;
+    const row = core.read(OBJ_PARENT_ROW, "parent");
+    if (row < 0 || core.status === ACQUIRED) return undefined;
+    const parent = objectAtRow(core.scope, row);
+    return parent.#core.status === REMOVED ? undefined : parent;
+  }
+
+  /**
+   * Classifier results attached to the object (`classifier_meta_list`), in list order. A real
+   * array, fetched once per call and kept until this call changes the list.
+   *
+   * @example
+   * ```ts
+   * const colour = obj.classifierItems.find((c) => c.classifierType === "color")?.labelInfoItems[0]?.resultLabel;
+   * ```
+   */
+  get classifierItems(): readonly ClassifierMeta[] {
+    const core = this.#core;
+    core.check("classifierItems");
+    if (core.classifierItems === undefined) {
+      const scope = core.scope;
+      const meta = scope.meta;
+      core.classifierItems = Object.freeze(
+        meta === undefined
+          ? []
+          : meta.listClassifiers(scope.callId, core.row).map((read) => classifierInternals.fromNative(scope, core, read)),
+      );
+    }
+    return core.classifierItems;
+  }
+
+  /**
+   * User metadata attached to the object (`obj_user_meta_list`).
+   *
+   * @example
+   * ```ts
+   * const notes = obj.userMetaItems.filter((user) => user.metaType === "ACME.NOTES.TEXT");
+   * ```
+   */
+  get userMetaItems(): readonly UserMeta[] {
+    const core = this.#core;
+    core.check("userMetaItems");
+    return (core.userMetaItems ??= userInternals.list(core.scope, OBJECT_LEVEL, core.row));
+  }
+
+  /**
+   * nvinfer's raw output tensors for this object (secondary inference with
+   * `output-tensor-meta=1`): the user metas of kind `"tensor-output"`.
+   *
+   * @example
+   * ```ts
+   * for (const tensor of obj.tensorItems) this.classify(obj, tensor.layers);
+   * ```
+   */
+  get tensorItems(): readonly TensorOutputMeta[] {
+    this.#core.check("tensorItems");
+    return tensorOutputs(this.userMetaItems);
+  }
+
+  /**
+   * Attaches a classifier result (from `batch.acquireClassifierMeta()`, with its label infos)
+   * to the object (`nvds_add_classifier_meta_to_object`); the classifier is read-only afterwards.
+   *
+   * @example
+   * ```ts
+   * const classifier = batch.acquireClassifierMeta();
+   * classifier.classifierType = "color";
+   * classifier.addLabelInfo(label);
+   * obj.addClassifierMeta(classifier);
+   * ```
+   */
+  addClassifierMeta(classifier: ClassifierMeta): void {
+    const core = this.#core;
+    core.check("addClassifierMeta()", "calling");
+    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", "ObjectMeta.addClassifierMeta classifier", classifier);
+    const scope = core.scope;
+    checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "addClassifierMeta");
+    checkAddable(classifierInternals.statusOf(classifier), "ClassifierMeta", "addClassifierMeta", "removeClassifierMeta");
+    const meta = scope.requireMeta("ObjectMeta.addClassifierMeta()");
+    const index = meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
+    classifierInternals.markAdded(classifier, core, index);
+    core.classifierItems = undefined;
+  }
+
+  /**
+   * Removes one of the object's classifier results (`nvds_remove_classifier_meta_from_obj`),
+   * with its label infos; they cannot be used afterwards.
+   *
+   * @example
+   * ```ts
+   * for (const c of obj.classifierItems) if (c.uniqueComponentId === this.staleComponent) obj.removeClassifierMeta(c);
+   * ```
+   */
+  removeClassifierMeta(classifier: ClassifierMeta): void {
+    const core = this.#core;
+    core.check("removeClassifierMeta()", "calling");
+    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", "ObjectMeta.removeClassifierMeta classifier", classifier);
+    const scope = core.scope;
+    checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "removeClassifierMeta");
+    const status = classifierInternals.statusOf(classifier);
+    if (status !== HANDLE_ADDED || classifierInternals.ownerOf(classifier) !== core) {
+      notIn(status, "ClassifierMeta", "object", "removeClassifierMeta", "removeClassifierMeta");
+    }
+    const meta = scope.requireMeta("ObjectMeta.removeClassifierMeta()");
+    meta.removeClassifier(scope.callId, core.row, classifierInternals.indexOf(classifier));
+    classifierInternals.markRemoved(classifier);
+    core.classifierItems = undefined;
+  }
+
+  /**
+   * Attaches a user meta (from `batch.acquireUserMeta()`, payload set) to the object
+   * (`nvds_add_user_meta_to_obj`).
+   *
+   * @example
+   * ```ts
+   * const user = batch.acquireUserMeta();
+   * user.setJson("ACME.REID.EMBEDDING", { vector: [0.1, 0.7] });
+   * obj.addUserMeta(user);
+   * ```
+   */
+  addUserMeta(user: UserMeta): void {
+    const core = this.#core;
+    core.check("addUserMeta()", "calling");
+    userInternals.add(core.scope, OBJECT_LEVEL, core.row, user, "ObjectMeta");
+    core.userMetaItems = undefined;
+  }
+
+  /**
+   * Removes one of the object's user metas (`nvds_remove_user_meta_from_object`).
+   *
+   * @example
+   * ```ts
+   * for (const user of obj.userMetaItems) if (user.metaType === "ACME.TMP.SCRATCH") obj.removeUserMeta(user);
+   * ```
+   */
+  removeUserMeta(user: UserMeta): void {
+    const core = this.#core;
+    core.check("removeUserMeta()", "calling");
+    userInternals.remove(core.scope, OBJECT_LEVEL, core.row, user, "ObjectMeta", "object");
+    core.userMetaItems = undefined;
+  }
+
+  /**
+   * The object's values as a plain object, safe to keep after transform() returns (with its
+   * classifier and user metadata; the parent as its position in the batch).
+   *
+   * @example
+   * ```ts
+   * this.tracks.push(obj.toJSON());
+   * ```
+   */
+  toJSON(): ObjectMetaJSON {
+    const core = this.#core;
+    core.check("toJSON()");
+    const mask = this.maskParams;
+    return {
+      classId: this.classId,
+      objectId: this.objectId,
+      uniqueComponentId: this.uniqueComponentId,
+      confidence: this.confidence,
+      trackerConfidence: this.trackerConfidence,
+      label: this.label,
+      rectParams: (this.rectParams as ObjectRectParams).toJSON(),
+      textParams: (this.textParams as ObjectTextParams).toJSON(),
+      maskParams: mask === undefined ? null : { data: Array.from(mask.data), threshold: mask.threshold, width: mask.width, height: mask.height },
+      detectorBboxInfo: (this.detectorBboxInfo as TableBox).toJSON(),
+      trackerBboxInfo: (this.trackerBboxInfo as TableBox).toJSON(),
+      miscObjInfo: [...this.miscObjInfo],
+      parent: parentReference(this.parent),
+      classifierItems: this.classifierItems.map((classifier) => classifier.toJSON()),
+      userMetaItems: this.userMetaItems.map((user) => user.toJSON()),
+    };
+  }
+
+  static {
+    objectInternals = {
+      coreOf: (value) => (value instanceof ObjectMeta ? value.#core : undefined),
+    };
+  }
+}
+
+/** @internal The core of an ObjectMeta, or undefined for anything else. */
+export function objectCoreOf(value: unknown): ObjectCore | undefined {
+  return objectInternals.coreOf(value);
+}
+
+/** @internal The one JS handle of `row` in this call (objects listed by native code or reached as parents). */
+export function objectAtRow(scope: TransformScope, row: number): ObjectMeta {
+  const objects = (scope.objects ??= []);
+  let object = objects[row];
+  if (object === undefined) {
+    const frameIndex = scope.table[row * OBJ_STRIDE + OBJ_FRAME_INDEX] as number;
+    object = new ObjectMeta(new ObjectCore(scope, row, frameIndex < 0 ? ACQUIRED : IN_FRAME, frameIndex));
+    objects[row] = object;
+  }
+  return object;
+}
+
+/** @internal A new object from the batch's pool. */
+export function acquireObject(scope: TransformScope): ObjectMeta {
+  const row = scope.acquireRow();
+  const object = new ObjectMeta(new ObjectCore(scope, row, ACQUIRED, -1));
+  (scope.objects ??= [])[row] = object;
+  return object;
+}
+
+function parentReference(parent: ObjectMeta | undefined): ObjectMetaReference | null {
+  if (parent === undefined) return null;
+  const core = objectInternals.coreOf(parent) as ObjectCore;
+  const frame = core.scope.batch?.frameItems[core.frameIndex];
+  if (frame === undefined) return null;
+  return { frameIndex: core.frameIndex, objectIndex: frame.objectItems.indexOf(parent) };
+}
+
+/** @internal The tensor outputs among `users` (`tensorItems`). */
+export function tensorOutputs(users: readonly UserMeta[]): readonly TensorOutputMeta[] {
+  let outputs: TensorOutputMeta[] | undefined;
+  for (const user of users) {
+    if (user.kind !== "tensor-output") continue;
+    const output = user.asTensorOutput();
+    if (output !== undefined) (outputs ??= []).push(output);
+  }
+  return outputs === undefined ? EMPTY_TENSORS : Object.freeze(outputs);
+}

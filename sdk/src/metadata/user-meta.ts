@@ -1,0 +1,337 @@
+import { expectedMessage } from "../errors/describe-value.js";
+import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/errors.js";
+import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
+import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
+import type { TransformScope } from "./transform-scope.js";
+import { checkUserMetaType, invalid } from "./validation.js";
+
+const TYPE = "UserMeta";
+// Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN).
+const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign"];
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** @internal How the batch, frames and objects reach a UserMeta's private state. */
+export interface UserInternals {
+  /** Adds `user` at `level`/`owner`; `operationOwner` names the class in messages ("FrameMeta"). */
+  add(scope: TransformScope, level: UserMetaLevel, owner: number, user: UserMeta, operationOwner: string): void;
+  /** Removes `user` from `level`/`owner` (`ownerName`: "batch", "frame", "object" in messages). */
+  remove(scope: TransformScope, level: UserMetaLevel, owner: number, user: UserMeta, operationOwner: string, ownerName: string): void;
+  /** The user metas at `level`/`owner`, one JS handle per native index (empty without a binding). */
+  list(scope: TransformScope, level: UserMetaLevel, owner: number): readonly UserMeta[];
+}
+
+/** @internal Assigned by UserMeta's static block. */
+export let userInternals: UserInternals;
+
+/** @internal Batch level (owner ignored). */
+export const BATCH_LEVEL: UserMetaLevel = 0;
+/** @internal Frame level (owner = frame index). */
+export const FRAME_LEVEL: UserMetaLevel = 1;
+/** @internal Object level (owner = row). */
+export const OBJECT_LEVEL: UserMetaLevel = 2;
+
+/**
+ * What a user meta carries:
+ * - `"bytes"`: opaque bytes (`setBytes`);
+ * - `"json"`: a JSON value (`setJson`);
+ * - `"tensor-output"`: nvinfer's raw output tensors (`NVDSINFER_TENSOR_OUTPUT_META`), read with
+ *   {@link UserMeta.asTensorOutput};
+ * - `"foreign"`: another component's user meta: only its type number is known.
+ *
+ * @example
+ * ```ts
+ * const mine = frame.userMetaItems.filter((user) => user.kind === "json");
+ * ```
+ */
+export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign";
+
+/**
+ * The plain values of a {@link UserMeta}, as {@link UserMeta.toJSON} returns them: `json` for
+ * JSON payloads, `bytes` (as numbers) for byte payloads, `tensorOutput` for nvinfer's tensors.
+ *
+ * @example
+ * ```ts
+ * const kept: UserMetaJSON[] = frame.userMetaItems.map((user) => user.toJSON());
+ * ```
+ */
+export interface UserMetaJSON {
+  /** See {@link UserMeta.metaType}. */
+  metaType: string;
+  /** See {@link UserMeta.metaTypeId}. */
+  metaTypeId: number;
+  /** See {@link UserMeta.kind}. */
+  kind: UserMetaKind;
+  /** A byte payload, as numbers 0..255. */
+  bytes?: number[];
+  /** A JSON payload, parsed. */
+  json?: unknown;
+  /** nvinfer's tensor output, without the data. */
+  tensorOutput?: TensorOutputMetaJSON;
+}
+
+/**
+ * Metadata of your own attached to the batch, a frame or an object (`NvDsUserMeta`): a type
+ * string of the form `ORG.COMPONENT.DESCRIPTION` (DeepStream's `nvds_get_user_meta_type`) and
+ * a payload of bytes or JSON. Acquire one with `batch.acquireUserMeta()`, set its payload, and
+ * add it with `addUserMeta` on the batch, a frame or an object. Buffer copies (`tee`, DeepStream's
+ * copy functions) carry it; other components see a regular user meta of that type. Read-only
+ * once added or read from the buffer.
+ *
+ * Valid only during the transform() call that made it (see {@link StaleHandleError}).
+ *
+ * @example
+ * ```ts
+ * const user = batch.acquireUserMeta();
+ * user.setJson("ACME.COUNTER.TOTALS", { people: 3, cars: 1 });
+ * frame.addUserMeta(user);
+ * // downstream, in another element:
+ * const totals = frame.userMetaItems.find((u) => u.metaType === "ACME.COUNTER.TOTALS")?.json;
+ * ```
+ */
+export class UserMeta {
+  readonly #scope: TransformScope;
+  #status: number;
+  #index = -1;
+  #level: UserMetaLevel = BATCH_LEVEL;
+  #owner = -1;
+  #metaType = "";
+  #metaTypeId = -1;
+  #kind: UserMetaKind = "bytes";
+  #payload: Uint8Array | undefined = new Uint8Array(0);
+  #json: unknown;
+  #jsonParsed = false;
+  #tensor: TensorOutputMeta | undefined;
+
+  /** @internal User metas come from `batch.acquireUserMeta()` or the buffer; user code never constructs them. */
+  constructor(scope: TransformScope) {
+    this.#scope = scope;
+    this.#status = STAGED;
+  }
+
+  #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
+    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
+    if (this.#status === REMOVED_HANDLE) throw new MetaStateError(`UserMeta used after removeUserMeta (${action} ${member})`);
+    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addUserMeta");
+  }
+
+  /**
+   * The type string, `ORG.COMPONENT.DESCRIPTION` (empty for foreign and tensor-output metas,
+   * whose type only has a number).
+   *
+   * @example
+   * ```ts
+   * if (user.metaType === "ACME.COUNTER.TOTALS") this.totals = user.json;
+   * ```
+   */
+  get metaType(): string {
+    this.#check("metaType");
+    return this.#metaType;
+  }
+
+  /**
+   * The type number the backend uses (`base_meta.meta_type`): `nvds_get_user_meta_type(metaType)`
+   * on DeepStream, a hash of the string in the portable backend, 12 for nvinfer's tensor
+   * output. Compare type strings, not numbers, across backends. 0 until the meta is added.
+   *
+   * @example
+   * ```ts
+   * const foreign = frame.userMetaItems.filter((user) => user.kind === "foreign").map((user) => user.metaTypeId);
+   * ```
+   */
+  get metaTypeId(): number {
+    this.#check("metaTypeId");
+    if (this.#metaTypeId < 0) {
+      if (this.#status !== ADDED) return 0;
+      const scope = this.#scope;
+      const meta = scope.requireMeta("UserMeta.metaTypeId");
+      const read = meta.listUserMetas(scope.callId, this.#level, this.#owner).find((user) => user.index === this.#index);
+      this.#metaTypeId = read?.metaTypeId ?? 0;
+    }
+    return this.#metaTypeId;
+  }
+
+  /**
+   * What the meta carries; see {@link UserMetaKind}.
+   *
+   * @example
+   * ```ts
+   * if (user.kind === "tensor-output") this.decode(user.asTensorOutput()!);
+   * ```
+   */
+  get kind(): UserMetaKind {
+    this.#check("kind");
+    return this.#kind;
+  }
+
+  /**
+   * The payload bytes of a `"bytes"` or `"json"` meta (a copy made for this call; the JSON
+   * text as UTF-8); undefined for tensor-output and foreign metas.
+   *
+   * @example
+   * ```ts
+   * const header = user.bytes?.subarray(0, 4);
+   * ```
+   */
+  get bytes(): Uint8Array | undefined {
+    this.#check("bytes");
+    return this.#payload;
+  }
+
+  /**
+   * The payload of a `"json"` meta, parsed (once, on first read); undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const { people } = user.json as { people: number };
+   * ```
+   */
+  get json(): unknown {
+    this.#check("json");
+    if (this.#kind !== "json" || this.#payload === undefined) return undefined;
+    if (!this.#jsonParsed) {
+      this.#json = JSON.parse(decoder.decode(this.#payload));
+      this.#jsonParsed = true;
+    }
+    return this.#json;
+  }
+
+  /**
+   * Sets the type and a byte payload (copied).
+   *
+   * @example
+   * ```ts
+   * user.setBytes("ACME.TRACKER.STATE", new Uint8Array([1, 2, 3]));
+   * ```
+   */
+  setBytes(type: string, bytes: Uint8Array): void {
+    this.#check("setBytes()", "writing");
+    const metaType = checkUserMetaType(type, "UserMeta.metaType");
+    if (!(bytes instanceof Uint8Array)) invalid("a Uint8Array", "UserMeta.setBytes bytes", bytes, true);
+    this.#metaType = metaType;
+    this.#kind = "bytes";
+    this.#payload = bytes.slice();
+    this.#jsonParsed = false;
+  }
+
+  /**
+   * Sets the type and a JSON payload (`JSON.stringify(value)`, sent as UTF-8 text).
+   *
+   * @example
+   * ```ts
+   * user.setJson("ACME.ANALYTICS.LINE_CROSSING", { line: "entrance", in: 4, out: 2 });
+   * ```
+   */
+  setJson(type: string, value: unknown): void {
+    this.#check("setJson()", "writing");
+    const metaType = checkUserMetaType(type, "UserMeta.metaType");
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value);
+    } catch (error) {
+      throw new InvalidTypeError(
+        expectedMessage("a JSON-serialisable value", "UserMeta.setJson value", `one JSON.stringify rejects (${(error as Error).message})`),
+      );
+    }
+    if (text === undefined) invalid("a JSON-serialisable value", "UserMeta.setJson value", value, true);
+    this.#metaType = metaType;
+    this.#kind = "json";
+    this.#payload = encoder.encode(text);
+    this.#jsonParsed = false;
+  }
+
+  /**
+   * nvinfer's tensor output carried by a `"tensor-output"` meta; undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const tensor = user.asTensorOutput();
+   * if (tensor) this.log.debug(`${tensor.layers.length} output layers`);
+   * ```
+   */
+  asTensorOutput(): TensorOutputMeta | undefined {
+    this.#check("asTensorOutput()", "calling");
+    if (this.#kind !== "tensor-output") return undefined;
+    if (this.#tensor === undefined) {
+      const scope = this.#scope;
+      const meta = scope.requireMeta("UserMeta.asTensorOutput()");
+      this.#tensor = new TensorOutputMeta(scope, meta.readTensorOutput(scope.callId, this.#index));
+    }
+    return this.#tensor;
+  }
+
+  /**
+   * The meta's values as a plain object, safe to keep after transform() returns.
+   *
+   * @example
+   * ```ts
+   * this.history.push(user.toJSON());
+   * ```
+   */
+  toJSON(): UserMetaJSON {
+    this.#check("toJSON()");
+    const json: UserMetaJSON = { metaType: this.#metaType, metaTypeId: this.metaTypeId, kind: this.#kind };
+    if (this.#kind === "json") json.json = this.json;
+    else if (this.#kind === "bytes" && this.#payload !== undefined) json.bytes = Array.from(this.#payload);
+    else if (this.#kind === "tensor-output") json.tensorOutput = this.asTensorOutput()?.toJSON();
+    return json;
+  }
+
+  static {
+    userInternals = {
+      add(scope, level, owner, user, operationOwner) {
+        if (!(user instanceof UserMeta)) notAHandle(TYPE, `${operationOwner}.addUserMeta user`, user);
+        checkSameCall(user.#scope, scope, TYPE, "addUserMeta");
+        checkAddable(user.#status, TYPE, "addUserMeta", "removeUserMeta");
+        if (user.#kind !== "bytes" && user.#kind !== "json") {
+          throw new MetaStateError(`Expected a UserMeta with a bytes or JSON payload for addUserMeta but received a ${user.#kind} meta`);
+        }
+        const metaType = checkUserMetaType(user.#metaType, "UserMeta.metaType");
+        const meta = scope.requireMeta(`${operationOwner}.addUserMeta()`);
+        const payload = user.#payload ?? new Uint8Array(0);
+        user.#index = meta.addUserMeta(scope.callId, level, owner, metaType, user.#kind === "json" ? PAYLOAD_JSON : PAYLOAD_BYTES, payload);
+        user.#status = ADDED;
+        user.#level = level;
+        user.#owner = owner;
+        (scope.userMetas ??= new Map()).set(user.#index, user);
+      },
+      remove(scope, level, owner, user, operationOwner, ownerName) {
+        if (!(user instanceof UserMeta)) notAHandle(TYPE, `${operationOwner}.removeUserMeta user`, user);
+        checkSameCall(user.#scope, scope, TYPE, "removeUserMeta");
+        if (user.#status !== ADDED || user.#level !== level || user.#owner !== owner) {
+          notIn(user.#status, TYPE, ownerName, "removeUserMeta", "removeUserMeta");
+        }
+        const meta = scope.requireMeta(`${operationOwner}.removeUserMeta()`);
+        meta.removeUserMeta(scope.callId, level, owner, user.#index);
+        user.#status = REMOVED_HANDLE;
+        scope.userMetas?.delete(user.#index);
+      },
+      list(scope, level, owner) {
+        const meta = scope.meta;
+        if (meta === undefined) return Object.freeze([]);
+        return Object.freeze(meta.listUserMetas(scope.callId, level, owner).map((read) => fromNative(scope, level, owner, read)));
+      },
+    };
+
+    function fromNative(scope: TransformScope, level: UserMetaLevel, owner: number, read: NativeUserMeta): UserMeta {
+      const known = scope.userMetas?.get(read.index);
+      if (known !== undefined) {
+        known.#metaTypeId = read.metaTypeId;
+        return known;
+      }
+      const user = new UserMeta(scope);
+      user.#status = ADDED;
+      user.#index = read.index;
+      user.#level = level;
+      user.#owner = owner;
+      user.#metaType = read.metaType;
+      user.#metaTypeId = read.metaTypeId;
+      user.#kind = KINDS[read.kind] ?? "foreign";
+      user.#payload = read.kind === PAYLOAD_BYTES || read.kind === PAYLOAD_JSON ? (read.payload ?? new Uint8Array(0)) : undefined;
+      (scope.userMetas ??= new Map()).set(read.index, user);
+      return user;
+    }
+  }
+}
+

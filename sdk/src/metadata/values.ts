@@ -1,0 +1,708 @@
+/**
+ * The value types metadata is made of (DeepStream's NvOSD_* structs, camelCased) and the
+ * functions that turn what a user passes into checked, frozen values. The `*Init` types are
+ * what setters and `add*` methods accept: every member optional.
+ */
+import type { NativeArrow, NativeCircle, NativeColor, NativeLine, NativeMask, NativeRect, NativeText } from "../native/meta-binding.js";
+import {
+  checkBoolean,
+  checkCString,
+  checkFloat,
+  checkFloatSize,
+  checkInt32,
+  checkObject,
+  checkUint32,
+  checkUnit,
+  invalid,
+  invalidReceived,
+} from "./validation.js";
+
+/**
+ * A colour (`NvOSD_ColorParams`), each component from 0 to 1. On an object's `rectParams` and
+ * `textParams` it is a live view: `obj.rectParams.borderColor.red = 1` writes the object.
+ *
+ * @example
+ * ```ts
+ * const red: Color = { red: 1, green: 0, blue: 0, alpha: 1 };
+ * obj.rectParams.borderColor = red;
+ * ```
+ */
+export interface Color {
+  /** Red, 0..1. */
+  red: number;
+  /** Green, 0..1. */
+  green: number;
+  /** Blue, 0..1. */
+  blue: number;
+  /** Opacity, 0 (transparent) .. 1 (opaque). */
+  alpha: number;
+}
+
+/**
+ * A colour being written. Assigned to a live view it changes only the given components; in a
+ * new display element (`addRect`, ...) a missing red/green/blue is 0 and a missing alpha is 1.
+ *
+ * @example
+ * ```ts
+ * display.addLine({ x1: 0, y1: 0, x2: 100, y2: 100, lineWidth: 2, lineColor: { green: 1 } }); // opaque green
+ * ```
+ */
+export type ColorInit = Partial<Color>;
+
+/**
+ * An axis-aligned box in pixels of the frame (`NvBbox_Coords`, and the first four members of
+ * `NvOSD_RectParams`). `left`/`top` may be negative (boxes may start off-frame); sizes are >= 0.
+ *
+ * @example
+ * ```ts
+ * const { left, top, width, height }: Box = obj.detectorBboxInfo;
+ * ```
+ */
+export interface Box {
+  /** Left edge, px. */
+  left: number;
+  /** Top edge, px. */
+  top: number;
+  /** Width, px (>= 0). */
+  width: number;
+  /** Height, px (>= 0). */
+  height: number;
+}
+
+/**
+ * A box being written: only the given members change.
+ *
+ * @example
+ * ```ts
+ * obj.trackerBboxInfo = { left: 10, top: 20 };
+ * ```
+ */
+export type BoxInit = Partial<Box>;
+
+/**
+ * An object's rectangle as nvdsosd draws it (`NvOSD_RectParams`). `obj.rectParams` is a live
+ * view over the object: `obj.rectParams.width = 50` writes it.
+ *
+ * @example
+ * ```ts
+ * obj.rectParams.borderWidth = 3;
+ * obj.rectParams.borderColor = { red: 1, green: 0, blue: 0, alpha: 1 };
+ * ```
+ */
+export interface RectParams extends Box {
+  /** Border width, px (`border_width`). */
+  borderWidth: number;
+  /** Border colour (`border_color`); assign a {@link ColorInit} to change some components. */
+  get borderColor(): Color;
+  /** Assigns the given components (or members); the others keep their values. */
+  set borderColor(value: ColorInit);
+  /** Whether the box is filled with `bgColor` (`has_bg_color`). */
+  hasBgColor: boolean;
+  /** Fill colour (`bg_color`), used when `hasBgColor`. */
+  get bgColor(): Color;
+  /** Assigns the given components (or members); the others keep their values. */
+  set bgColor(value: ColorInit);
+  /** Colour palette index (`color_id`), used when `hasColorInfo`. */
+  colorId: number;
+  /** Whether `colorId` is set (`has_color_info`). */
+  hasColorInfo: boolean;
+  /** Rotation of the box in degrees (`rotation_angle`, oriented boxes). */
+  rotationAngle: number;
+}
+
+/**
+ * Rectangle members being written; with `obj.rectParams = {...}` only the given ones change.
+ *
+ * @example
+ * ```ts
+ * obj.rectParams = { left: 10, top: 20, width: 100, height: 50, borderWidth: 2, borderColor: { red: 1 } };
+ * ```
+ */
+export interface RectParamsInit extends BoxInit {
+  /** See {@link RectParams.borderWidth}. */
+  borderWidth?: number;
+  /** See {@link RectParams.borderColor}. */
+  borderColor?: ColorInit;
+  /** See {@link RectParams.hasBgColor}. */
+  hasBgColor?: boolean;
+  /** See {@link RectParams.bgColor}. */
+  bgColor?: ColorInit;
+  /** See {@link RectParams.colorId}. */
+  colorId?: number;
+  /** See {@link RectParams.hasColorInfo}. */
+  hasColorInfo?: boolean;
+  /** See {@link RectParams.rotationAngle}. */
+  rotationAngle?: number;
+}
+
+/**
+ * A font (`NvOSD_FontParams`). On `obj.textParams.font` a live view.
+ *
+ * @example
+ * ```ts
+ * obj.textParams.font.size = 14;
+ * ```
+ */
+export interface FontParams {
+  /** Font family as Pango knows it (`font_name`), e.g. "Serif". */
+  name: string;
+  /** Size in points (`font_size`). */
+  size: number;
+  /** Text colour (`font_color`). */
+  get color(): Color;
+  /** Assigns the given components (or members); the others keep their values. */
+  set color(value: ColorInit);
+}
+
+/**
+ * Font members being written.
+ *
+ * @example
+ * ```ts
+ * obj.textParams.font = { name: "Sans", size: 12, color: { red: 1, green: 1, blue: 1 } };
+ * ```
+ */
+export interface FontParamsInit {
+  /** See {@link FontParams.name}. */
+  name?: string;
+  /** See {@link FontParams.size}. */
+  size?: number;
+  /** See {@link FontParams.color}. */
+  color?: ColorInit;
+}
+
+/**
+ * A text label as nvdsosd draws it (`NvOSD_TextParams`). `obj.textParams` is a live view.
+ *
+ * @example
+ * ```ts
+ * obj.textParams.displayText = `${obj.label} ${(obj.confidence * 100).toFixed(0)}%`;
+ * obj.textParams.xOffset = Math.max(0, Math.round(obj.rectParams.left));
+ * ```
+ */
+export interface TextParams {
+  /** The text (`display_text`); no NUL characters. */
+  displayText: string;
+  /** Horizontal position, px (`x_offset`, uint32). */
+  xOffset: number;
+  /** Vertical position, px (`y_offset`, uint32). */
+  yOffset: number;
+  /** The font (`font_params`). */
+  get font(): FontParams;
+  /** Assigns the given components (or members); the others keep their values. */
+  set font(value: FontParamsInit);
+  /** Whether the text gets a background box (`set_bg_clr`). */
+  setBgColor: boolean;
+  /** Background colour (`text_bg_clr`), used when `setBgColor`. */
+  get bgColor(): Color;
+  /** Assigns the given components (or members); the others keep their values. */
+  set bgColor(value: ColorInit);
+}
+
+/**
+ * Text members being written.
+ *
+ * @example
+ * ```ts
+ * obj.textParams = { displayText: "car", font: { size: 12 }, setBgColor: true, bgColor: { alpha: 0.5 } };
+ * ```
+ */
+export interface TextParamsInit {
+  /** See {@link TextParams.displayText}. */
+  displayText?: string;
+  /** See {@link TextParams.xOffset}. */
+  xOffset?: number;
+  /** See {@link TextParams.yOffset}. */
+  yOffset?: number;
+  /** See {@link TextParams.font}. */
+  font?: FontParamsInit;
+  /** See {@link TextParams.setBgColor}. */
+  setBgColor?: boolean;
+  /** See {@link TextParams.bgColor}. */
+  bgColor?: ColorInit;
+}
+
+/**
+ * An instance-segmentation mask (`NvOSD_MaskParams`): `width * height` probabilities, row by
+ * row, over the object's rectangle. Assigned as a whole (`obj.maskParams = {...}`); the data
+ * is copied when assigned.
+ *
+ * @example
+ * ```ts
+ * obj.maskParams = { data: new Float32Array(28 * 28), threshold: 0.5, width: 28, height: 28 };
+ * ```
+ */
+export interface MaskParams {
+  /** `width * height` values (`data`). */
+  readonly data: Float32Array;
+  /** Values above it are inside the mask (`threshold`). */
+  readonly threshold: number;
+  /** Columns (`width`). */
+  readonly width: number;
+  /** Rows (`height`). */
+  readonly height: number;
+}
+
+/**
+ * A rectangle of a display meta (`NvOSD_RectParams` in `rect_params[]`): a frozen value.
+ *
+ * @example
+ * ```ts
+ * for (const rect of display.rects) total += rect.width * rect.height;
+ * ```
+ */
+export interface Rect {
+  /** Left edge, px. */
+  readonly left: number;
+  /** Top edge, px. */
+  readonly top: number;
+  /** Width, px. */
+  readonly width: number;
+  /** Height, px. */
+  readonly height: number;
+  /** Border width, px. */
+  readonly borderWidth: number;
+  /** Border colour. */
+  readonly borderColor: Readonly<Color>;
+  /** Whether the rectangle is filled. */
+  readonly hasBgColor: boolean;
+  /** Fill colour. */
+  readonly bgColor: Readonly<Color>;
+  /** Palette index, used when `hasColorInfo`. */
+  readonly colorId: number;
+  /** Whether `colorId` is set. */
+  readonly hasColorInfo: boolean;
+  /** Rotation in degrees. */
+  readonly rotationAngle: number;
+}
+
+/**
+ * The font of a display text (`NvOSD_FontParams`): a frozen value.
+ *
+ * @example
+ * ```ts
+ * const sizes = display.texts.map((text: Text) => text.font.size);
+ * ```
+ */
+export interface Font {
+  /** Font family (`font_name`). */
+  readonly name: string;
+  /** Size in points (`font_size`). */
+  readonly size: number;
+  /** Text colour (`font_color`). */
+  readonly color: Readonly<Color>;
+}
+
+/**
+ * A text of a display meta (`NvOSD_TextParams` in `text_params[]`): a frozen value.
+ *
+ * @example
+ * ```ts
+ * const captions = display.texts.map((text) => text.displayText);
+ * ```
+ */
+export interface Text {
+  /** The text. */
+  readonly displayText: string;
+  /** Horizontal position, px. */
+  readonly xOffset: number;
+  /** Vertical position, px. */
+  readonly yOffset: number;
+  /** The font. */
+  readonly font: Font;
+  /** Whether the text gets a background box. */
+  readonly setBgColor: boolean;
+  /** Background colour. */
+  readonly bgColor: Readonly<Color>;
+}
+
+/**
+ * A line of a display meta (`NvOSD_LineParams`): a frozen value; coordinates are uint32 px.
+ *
+ * @example
+ * ```ts
+ * const long = display.lines.filter((line) => Math.hypot(line.x2 - line.x1, line.y2 - line.y1) > 100);
+ * ```
+ */
+export interface Line {
+  /** Start x, px. */
+  readonly x1: number;
+  /** Start y, px. */
+  readonly y1: number;
+  /** End x, px. */
+  readonly x2: number;
+  /** End y, px. */
+  readonly y2: number;
+  /** Width, px (`line_width`). */
+  readonly lineWidth: number;
+  /** Colour (`line_color`). */
+  readonly lineColor: Readonly<Color>;
+}
+
+/**
+ * Which end of an arrow has a head (`NvOSD_Arrow_Head_Direction`: START_HEAD, END_HEAD, BOTH_HEAD).
+ *
+ * @example
+ * ```ts
+ * const head: ArrowHead = "both";
+ * ```
+ */
+export type ArrowHead = "start" | "end" | "both";
+
+/**
+ * An arrow of a display meta (`NvOSD_ArrowParams`): a frozen value.
+ *
+ * @example
+ * ```ts
+ * const pointingRight = display.arrows.filter((arrow) => arrow.x2 > arrow.x1);
+ * ```
+ */
+export interface Arrow {
+  /** Start x, px. */
+  readonly x1: number;
+  /** Start y, px. */
+  readonly y1: number;
+  /** End x, px. */
+  readonly x2: number;
+  /** End y, px. */
+  readonly y2: number;
+  /** Width, px (`arrow_width`). */
+  readonly arrowWidth: number;
+  /** Where the head is (`arrow_head`). */
+  readonly arrowHead: ArrowHead;
+  /** Colour (`arrow_color`). */
+  readonly arrowColor: Readonly<Color>;
+}
+
+/**
+ * A circle of a display meta (`NvOSD_CircleParams`): a frozen value.
+ *
+ * @example
+ * ```ts
+ * const radii = display.circles.map((circle) => circle.radius);
+ * ```
+ */
+export interface Circle {
+  /** Centre x, px. */
+  readonly xc: number;
+  /** Centre y, px. */
+  readonly yc: number;
+  /** Radius, px. */
+  readonly radius: number;
+  /** Outline colour (`circle_color`). */
+  readonly circleColor: Readonly<Color>;
+  /** Whether the circle is filled. */
+  readonly hasBgColor: boolean;
+  /** Fill colour. */
+  readonly bgColor: Readonly<Color>;
+  /** Outline width, px (`circle_width`). */
+  readonly circleWidth: number;
+}
+
+/**
+ * A display rectangle being added (`display.addRect`): every member optional. Defaults: 0,
+ * false, an opaque black border and a transparent fill.
+ *
+ * @example
+ * ```ts
+ * display.addRect({ left: 0, top: 0, width: 320, height: 40, hasBgColor: true, bgColor: { alpha: 0.5 } });
+ * ```
+ */
+export type RectInit = RectParamsInit;
+
+/**
+ * A display text being added (`display.addText`). Defaults: offsets 0, font "Serif" 10 pt
+ * opaque white, no background.
+ *
+ * @example
+ * ```ts
+ * display.addText({ displayText: "people: 3", xOffset: 10, yOffset: 10 });
+ * ```
+ */
+export type TextInit = TextParamsInit;
+
+/**
+ * A display line being added (`display.addLine`). Defaults: 0 and an opaque black colour.
+ *
+ * @example
+ * ```ts
+ * display.addLine({ x1: 0, y1: 240, x2: 640, y2: 240, lineWidth: 2, lineColor: { red: 1 } });
+ * ```
+ */
+export interface LineInit {
+  /** See {@link Line.x1}. */
+  x1?: number;
+  /** See {@link Line.y1}. */
+  y1?: number;
+  /** See {@link Line.x2}. */
+  x2?: number;
+  /** See {@link Line.y2}. */
+  y2?: number;
+  /** See {@link Line.lineWidth}. */
+  lineWidth?: number;
+  /** See {@link Line.lineColor}. */
+  lineColor?: ColorInit;
+}
+
+/**
+ * A display arrow being added (`display.addArrow`). Defaults: 0, head at the end, opaque black.
+ *
+ * @example
+ * ```ts
+ * display.addArrow({ x1: 10, y1: 10, x2: 60, y2: 10, arrowWidth: 3, arrowHead: "end" });
+ * ```
+ */
+export interface ArrowInit {
+  /** See {@link Arrow.x1}. */
+  x1?: number;
+  /** See {@link Arrow.y1}. */
+  y1?: number;
+  /** See {@link Arrow.x2}. */
+  x2?: number;
+  /** See {@link Arrow.y2}. */
+  y2?: number;
+  /** See {@link Arrow.arrowWidth}. */
+  arrowWidth?: number;
+  /** See {@link Arrow.arrowHead}. */
+  arrowHead?: ArrowHead;
+  /** See {@link Arrow.arrowColor}. */
+  arrowColor?: ColorInit;
+}
+
+/**
+ * A display circle being added (`display.addCircle`). Defaults: 0, an opaque black outline, no fill.
+ *
+ * @example
+ * ```ts
+ * display.addCircle({ xc: 100, yc: 100, radius: 20, circleWidth: 2, circleColor: { blue: 1 } });
+ * ```
+ */
+export interface CircleInit {
+  /** See {@link Circle.xc}. */
+  xc?: number;
+  /** See {@link Circle.yc}. */
+  yc?: number;
+  /** See {@link Circle.radius}. */
+  radius?: number;
+  /** See {@link Circle.circleColor}. */
+  circleColor?: ColorInit;
+  /** See {@link Circle.hasBgColor}. */
+  hasBgColor?: boolean;
+  /** See {@link Circle.bgColor}. */
+  bgColor?: ColorInit;
+  /** See {@link Circle.circleWidth}. */
+  circleWidth?: number;
+}
+
+// ---------------------------------------------------------------- building checked values
+
+const TRANSPARENT: Readonly<Color> = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 0 });
+const OPAQUE_BLACK: Readonly<Color> = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 1 });
+const OPAQUE_WHITE: Readonly<Color> = Object.freeze({ red: 1, green: 1, blue: 1, alpha: 1 });
+const ARROW_HEADS: readonly ArrowHead[] = ["start", "end", "both"];
+
+/** @internal A new colour from an init: missing red/green/blue are 0, a missing alpha is 1; no init gives `fallback`. */
+export function makeColor(init: unknown, name: string, fallback: Readonly<Color>): Readonly<Color> {
+  if (init === undefined) return fallback;
+  const value = checkObject(init, name);
+  return Object.freeze({
+    red: value.red === undefined ? 0 : checkUnit(value.red, `${name}.red`),
+    green: value.green === undefined ? 0 : checkUnit(value.green, `${name}.green`),
+    blue: value.blue === undefined ? 0 : checkUnit(value.blue, `${name}.blue`),
+    alpha: value.alpha === undefined ? 1 : checkUnit(value.alpha, `${name}.alpha`),
+  });
+}
+
+/** @internal `current` with the given components of an init (all checked): live-view assignment semantics. */
+export function mergeColor(current: Readonly<Color>, init: unknown, name: string): Color {
+  const value = checkObject(init, name);
+  return {
+    red: value.red === undefined ? current.red : checkUnit(value.red, `${name}.red`),
+    green: value.green === undefined ? current.green : checkUnit(value.green, `${name}.green`),
+    blue: value.blue === undefined ? current.blue : checkUnit(value.blue, `${name}.blue`),
+    alpha: value.alpha === undefined ? current.alpha : checkUnit(value.alpha, `${name}.alpha`),
+  };
+}
+
+function optional<T>(value: unknown, fallback: T, check: (value: unknown, name: string) => T, name: string): T {
+  return value === undefined ? fallback : check(value, name);
+}
+
+/** @internal A checked, frozen display rectangle. */
+export function makeRect(init: unknown, name: string): Rect {
+  const value = checkObject(init ?? {}, name);
+  return Object.freeze({
+    left: optional(value.left, 0, checkFloat, `${name}.left`),
+    top: optional(value.top, 0, checkFloat, `${name}.top`),
+    width: optional(value.width, 0, checkFloatSize, `${name}.width`),
+    height: optional(value.height, 0, checkFloatSize, `${name}.height`),
+    borderWidth: optional(value.borderWidth, 0, checkUint32, `${name}.borderWidth`),
+    borderColor: makeColor(value.borderColor, `${name}.borderColor`, OPAQUE_BLACK),
+    hasBgColor: optional(value.hasBgColor, false, checkBoolean, `${name}.hasBgColor`),
+    bgColor: makeColor(value.bgColor, `${name}.bgColor`, TRANSPARENT),
+    colorId: optional(value.colorId, 0, checkInt32, `${name}.colorId`),
+    hasColorInfo: optional(value.hasColorInfo, false, checkBoolean, `${name}.hasColorInfo`),
+    rotationAngle: optional(value.rotationAngle, 0, checkFloat, `${name}.rotationAngle`),
+  });
+}
+
+/** @internal A checked, frozen display text. */
+export function makeText(init: unknown, name: string): Text {
+  const value = checkObject(init ?? {}, name);
+  const font = checkObject(value.font ?? {}, `${name}.font`);
+  return Object.freeze({
+    displayText: optional(value.displayText, "", checkCString, `${name}.displayText`),
+    xOffset: optional(value.xOffset, 0, checkUint32, `${name}.xOffset`),
+    yOffset: optional(value.yOffset, 0, checkUint32, `${name}.yOffset`),
+    font: Object.freeze({
+      name: optional(font.name, "Serif", checkCString, `${name}.font.name`),
+      size: optional(font.size, 10, checkUint32, `${name}.font.size`),
+      color: makeColor(font.color, `${name}.font.color`, OPAQUE_WHITE),
+    }),
+    setBgColor: optional(value.setBgColor, false, checkBoolean, `${name}.setBgColor`),
+    bgColor: makeColor(value.bgColor, `${name}.bgColor`, TRANSPARENT),
+  });
+}
+
+/** @internal A checked, frozen display line. */
+export function makeLine(init: unknown, name: string): Line {
+  const value = checkObject(init ?? {}, name);
+  return Object.freeze({
+    x1: optional(value.x1, 0, checkUint32, `${name}.x1`),
+    y1: optional(value.y1, 0, checkUint32, `${name}.y1`),
+    x2: optional(value.x2, 0, checkUint32, `${name}.x2`),
+    y2: optional(value.y2, 0, checkUint32, `${name}.y2`),
+    lineWidth: optional(value.lineWidth, 0, checkUint32, `${name}.lineWidth`),
+    lineColor: makeColor(value.lineColor, `${name}.lineColor`, OPAQUE_BLACK),
+  });
+}
+
+function checkArrowHead(value: unknown, name: string): ArrowHead {
+  if (ARROW_HEADS.includes(value as ArrowHead)) return value as ArrowHead;
+  return invalid('"start", "end" or "both"', name, value, typeof value !== "string");
+}
+
+/** @internal A checked, frozen display arrow. */
+export function makeArrow(init: unknown, name: string): Arrow {
+  const value = checkObject(init ?? {}, name);
+  return Object.freeze({
+    x1: optional(value.x1, 0, checkUint32, `${name}.x1`),
+    y1: optional(value.y1, 0, checkUint32, `${name}.y1`),
+    x2: optional(value.x2, 0, checkUint32, `${name}.x2`),
+    y2: optional(value.y2, 0, checkUint32, `${name}.y2`),
+    arrowWidth: optional(value.arrowWidth, 0, checkUint32, `${name}.arrowWidth`),
+    arrowHead: optional(value.arrowHead, "end" as ArrowHead, checkArrowHead, `${name}.arrowHead`),
+    arrowColor: makeColor(value.arrowColor, `${name}.arrowColor`, OPAQUE_BLACK),
+  });
+}
+
+/** @internal A checked, frozen display circle. */
+export function makeCircle(init: unknown, name: string): Circle {
+  const value = checkObject(init ?? {}, name);
+  return Object.freeze({
+    xc: optional(value.xc, 0, checkUint32, `${name}.xc`),
+    yc: optional(value.yc, 0, checkUint32, `${name}.yc`),
+    radius: optional(value.radius, 0, checkUint32, `${name}.radius`),
+    circleColor: makeColor(value.circleColor, `${name}.circleColor`, OPAQUE_BLACK),
+    hasBgColor: optional(value.hasBgColor, false, checkBoolean, `${name}.hasBgColor`),
+    bgColor: makeColor(value.bgColor, `${name}.bgColor`, TRANSPARENT),
+    circleWidth: optional(value.circleWidth, 0, checkUint32, `${name}.circleWidth`),
+  });
+}
+
+/** @internal A checked mask with its own copy of the data. */
+export function makeMask(init: unknown, name: string): MaskParams {
+  const value = checkObject(init, name);
+  const width = checkUint32(value.width, `${name}.width`);
+  const height = checkUint32(value.height, `${name}.height`);
+  const threshold = checkFloat(value.threshold, `${name}.threshold`);
+  const data = value.data;
+  if (!(data instanceof Float32Array)) return invalid("a Float32Array", `${name}.data`, data, true);
+  if (data.length !== width * height) {
+    return invalidReceived(`${width * height} values (width ${width} x height ${height})`, `${name}.data`, `${data.length} values`);
+  }
+  return Object.freeze({ data: data.slice(), threshold, width, height });
+}
+
+// ---------------------------------------------------------------- native shapes
+
+/** @internal A native colour as a frozen Color. */
+export function colorFromNative(color: NativeColor): Readonly<Color> {
+  return Object.freeze({ red: color.red, green: color.green, blue: color.blue, alpha: color.alpha });
+}
+
+/** @internal */
+export function rectFromNative(rect: NativeRect): Rect {
+  return Object.freeze({
+    left: rect.left,
+    top: rect.top,
+    width: rect.width,
+    height: rect.height,
+    borderWidth: rect.borderWidth,
+    borderColor: colorFromNative(rect.borderColor),
+    hasBgColor: rect.hasBgColor,
+    bgColor: colorFromNative(rect.bgColor),
+    colorId: rect.colorId,
+    hasColorInfo: rect.hasColorInfo,
+    rotationAngle: rect.rotationAngle,
+  });
+}
+
+/** @internal */
+export function textFromNative(text: NativeText): Text {
+  return Object.freeze({
+    displayText: text.displayText,
+    xOffset: text.xOffset,
+    yOffset: text.yOffset,
+    font: Object.freeze({ name: text.font.name, size: text.font.size, color: colorFromNative(text.font.color) }),
+    setBgColor: text.setBgColor,
+    bgColor: colorFromNative(text.bgColor),
+  });
+}
+
+/** @internal */
+export function lineFromNative(line: NativeLine): Line {
+  return Object.freeze({ x1: line.x1, y1: line.y1, x2: line.x2, y2: line.y2, lineWidth: line.lineWidth, lineColor: colorFromNative(line.lineColor) });
+}
+
+/** @internal */
+export function arrowFromNative(arrow: NativeArrow): Arrow {
+  return Object.freeze({
+    x1: arrow.x1,
+    y1: arrow.y1,
+    x2: arrow.x2,
+    y2: arrow.y2,
+    arrowWidth: arrow.arrowWidth,
+    arrowHead: ARROW_HEADS[arrow.arrowHead] ?? "end",
+    arrowColor: colorFromNative(arrow.arrowColor),
+  });
+}
+
+/** @internal */
+export function arrowToNative(arrow: Arrow): NativeArrow {
+  return { ...arrow, arrowHead: ARROW_HEADS.indexOf(arrow.arrowHead) as 0 | 1 | 2 };
+}
+
+/** @internal */
+export function circleFromNative(circle: NativeCircle): Circle {
+  return Object.freeze({
+    xc: circle.xc,
+    yc: circle.yc,
+    radius: circle.radius,
+    circleColor: colorFromNative(circle.circleColor),
+    hasBgColor: circle.hasBgColor,
+    bgColor: colorFromNative(circle.bgColor),
+    circleWidth: circle.circleWidth,
+  });
+}
+
+/** @internal A native mask as a frozen MaskParams (its data is already a copy). */
+export function maskFromNative(mask: NativeMask | null): MaskParams | undefined {
+  if (mask === null || (mask.width === 0 && mask.height === 0 && mask.data.length === 0)) return undefined;
+  return Object.freeze({ data: mask.data, threshold: mask.threshold, width: mask.width, height: mask.height });
+}
+
+/** @internal Plain copies (for toJSON). */
+export function plainColor(color: Readonly<Color>): Color {
+  return { red: color.red, green: color.green, blue: color.blue, alpha: color.alpha };
+}
