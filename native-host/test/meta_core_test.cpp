@@ -305,8 +305,10 @@ void test_round_trips() {
 }
 
 void test_pools() {
-  PortableBatchMeta *data;
-  GstBuffer *buffer = make_buffer(&data, 1);
+  // A batch of its own: one attached to a buffer may come recycled with warm pools.
+  PortableBatchMeta local(1);
+  local.add_frame(FrameFields());
+  PortableBatchMeta *data = &local;
   {
     PortableBackend batch(data);
     ObjectHandle first = batch.acquire_object();
@@ -334,6 +336,24 @@ void test_pools() {
     batch.end_call();
     check(data->object_pool.free_count() == 1 && data->classifier_pool.free_count() == 1,
         "an un-added object returns with the classifiers added to it");
+  }
+}
+
+void test_recycling() {
+  PortableBatchMeta *data;
+  GstBuffer *buffer = make_buffer(&data, 1);
+  {
+    PortableBackend batch(data);
+    for (int i = 0; i < 3; ++i) batch.add_object(batch.frame_at(0), batch.acquire_object(), {});
+  }
+  PortableBatchMeta *freed = data;
+  gst_buffer_unref(buffer);
+  buffer = make_buffer(&data, 1);
+  {
+    PortableBackend batch(data);
+    check(data == freed && batch.num_frames() == 1 && batch.num_objects(batch.frame_at(0)) == 0 &&
+        data->object_pool.free_count() == 3,
+        "a freed buffer's batch is reused empty by the next buffer, with its pools warm");
   }
   gst_buffer_unref(buffer);
 }
@@ -728,6 +748,7 @@ int main(int argc, char **argv) {
   gst_init(&argc, &argv);
   test_round_trips();
   test_pools();
+  test_recycling();
   test_ten_thousand();
   test_remove();
   test_display_chaining();

@@ -81,6 +81,12 @@ class IndexTable {
   }
   size_t size() const { return handles_.size(); }
   bool empty() const { return handles_.empty(); }
+  // For reuse by the next call (capacity kept).
+  void clear() {
+    handles_.clear();
+    dead_.clear();
+    if (!index_of_.empty()) index_of_.clear();
+  }
   H at(uint32_t index) const { return handles_[index]; }
   bool dead(uint32_t index) const { return dead_[index] != 0; }
 
@@ -136,11 +142,34 @@ struct MetaCall {
   std::vector<meta::ObjectHandle> scratch_objects;
 
   double* row_slots(uint32_t row) { return table_data + static_cast<size_t>(row) * L::kObjStride; }
+
+  // Back to a fresh call's state, keeping capacity: MetaCalls are recycled, because one per
+  // buffer is opened and closed and most buffers touch none of these tables.
+  void reset() {
+    id = 0;
+    batch = nullptr;
+    frames.clear();
+    rows.clear();
+    row_frames.clear();
+    classifiers.clear();
+    labels.clear();
+    displays.clear();
+    users.clear();
+    table = HeldRef();
+    table_data = nullptr;
+    table_rows = 0;
+    views.clear();
+    if (!view_of.empty()) view_of.clear();
+    scratch_objects.clear();
+  }
 };
 
 struct Registry {
   std::mutex mutex;
-  std::unordered_map<uint32_t, std::unique_ptr<MetaCall>> calls;
+  // Live calls: one per element instance with a transform in flight, so a handful; a vector
+  // searched from the most recent beats a hash map that allocates a node per buffer.
+  std::vector<std::unique_ptr<MetaCall>> calls;
+  std::vector<std::unique_ptr<MetaCall>> spare;  // closed calls, reset, for reuse
   uint32_t last_id = 0;
   MetaCall* last = nullptr;  // most lookups are for the call of the previous one
   // Refs of calls closed without an env (another thread): released on their env's thread.
@@ -211,7 +240,7 @@ void forget_env(void* data) {
   auto gone = [env](const HeldRef& held) { return held.env == env; };
   r.graveyard.erase(std::remove_if(r.graveyard.begin(), r.graveyard.end(), gone), r.graveyard.end());
   for (auto& entry : r.calls) {
-    MetaCall& call = *entry.second;
+    MetaCall& call = *entry;
     if (call.table.env == env) {
       call.table = HeldRef();
       call.table_data = nullptr;
@@ -235,6 +264,14 @@ bool read_call_id(napi_env env, napi_value value, uint32_t* id) {
   return read_int<uint32_t>(env, value, FieldName("callId"), id);
 }
 
+// The live call `id`, or null. Called with the lock held.
+MetaCall* find_call(Registry& r, uint32_t id) {
+  for (auto it = r.calls.rbegin(); it != r.calls.rend(); ++it) {
+    if ((*it)->id == id) return it->get();
+  }
+  return nullptr;
+}
+
 // Holds the registry lock and the live call `id`; throws ERR_DS_ELEMENT_STALE_HANDLE otherwise.
 class CallScope {
  public:
@@ -244,8 +281,7 @@ class CallScope {
     if (r.last != nullptr && r.last->id == id) {
       call_ = r.last;
     } else {
-      auto found = r.calls.find(id);
-      call_ = found != r.calls.end() ? found->second.get() : nullptr;
+      call_ = find_call(r, id);
       if (call_ != nullptr) r.last = call_;
     }
     if (call_ == nullptr) throw_stale(env, id);
@@ -1202,7 +1238,15 @@ void install(Napi::Env env, Napi::Object exports) {
 }
 
 uint32_t open_call(meta::Batch* batch, GstBuffer* buffer, double* state) {
-  auto call = std::make_unique<MetaCall>();
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::unique_ptr<MetaCall> call;
+  if (!r.spare.empty()) {
+    call = std::move(r.spare.back());
+    r.spare.pop_back();
+  } else {
+    call = std::make_unique<MetaCall>();
+  }
   call->batch = batch;
   const uint32_t num_frames = batch != nullptr ? batch->num_frames() : 0;
   call->frames.reserve(num_frames);
@@ -1221,27 +1265,29 @@ uint32_t open_call(meta::Batch* batch, GstBuffer* buffer, double* state) {
     write_frame_record(frame, buffer, state + L::kStateFramesBase + f * L::kStateFrameStride);
   }
 
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
   do {
     ++r.last_id;
-  } while (r.last_id == 0 || r.calls.count(r.last_id) != 0);  // never 0, never a live id after wrap
+  } while (r.last_id == 0 || find_call(r, r.last_id) != nullptr);  // never 0, never a live id after wrap
   call->id = r.last_id;
   state[L::kStateCallId] = call->id;
   r.last = call.get();
-  r.calls.emplace(call->id, std::move(call));
+  r.calls.push_back(std::move(call));
   return r.last_id;
 }
 
 void close_call(uint32_t call_id, napi_env env) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  auto found = r.calls.find(call_id);
+  auto found = std::find_if(r.calls.begin(), r.calls.end(),
+      [call_id](const std::unique_ptr<MetaCall>& call) { return call->id == call_id; });
   if (found == r.calls.end()) return;
-  std::unique_ptr<MetaCall> call = std::move(found->second);
+  std::unique_ptr<MetaCall> call = std::move(*found);
   r.calls.erase(found);
   if (r.last == call.get()) r.last = nullptr;
   std::vector<HeldRef> refs = take_refs(*call);
+  call->reset();
+  constexpr size_t kMaxSpare = 16;
+  if (r.spare.size() < kMaxSpare) r.spare.push_back(std::move(call));
   if (env == nullptr) {
     r.graveyard.insert(r.graveyard.end(), refs.begin(), refs.end());
     return;

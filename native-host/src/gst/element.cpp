@@ -479,24 +479,37 @@ meta::FrameFields one_frame_fields(RunState *state, GstBuffer *buffer) {
   return fields;
 }
 
+// The buffer's batch for one transform call: a portable backend lives in here (nothing
+// allocated per buffer), a DeepStream one on the heap.
+struct OpenBatch {
+  std::optional<meta::PortableBackend> portable;
+  std::unique_ptr<meta::Batch> deepstream;
+  meta::Batch *get() { return portable ? &*portable : deepstream.get(); }
+};
+
 // The buffer's batch behind the one interface (docs/internals/metadata-design.md §2): the
 // DeepStream batch when there is one, else ours; a plain buffer gets a one-frame batch of
-// the kind this build speaks. Null when none can be attached.
-std::unique_ptr<meta::Batch> open_batch(RunState *state, GstBuffer *buffer) {
+// the kind this build speaks. False when none can be attached.
+bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
 #ifdef DSNODE_HAVE_DEEPSTREAM
-  if (meta::has_deepstream_batch(buffer)) return meta::open_deepstream_batch(buffer, 1);
+  if (meta::has_deepstream_batch(buffer)) {
+    out->deepstream = meta::open_deepstream_batch(buffer, 1);
+    return out->deepstream != nullptr;
+  }
 #endif
-  if (meta::PortableBatchMeta *portable = meta::find_portable_batch(buffer))
-    return std::make_unique<meta::PortableBackend>(portable);
+  if (meta::PortableBatchMeta *portable = meta::find_portable_batch(buffer)) {
+    out->portable.emplace(portable);
+    return true;
+  }
   const meta::FrameFields frame = one_frame_fields(state, buffer);
 #ifdef DSNODE_HAVE_DEEPSTREAM
-  std::unique_ptr<meta::Batch> batch = meta::open_deepstream_batch(buffer, 1);
-  if (batch == nullptr || !meta::add_deepstream_frame(*batch, frame)) return nullptr;
-  return batch;
+  out->deepstream = meta::open_deepstream_batch(buffer, 1);
+  return out->deepstream != nullptr && meta::add_deepstream_frame(*out->deepstream, frame);
 #else
   meta::PortableBatchMeta *portable = meta::attach_portable_batch(buffer, 1);
-  if (portable == nullptr || portable->add_frame(frame) == nullptr) return nullptr;
-  return std::make_unique<meta::PortableBackend>(portable);
+  if (portable == nullptr || portable->add_frame(frame) == nullptr) return false;
+  out->portable.emplace(portable);
+  return true;
 #endif
 }
 
@@ -513,8 +526,8 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
     return GST_FLOW_ERROR;
   }
 
-  std::unique_ptr<meta::Batch> batch = open_batch(state, buffer);
-  if (batch == nullptr) {
+  OpenBatch batch;
+  if (!open_batch(state, buffer, &batch)) {
     GST_ELEMENT_ERROR(self, CORE, FAILED, ("%s: cannot attach the batch metadata",
             GST_OBJECT_NAME(self)), (nullptr));
     return GST_FLOW_ERROR;
@@ -523,7 +536,7 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
   ScopedResult result;
   state->runtime->api->transform(state->instance, buffer, batch.get(), &result.raw);
   // Metas acquired and never added go back to their pool before the buffer moves on.
-  batch->end_call();
+  batch.get()->end_call();
   if (!result.ok()) {
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
     return GST_FLOW_ERROR;

@@ -31,6 +31,26 @@ PortableFrame *PortableBatchMeta::add_frame(const FrameFields &fields) {
   return frame;
 }
 
+void PortableBatchMeta::clear(uint32_t new_max_frames_in_batch) {
+  for (PortableFrame *frame : frame_meta_list) {
+    for (PortableObject *object : frame->obj_meta_list) release_object(object);
+    for (PortableDisplay *display : frame->display_meta_list) release_display(display);
+    for (PortableUserMeta *user : frame->frame_user_meta_list) release_user(user);
+    frame->reset();
+    frame_pool.release(frame);
+  }
+  frame_meta_list.clear();
+  for (PortableUserMeta *user : batch_user_meta_list) release_user(user);
+  batch_user_meta_list.clear();
+  for (int64_t &value : misc_batch_info) value = 0;
+  max_frames_in_batch = new_max_frames_in_batch;
+}
+
+size_t PortableBatchMeta::pooled_metas() const {
+  return frame_pool.allocated() + object_pool.allocated() + classifier_pool.allocated() +
+         label_info_pool.allocated() + display_pool.allocated() + user_pool.allocated();
+}
+
 void PortableBatchMeta::release_classifier(PortableClassifier *classifier) {
   for (PortableLabelInfo *label : classifier->label_info_list)
     release_label_info(label);

@@ -88,6 +88,12 @@ class PortableBatchMeta {
   // Adds a frame (the host does, when it makes a batch). Null past max_frames_in_batch.
   PortableFrame *add_frame(const FrameFields &fields);
 
+  // Empties the batch for reuse by another buffer: every frame and meta goes back to its pool,
+  // whose storage stays (no allocation for the next buffer's frame and metas).
+  void clear(uint32_t new_max_frames_in_batch);
+  // Metas the pools hold, in use or free (what a cleared batch keeps allocated).
+  size_t pooled_metas() const;
+
   uint32_t max_frames_in_batch;
   std::vector<PortableFrame *> frame_meta_list;
   std::vector<PortableUserMeta *> batch_user_meta_list;

@@ -1,10 +1,57 @@
 #include "meta/portable_gst_meta.h"
 
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace {
 
 using dsnode::meta::PortableBatchMeta;
+
+// Batches of freed buffers, emptied, for the next buffers: a stream attaches one per buffer,
+// and a recycled batch comes with warm pools (no allocation for its frame and metas). Small
+// batches only, so a burst of 10 000 objects does not stay allocated for ever.
+constexpr size_t kMaxRecycled = 32;
+constexpr size_t kMaxRecycledMetas = 1024;
+
+struct Recycler {
+  std::mutex mutex;
+  std::vector<PortableBatchMeta *> batches;
+};
+
+// Leaked on purpose: buffers may be freed by other threads while the process exits.
+Recycler &recycler() {
+  static Recycler *instance = new Recycler();
+  return *instance;
+}
+
+PortableBatchMeta *new_batch(uint32_t max_frames_in_batch) {
+  Recycler &r = recycler();
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.batches.empty()) {
+      PortableBatchMeta *batch = r.batches.back();
+      r.batches.pop_back();
+      batch->max_frames_in_batch = max_frames_in_batch;
+      return batch;
+    }
+  }
+  return new PortableBatchMeta(max_frames_in_batch);
+}
+
+void recycle_batch(PortableBatchMeta *batch) {
+  if (batch == nullptr) return;
+  if (batch->pooled_metas() <= kMaxRecycledMetas) {
+    batch->clear(0);
+    Recycler &r = recycler();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (r.batches.size() < kMaxRecycled) {
+      r.batches.push_back(batch);
+      return;
+    }
+  }
+  delete batch;
+}
 
 gboolean portable_meta_init(GstMeta *meta, gpointer params, GstBuffer *buffer) {
   reinterpret_cast<DsNodePortableBatchGstMeta *>(meta)->batch = nullptr;
@@ -13,7 +60,7 @@ gboolean portable_meta_init(GstMeta *meta, gpointer params, GstBuffer *buffer) {
 
 void portable_meta_free(GstMeta *meta, GstBuffer *buffer) {
   auto *carrier = reinterpret_cast<DsNodePortableBatchGstMeta *>(meta);
-  delete carrier->batch;
+  recycle_batch(carrier->batch);
   carrier->batch = nullptr;
 }
 
@@ -69,7 +116,7 @@ PortableBatchMeta *attach_portable_batch(GstBuffer *buffer, uint32_t max_frames_
       gst_buffer_add_meta(buffer, dsnode_portable_batch_meta_get_info(), nullptr));
   if (carrier == nullptr)
     return nullptr;
-  carrier->batch = new PortableBatchMeta(max_frames_in_batch);
+  carrier->batch = new_batch(max_frames_in_batch);
   return carrier->batch;
 }
 
