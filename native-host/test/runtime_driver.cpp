@@ -277,7 +277,7 @@ struct Element {
     for (uint32_t f = 0; f < num_frames; ++f) batch.add_frame(frames[f].fields());
     dsnode::meta::PortableBackend backend(&batch);
     DsnodeResult raw{};
-    api->transform(instance, buffer, &backend, &raw);
+    api->transform(instance, buffer, &backend, nullptr, &raw);
     backend.end_call();
     return take(&raw);
   }

@@ -251,7 +251,7 @@ void Binding::start(Call& call) {
 
 void Binding::write_transform_state(Call& call) {
   call.meta_call_id =
-      metabind::open_call(static_cast<meta::Batch*>(call.batch), call.buffer, state_);
+      metabind::open_call(static_cast<meta::Batch*>(call.batch), call.buffer, call.stream, state_);
 }
 
 void Binding::end_transform(Call& call) {

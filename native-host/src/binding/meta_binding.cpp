@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,113 @@ using meta::Status;
 
 // ---------------------------------------------------------------- per-call handle tables
 
+// Handle pointer -> index, open addressing with linear probing. It replaces a
+// std::unordered_map, whose node per entry cost a malloc and a free for every meta handed to
+// JS: a tenth of acquireObject (bench/RESULTS.md, metadata writes). This one allocates only
+// when it grows, and clear() is O(1) for a recycled call: slots of an older generation are
+// empty.
+class PointerIndex {
+ public:
+  bool find(const void* key, uint32_t* value) const {
+    if (size_ == 0) return false;
+    for (size_t i = home(key);; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.generation != generation_) return false;
+      if (slot.key == key) {
+        *value = slot.value;
+        return true;
+      }
+    }
+  }
+  // The value stored for `key`: the one already there, or `value`, inserted (`*inserted`).
+  uint32_t emplace(const void* key, uint32_t value, bool* inserted) {
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    for (size_t i = home(key);; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.generation != generation_) {
+        slot = Slot{key, value, generation_};
+        ++size_;
+        *inserted = true;
+        return value;
+      }
+      if (slot.key == key) {
+        *inserted = false;
+        return slot.value;
+      }
+    }
+  }
+  // Removes `key`, giving its value; false when absent.
+  bool erase(const void* key, uint32_t* value) {
+    if (size_ == 0) return false;
+    size_t hole = home(key);
+    for (;; hole = (hole + 1) & mask_) {
+      const Slot& slot = slots_[hole];
+      if (slot.generation != generation_) return false;
+      if (slot.key == key) break;
+    }
+    *value = slots_[hole].value;
+    // Later entries of the probe run move back into the hole unless their home lies
+    // (cyclically) after it, so that a lookup never stops early at an empty slot.
+    for (size_t next = (hole + 1) & mask_;; next = (next + 1) & mask_) {
+      const Slot& slot = slots_[next];
+      if (slot.generation != generation_) break;
+      const size_t want = home(slot.key);
+      const bool stays = hole <= next ? (want > hole && want <= next) : (want > hole || want <= next);
+      if (!stays) {
+        slots_[hole] = slot;
+        hole = next;
+      }
+    }
+    slots_[hole].generation = kEmpty;
+    --size_;
+    return true;
+  }
+  void clear() {
+    if (size_ == 0) return;
+    size_ = 0;
+    if (++generation_ == kEmpty) {  // after 2^32 - 1 clears: wipe once
+      for (Slot& slot : slots_) slot.generation = kEmpty;
+      generation_ = kEmpty + 1;
+    }
+  }
+  bool empty() const { return size_ == 0; }
+
+ private:
+  static constexpr uint32_t kEmpty = 0;  // never a live generation
+  struct Slot {
+    const void* key = nullptr;
+    uint32_t value = 0;
+    uint32_t generation = kEmpty;
+  };
+
+  // Fibonacci hashing: the high bits of the product mix every bit of the pointer (whose low
+  // bits are alignment zeros).
+  size_t home(const void* key) const {
+    return static_cast<size_t>((static_cast<uint64_t>(reinterpret_cast<uintptr_t>(key)) * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    const uint32_t old_generation = generation_;
+    const size_t capacity = old.empty() ? 64 : old.size() * 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    shift_ = 64;
+    for (size_t c = capacity; c > 1; c >>= 1) --shift_;
+    generation_ = kEmpty + 1;
+    size_ = 0;
+    bool inserted = false;
+    for (const Slot& slot : old) {
+      if (slot.generation == old_generation) emplace(slot.key, slot.value, &inserted);
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+  size_t mask_ = 0;
+  unsigned shift_ = 64;
+  uint32_t generation_ = kEmpty + 1;
+};
+
 // Handles of one kind handed to JS as small integers, stable for the call. A removed meta's
 // index is dead for good; its pointer may come back from the pool as a new meta and then gets
 // a new index.
@@ -47,34 +155,29 @@ template <typename H>
 class IndexTable {
  public:
   uint32_t index_for(H handle) {
-    auto [found, inserted] = index_of_.try_emplace(handle.ptr, static_cast<uint32_t>(handles_.size()));
+    bool inserted = false;
+    const uint32_t index = index_of_.emplace(handle.ptr, static_cast<uint32_t>(handles_.size()), &inserted);
     if (inserted) {
       handles_.push_back(handle);
       dead_.push_back(0);
     }
-    return found->second;
+    return index;
   }
   // A meta just acquired: never an existing index, even if a stale mapping lingered.
   uint32_t index_for_new(H handle) {
     kill(handle);
     return index_for(handle);
   }
-  bool find(H handle, uint32_t* index) const {
-    auto found = index_of_.find(handle.ptr);
-    if (found == index_of_.end()) return false;
-    *index = found->second;
-    return true;
-  }
+  bool find(H handle, uint32_t* index) const { return index_of_.find(handle.ptr, index); }
   void kill(H handle) {
-    auto found = index_of_.find(handle.ptr);
-    if (found == index_of_.end()) return;
-    dead_[found->second] = 1;
-    index_of_.erase(found);
+    uint32_t index = 0;
+    if (index_of_.erase(handle.ptr, &index)) dead_[index] = 1;
   }
   // Forgets indices from `size` on (a listObjects that found the table too small).
   void truncate(size_t size) {
+    uint32_t index = 0;
     for (size_t i = size; i < handles_.size(); ++i) {
-      if (!dead_[i]) index_of_.erase(handles_[i].ptr);
+      if (!dead_[i]) index_of_.erase(handles_[i].ptr, &index);
     }
     handles_.resize(size);
     dead_.resize(size);
@@ -85,7 +188,7 @@ class IndexTable {
   void clear() {
     handles_.clear();
     dead_.clear();
-    if (!index_of_.empty()) index_of_.clear();
+    index_of_.clear();
   }
   H at(uint32_t index) const { return handles_[index]; }
   bool dead(uint32_t index) const { return dead_[index] != 0; }
@@ -93,7 +196,7 @@ class IndexTable {
  private:
   std::vector<H> handles_;
   std::vector<uint8_t> dead_;
-  std::unordered_map<void*, uint32_t> index_of_;
+  PointerIndex index_of_;
 };
 
 // How messages name each kind of per-call integer.
@@ -118,6 +221,8 @@ struct HeldRef {
 struct MetaCall {
   uint32_t id = 0;
   meta::Batch* batch = nullptr;
+  GstBuffer* buffer = nullptr;                // the buffer being transformed (may be null)
+  const DsnodeStreamInfo* stream = nullptr;   // its format and memory (may be null)
   std::vector<meta::FrameHandle> frames;
 
   IndexTable<meta::ObjectHandle> rows;
@@ -148,6 +253,8 @@ struct MetaCall {
   void reset() {
     id = 0;
     batch = nullptr;
+    buffer = nullptr;
+    stream = nullptr;
     frames.clear();
     rows.clear();
     row_frames.clear();
@@ -1237,7 +1344,7 @@ void install(Napi::Env env, Napi::Object exports) {
   if (r.envs.insert(raw_env).second) napi_add_env_cleanup_hook(raw_env, forget_env, raw_env);
 }
 
-uint32_t open_call(meta::Batch* batch, GstBuffer* buffer, double* state) {
+uint32_t open_call(meta::Batch* batch, GstBuffer* buffer, const DsnodeStreamInfo* stream, double* state) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   std::unique_ptr<MetaCall> call;
@@ -1248,6 +1355,8 @@ uint32_t open_call(meta::Batch* batch, GstBuffer* buffer, double* state) {
     call = std::make_unique<MetaCall>();
   }
   call->batch = batch;
+  call->buffer = buffer;
+  call->stream = stream;
   const uint32_t num_frames = batch != nullptr ? batch->num_frames() : 0;
   call->frames.reserve(num_frames);
   for (uint32_t f = 0; f < num_frames; ++f) call->frames.push_back(batch->frame_at(f));

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "common/runtime_api.h"
 #include "meta/batch.h"
 
 namespace dsnode::metabind {
@@ -23,7 +24,9 @@ void install(Napi::Env env, Napi::Object exports);
 // Batch::read_frame (buffer DTS/duration in every frame record). `state` must hold
 // layout::state_length(batch->num_frames()) doubles. The batch stays owned by the caller and
 // must outlive close_call.
-uint32_t open_call(meta::Batch* batch, GstBuffer* buffer, double* state);
+// `stream` (may be null: no frame access) describes the buffer's format and memory; it must
+// outlive close_call too.
+uint32_t open_call(meta::Batch* batch, GstBuffer* buffer, const DsnodeStreamInfo* stream, double* state);
 
 // Ends the call: later uses of the id throw ERR_DS_ELEMENT_STALE_HANDLE. With `env` (the
 // caller runs JS), also detaches the ArrayBuffers the call handed out over native memory

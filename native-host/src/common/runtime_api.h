@@ -8,6 +8,7 @@
 #define DSNODE_RUNTIME_API_H
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 #include <stdint.h>
 
 G_BEGIN_DECLS
@@ -45,6 +46,23 @@ typedef struct {
   char *debug;
 } DsnodeResult;
 
+/* Where a buffer's memory lives, from the negotiated caps' features. */
+typedef enum {
+  DSNODE_MEMORY_SYSTEM = 0,     /* plain video/x-raw */
+  DSNODE_MEMORY_CUDA = 1,       /* video/x-raw(memory:CUDAMemory): GstCudaMemory */
+  DSNODE_MEMORY_NVMM = 2,       /* video/x-raw(memory:NVMM): DeepStream's NvBufSurface */
+  DSNODE_MEMORY_OTHER = 3,      /* anything else (caps that are not raw video, GL, DMABuf, ...) */
+} DsnodeMemoryKind;
+
+/* What the plugin knows about the stream from its sink caps, parsed once per caps change.
+ * Frame access (buffer.extract) reads formats and strides from here. */
+typedef struct {
+  gboolean has_video_info;      /* the caps are video/x-raw and `video` is filled */
+  GstVideoInfo video;           /* format, size, default strides and offsets */
+  DsnodeMemoryKind memory;
+  const char *caps_string;      /* the negotiated caps, for error messages; never NULL */
+} DsnodeStreamInfo;
+
 typedef struct DsnodeInstance DsnodeInstance;
 
 typedef struct {
@@ -81,9 +99,10 @@ typedef struct {
    * Promise finish. buffer is writable. batch is the buffer's metadata opened by the plugin:
    * a dsnode::meta::Batch* (native-host/src/meta/batch.h; both libraries are built from the
    * same sources, so the C++ object crosses this C ABI as an opaque pointer). It stays valid
-   * until this call returns; the plugin ends and frees it afterwards. */
+   * until this call returns; the plugin ends and frees it afterwards. stream describes the
+   * buffer's format and memory (valid until this call returns). */
   void (*transform) (DsnodeInstance * instance, GstBuffer * buffer, void *batch,
-      DsnodeResult * result);
+      const DsnodeStreamInfo * stream, DsnodeResult * result);
 
   /* Releases the JS instance. Does not block. The element pointer is not used afterwards. */
   void (*destroy_instance) (DsnodeInstance * instance);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gst/json_values.h"
@@ -54,9 +55,16 @@ struct RunState {
   uint64_t next_frame_num = 0;
   uint32_t width = 0;
   uint32_t height = 0;
+  // The sink caps as frame access needs them (buffer.extract); caps_string owns the text.
+  DsnodeStreamInfo stream = {};
+  std::string caps_string;
   // Caps JS rejected: basetransform offers them again on every buffer, and one error is enough.
   GstCaps *rejected_caps = nullptr;
 
+  RunState() {
+    stream.memory = DSNODE_MEMORY_OTHER;  // until caps arrive
+    stream.caps_string = caps_string.c_str();
+  }
   ~RunState() { gst_clear_caps(&rejected_caps); }
 };
 
@@ -388,6 +396,31 @@ void read_frame_size(GstCaps *caps, uint32_t *width, uint32_t *height) {
     *height = value;
 }
 
+DsnodeMemoryKind memory_kind(GstCaps *caps) {
+  GstCapsFeatures *features = gst_caps_get_features(caps, 0);
+  if (features == nullptr || gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return DSNODE_MEMORY_SYSTEM;
+  if (gst_caps_features_contains(features, "memory:CUDAMemory")) return DSNODE_MEMORY_CUDA;
+  if (gst_caps_features_contains(features, "memory:NVMM")) return DSNODE_MEMORY_NVMM;
+  return DSNODE_MEMORY_OTHER;
+}
+
+// Parsed once per caps change, not per buffer.
+void read_stream_info(GstCaps *caps, RunState *state) {
+  char *text = gst_caps_to_string(caps);
+  state->caps_string = text != nullptr ? text : "";
+  g_free(text);
+  state->stream = DsnodeStreamInfo{};
+  state->stream.caps_string = state->caps_string.c_str();
+  if (gst_caps_get_size(caps) == 0) {
+    state->stream.memory = DSNODE_MEMORY_OTHER;
+    return;
+  }
+  state->stream.memory = memory_kind(caps);
+  state->stream.has_video_info = gst_structure_has_name(gst_caps_get_structure(caps, 0), "video/x-raw") &&
+      gst_video_info_from_caps(&state->stream.video, caps);
+}
+
 RunState *running_state(DsNodeElement *self) {
   RunState *state = self->priv->state.get();
   if (state == nullptr)
@@ -403,6 +436,7 @@ gboolean element_set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *out
   if (state->rejected_caps != nullptr && gst_caps_is_equal(state->rejected_caps, incaps))
     return FALSE;
   read_frame_size(incaps, &state->width, &state->height);
+  read_stream_info(incaps, state);
   std::string caps = dump_json(caps_to_json(incaps));
   GST_CAT_DEBUG_OBJECT(category_of(self), self, "caps %s (%ux%u)", caps.c_str(), state->width,
       state->height);
@@ -534,7 +568,7 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
   }
 
   ScopedResult result;
-  state->runtime->api->transform(state->instance, buffer, batch.get(), &result.raw);
+  state->runtime->api->transform(state->instance, buffer, batch.get(), &state->stream, &result.raw);
   // Metas acquired and never added go back to their pool before the buffer moves on.
   batch.get()->end_call();
   if (!result.ok()) {

@@ -291,7 +291,7 @@ napi_value open_call(napi_env env, napi_callback_info info) {
   OpenCall call;
   call.backend = std::make_unique<meta::PortableBackend>(batch);
   call.buffer = gst_buffer_ref(buffer);
-  const uint32_t id = metabind::open_call(call.backend.get(), buffer, static_cast<double*>(data));
+  const uint32_t id = metabind::open_call(call.backend.get(), buffer, nullptr, static_cast<double*>(data));
   harness->calls.emplace(id, std::move(call));
   return metabind::make_number(env, id);
 }

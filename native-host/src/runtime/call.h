@@ -87,6 +87,7 @@ struct Call {
   std::string text_c;  // create: props JSON
   GstBuffer* buffer = nullptr;   // transform; valid while the caller waits
   void* batch = nullptr;         // transform: the plugin's dsnode::meta::Batch*; ditto
+  const DsnodeStreamInfo* stream = nullptr;  // transform: format and memory; ditto
   uint32_t meta_call_id = 0;     // transform: the binding's id for `batch` while JS may use it
 
   // Timings that drive the spin policies (steady clock, ns).

@@ -103,7 +103,8 @@ void set_property(DsnodeInstance* handle, const char* js_name, const char* value
   Handoff::get().post(call);
 }
 
-void transform(DsnodeInstance* handle, GstBuffer* buffer, void* batch, DsnodeResult* result) {
+void transform(DsnodeInstance* handle, GstBuffer* buffer, void* batch, const DsnodeStreamInfo* stream,
+    DsnodeResult* result) {
   if (handle == nullptr) {
     fail(result, "The element has no runtime instance (create_instance failed or was not called)");
     return;
@@ -123,6 +124,7 @@ void transform(DsnodeInstance* handle, GstBuffer* buffer, void* batch, DsnodeRes
   Call call(CallKind::kTransform, from_handle(handle), true);
   call.buffer = buffer;
   call.batch = batch;
+  call.stream = stream;
   Handoff::get().call(call);
   fill(result, call.outcome);
 }
