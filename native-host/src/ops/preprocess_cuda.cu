@@ -1,0 +1,300 @@
+// preprocess_cuda: one kernel launch per 64 frames. A block makes one output row of one frame;
+// each thread makes 4 neighbouring output pixels, every channel, and writes them as one vector
+// per plane (NCHW) or per 4 elements (NHWC), so consecutive threads write consecutive memory.
+//
+// Reads: the block first copies the one or two source rows it samples into shared memory with
+// 16-byte loads (__ldg, aligned chunks; the unaligned ends byte by byte), then interpolates from
+// shared memory, where stride-3 byte reads cost nothing. A source row with zero weight is not
+// read at all (exact: lerp(a, b, 0) == a), so a 3:1 downscale reads a third of the rows. Rows
+// too wide to stage (2 rows > 48 KiB: 8K RGBA) read through __ldg directly instead.
+//
+// Frame descriptors travel as a __grid_constant__ kernel parameter (no device allocation, no
+// copy, nothing shared between concurrent calls on different streams). The maths is
+// sampling.h's, shared with the CPU; this file builds with --fmad=false to keep it bit-exact.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "ops/ops.h"
+#include "ops/sampling.h"
+
+namespace dsnode::ops {
+
+namespace {
+
+using detail::ChannelMaths;
+using detail::FrameSampling;
+
+constexpr int32_t kFramesPerLaunch = 64;
+constexpr int32_t kPixelsPerThread = 4;
+constexpr int32_t kMaxThreads = 256;
+constexpr size_t kMaxStagedBytes = 48 * 1024;  // the dynamic shared memory a block gets without opting in
+
+struct LaunchArgs {
+  FrameSampling frames[kFramesPerLaunch];
+  ChannelMaths maths;
+  void *out;             // first element of this launch's first frame
+  int32_t out_width;
+  int32_t out_height;
+  int32_t staged_row_bytes;  // shared memory per staged source row (a multiple of 16)
+  bool vector_stores;        // out_width % 4 == 0 and `out` aligned to 4 elements
+};
+static_assert(sizeof(LaunchArgs) <= 4000, "kernel parameters are limited to 4 KiB");
+
+template <typename T>
+__device__ __forceinline__ T convert(float value);
+template <>
+__device__ __forceinline__ uint8_t convert<uint8_t>(float value) { return detail::round_to_uint8(value); }
+template <>
+__device__ __forceinline__ float convert<float>(float value) { return value; }
+template <>
+__device__ __forceinline__ __half convert<__half>(float value) { return __float2half_rn(value); }
+
+// Four consecutive elements in one store (the caller guarantees the alignment).
+__device__ __forceinline__ void store4(uint8_t *out, float a, float b, float c, float d) {
+  *reinterpret_cast<uint32_t *>(out) = static_cast<uint32_t>(convert<uint8_t>(a)) |
+      static_cast<uint32_t>(convert<uint8_t>(b)) << 8 | static_cast<uint32_t>(convert<uint8_t>(c)) << 16 |
+      static_cast<uint32_t>(convert<uint8_t>(d)) << 24;
+}
+__device__ __forceinline__ void store4(float *out, float a, float b, float c, float d) {
+  *reinterpret_cast<float4 *>(out) = make_float4(a, b, c, d);
+}
+__device__ __forceinline__ void store4(__half *out, float a, float b, float c, float d) {
+  const uint32_t low = static_cast<uint32_t>(__half_as_ushort(__float2half_rn(a))) |
+      static_cast<uint32_t>(__half_as_ushort(__float2half_rn(b))) << 16;
+  const uint32_t high = static_cast<uint32_t>(__half_as_ushort(__float2half_rn(c))) |
+      static_cast<uint32_t>(__half_as_ushort(__float2half_rn(d))) << 16;
+  *reinterpret_cast<uint2 *>(out) = make_uint2(low, high);
+}
+
+// Copies `bytes` bytes from `source` to shared memory at `staged` + (source % 16) and returns
+// that offset: whole aligned 16-byte chunks with vector loads, the partial ones byte by byte, so
+// nothing outside the row is read.
+__device__ __forceinline__ int32_t stage_row(const uint8_t *source, int32_t bytes, uint8_t *staged) {
+  const uintptr_t start = reinterpret_cast<uintptr_t>(source);
+  const uintptr_t end = start + static_cast<uintptr_t>(bytes);
+  const uintptr_t base = start & ~static_cast<uintptr_t>(15);
+  const int32_t chunks = static_cast<int32_t>((end - base + 15) >> 4);
+  for (int32_t i = threadIdx.x; i < chunks; i += blockDim.x) {
+    const uintptr_t address = base + (static_cast<uintptr_t>(i) << 4);
+    if (address >= start && address + 16 <= end) {
+      reinterpret_cast<uint4 *>(staged)[i] = __ldg(reinterpret_cast<const uint4 *>(address));
+    } else {
+      for (int32_t k = 0; k < 16; ++k) {
+        const uintptr_t byte = address + static_cast<uintptr_t>(k);
+        if (byte >= start && byte < end) staged[i * 16 + k] = __ldg(reinterpret_cast<const uint8_t *>(byte));
+      }
+    }
+  }
+  return static_cast<int32_t>(start - base);
+}
+
+template <bool kStaged>
+__device__ __forceinline__ float load(const uint8_t *pointer) {
+  if constexpr (kStaged) {
+    return static_cast<float>(*pointer);
+  } else {
+    return static_cast<float>(__ldg(pointer));
+  }
+}
+
+// Writes 4 pixels × kChannels values starting at column x of row y of one frame's output.
+template <typename T, bool kNCHW, int kChannels>
+__device__ __forceinline__ void store_pixels(T *frame_out, int32_t width, int32_t height, int32_t y, int32_t x,
+    bool vector_stores, const float (&values)[kPixelsPerThread][kChannels]) {
+  if (kNCHW) {
+#pragma unroll
+    for (int c = 0; c < kChannels; ++c) {
+      T *plane_row = frame_out + (static_cast<size_t>(c) * height + y) * width + x;
+      if (vector_stores) {
+        store4(plane_row, values[0][c], values[1][c], values[2][c], values[3][c]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kPixelsPerThread; ++i) {
+          if (x + i < width) plane_row[i] = convert<T>(values[i][c]);
+        }
+      }
+    }
+  } else {
+    T *pixels = frame_out + (static_cast<size_t>(y) * width + x) * kChannels;
+    if (vector_stores) {
+      // 4 × kChannels consecutive elements: kChannels stores of 4.
+#pragma unroll
+      for (int j = 0; j < kChannels; ++j) {
+        const int k = 4 * j;
+        store4(pixels + k, values[k / kChannels][k % kChannels], values[(k + 1) / kChannels][(k + 1) % kChannels],
+            values[(k + 2) / kChannels][(k + 2) % kChannels], values[(k + 3) / kChannels][(k + 3) % kChannels]);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kPixelsPerThread; ++i) {
+        if (x + i >= width) break;
+#pragma unroll
+        for (int c = 0; c < kChannels; ++c) pixels[i * kChannels + c] = convert<T>(values[i][c]);
+      }
+    }
+  }
+}
+
+// grid: (out_height, frames in this launch); block: up to 256 threads, 4 columns each, looping
+// across rows wider than 1024.
+template <typename T, bool kNCHW, int kChannels, bool kStaged>
+__global__ void __launch_bounds__(kMaxThreads) preprocess_kernel(const __grid_constant__ LaunchArgs args) {
+  const int32_t y = static_cast<int32_t>(blockIdx.x);
+  const FrameSampling &frame = args.frames[blockIdx.y];
+  const ChannelMaths &maths = args.maths;
+  const int32_t width = args.out_width, height = args.out_height;
+  T *frame_out = static_cast<T *>(args.out) + static_cast<size_t>(blockIdx.y) * kChannels * height * width;
+  const int32_t step = static_cast<int32_t>(blockDim.x) * kPixelsPerThread;
+
+  if (y < frame.pad_y || y >= frame.pad_y + frame.resized_height) {
+    float values[kPixelsPerThread][kChannels];
+#pragma unroll
+    for (int i = 0; i < kPixelsPerThread; ++i) {
+#pragma unroll
+      for (int c = 0; c < kChannels; ++c) values[i][c] = maths.pad[c];
+    }
+    for (int32_t x = static_cast<int32_t>(threadIdx.x) * kPixelsPerThread; x < width; x += step) {
+      store_pixels<T, kNCHW, kChannels>(frame_out, width, height, y, x, args.vector_stores, values);
+    }
+    return;
+  }
+
+  const detail::Tap row_tap = detail::source_tap(y, frame.pad_y, frame.height, frame.ratio_y);
+  const bool two_rows = row_tap.weight != 0.0f && row_tap.i1 != row_tap.i0;
+  const uint8_t *top_row = frame.data + static_cast<ptrdiff_t>(row_tap.i0) * frame.pitch;
+  const uint8_t *bottom_row = frame.data + static_cast<ptrdiff_t>(row_tap.i1) * frame.pitch;
+  if constexpr (kStaged) {
+    extern __shared__ uint4 staged_rows[];
+    uint8_t *staged = reinterpret_cast<uint8_t *>(staged_rows);
+    const int32_t row_bytes = frame.width * frame.bytes_per_pixel;
+    top_row = staged + stage_row(top_row, row_bytes, staged);
+    if (two_rows) {
+      bottom_row = staged + args.staged_row_bytes + stage_row(bottom_row, row_bytes, staged + args.staged_row_bytes);
+    }
+    __syncthreads();
+  }
+
+  const int32_t pixel_bytes = frame.bytes_per_pixel;
+  for (int32_t x = static_cast<int32_t>(threadIdx.x) * kPixelsPerThread; x < width; x += step) {
+    float values[kPixelsPerThread][kChannels];
+#pragma unroll
+    for (int i = 0; i < kPixelsPerThread; ++i) {
+      const int32_t column = x + i;
+      if (column < frame.pad_x || column >= frame.pad_x + frame.resized_width) {
+#pragma unroll
+        for (int c = 0; c < kChannels; ++c) values[i][c] = maths.pad[c];
+        continue;
+      }
+      const detail::Tap tap = detail::source_tap(column, frame.pad_x, frame.width, frame.ratio_x);
+      const int32_t byte0 = tap.i0 * pixel_bytes, byte1 = tap.i1 * pixel_bytes;
+#pragma unroll
+      for (int c = 0; c < kChannels; ++c) {
+        const int32_t offset = frame.channel_offset[c];
+        float value = detail::lerp(load<kStaged>(top_row + byte0 + offset), load<kStaged>(top_row + byte1 + offset),
+            tap.weight);
+        if (two_rows) {
+          const float bottom = detail::lerp(load<kStaged>(bottom_row + byte0 + offset),
+              load<kStaged>(bottom_row + byte1 + offset), tap.weight);
+          value = detail::lerp(value, bottom, row_tap.weight);
+        }
+        values[i][c] = detail::normalise(value, maths.alpha[c], maths.beta[c]);
+      }
+    }
+    store_pixels<T, kNCHW, kChannels>(frame_out, width, height, y, x, args.vector_stores, values);
+  }
+}
+
+using Kernel = void (*)(LaunchArgs);
+
+template <typename T, bool kNCHW, int kChannels>
+Kernel pick_staging(bool staged) {
+  return staged ? preprocess_kernel<T, kNCHW, kChannels, true> : preprocess_kernel<T, kNCHW, kChannels, false>;
+}
+
+template <typename T, bool kNCHW>
+Kernel pick_channels(int32_t channels, bool staged) {
+  return channels == 1 ? pick_staging<T, kNCHW, 1>(staged) : pick_staging<T, kNCHW, 3>(staged);
+}
+
+template <typename T>
+Kernel pick_layout(Layout layout, int32_t channels, bool staged) {
+  return layout == Layout::kNCHW ? pick_channels<T, true>(channels, staged) : pick_channels<T, false>(channels, staged);
+}
+
+Kernel pick_kernel(const PreprocessParams &params, bool staged) {
+  switch (params.out_dtype) {
+    case DType::kUint8: return pick_layout<uint8_t>(params.layout, params.out_channels, staged);
+    case DType::kFloat32: return pick_layout<float>(params.layout, params.out_channels, staged);
+    case DType::kFloat16: return pick_layout<__half>(params.layout, params.out_channels, staged);
+  }
+  return nullptr;
+}
+
+Status cuda_failure(cudaError_t error, const char *doing) {
+  return {ErrorCode::kCudaError,
+      std::string("CUDA error ") + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ") " + doing};
+}
+
+}  // namespace
+
+Status preprocess_cuda(const ImageView *frames, int32_t count, const PreprocessParams &params, void *out,
+    FrameTransform *transforms, CUstream_st *stream) {
+  Status status = validate(frames, count, params);
+  if (!status.ok()) return status;
+  if (count == 0) return Status::Ok();
+  if (out == nullptr) return Status::Invalid("Expected an output pointer for out but received null");
+
+  LaunchArgs args{};
+  args.maths = detail::build_channel_maths(params);
+  args.out_width = params.out_width;
+  args.out_height = params.out_height;
+  const size_t element_bytes = dtype_size(params.out_dtype);
+  args.vector_stores = params.out_width % kPixelsPerThread == 0 &&
+      reinterpret_cast<uintptr_t>(out) % (kPixelsPerThread * element_bytes) == 0;
+  const size_t frame_bytes = output_size_bytes(params, 1);
+  const int32_t threads = std::min(kMaxThreads,
+      ((params.out_width + kPixelsPerThread - 1) / kPixelsPerThread + 31) / 32 * 32);
+
+  // The widest row decides the staging space of the whole call.
+  int64_t widest_row = 0;
+  for (int32_t i = 0; i < count; ++i) {
+    widest_row = std::max<int64_t>(widest_row, static_cast<int64_t>(frames[i].width) * bytes_per_pixel(frames[i].format));
+  }
+  const size_t staged_row_bytes = (static_cast<size_t>(widest_row) + 15 + 15) / 16 * 16;
+  const bool staged = 2 * staged_row_bytes <= kMaxStagedBytes;
+  args.staged_row_bytes = staged ? static_cast<int32_t>(staged_row_bytes) : 0;
+  const size_t shared_bytes = staged ? 2 * staged_row_bytes : 0;
+  const Kernel kernel = pick_kernel(params, staged);
+
+  for (int32_t first = 0; first < count; first += kFramesPerLaunch) {
+    const int32_t frames_now = std::min(kFramesPerLaunch, count - first);
+    for (int32_t i = 0; i < frames_now; ++i) {
+      const ImageView &frame = frames[first + i];
+      const FrameTransform transform = compute_transform(frame.width, frame.height, params);
+      if (transforms != nullptr) transforms[first + i] = transform;
+      args.frames[i] = detail::build_sampling(frame, transform, params);
+    }
+    args.out = static_cast<uint8_t *>(out) + static_cast<size_t>(first) * frame_bytes;
+    kernel<<<dim3(static_cast<unsigned>(params.out_height), static_cast<unsigned>(frames_now)),
+        dim3(static_cast<unsigned>(threads)), shared_bytes, stream>>>(args);
+    const cudaError_t error = cudaGetLastError();
+    if (error != cudaSuccess) return cuda_failure(error, "launching the pre-processing kernel");
+  }
+  return Status::Ok();
+}
+
+bool cuda_compiled() { return true; }
+
+Status cuda_device_status() {
+  int devices = 0;
+  const cudaError_t error = cudaGetDeviceCount(&devices);
+  if (error != cudaSuccess) return cuda_failure(error, "counting CUDA devices");
+  if (devices == 0) return {ErrorCode::kCudaError, "CUDA error: no CUDA device"};
+  return Status::Ok();
+}
+
+}  // namespace dsnode::ops

@@ -1,0 +1,77 @@
+// What a tensor is on the native side (docs/internals/tensors.md): a DLPack-shaped descriptor
+// over memory someone else owns (a mapped frame, a pooled block, JS memory). No Node, no
+// N-API: the binding, runners and plain C++ tests include it.
+#ifndef DSNODE_TENSOR_TENSOR_H
+#define DSNODE_TENSOR_TENSOR_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "tensor/dlpack.h"
+
+namespace dsnode::tensor {
+
+// DLPack's device codes, so a Desc converts to a DLTensor as is.
+enum class Device : int32_t { kCpu = kDLCPU, kCuda = kDLCUDA, kCudaHost = kDLCUDAHost };
+
+enum class DType : int32_t { kUint8 = 0, kInt8 = 1, kInt32 = 2, kInt64 = 3, kFloat16 = 4, kFloat32 = 5 };
+
+// The packed frame formats Buffer.extract supports, numbered as ops::PixelFormat; kNone for a
+// tensor that is not a frame.
+enum class PixelFormat : int32_t { kNone = -1, kRGB = 0, kRGBA = 1, kBGR = 2, kBGRx = 3, kGRAY8 = 4 };
+
+constexpr int32_t kMaxDims = 8;
+
+struct Desc {
+  Device device = Device::kCpu;
+  int32_t device_id = 0;
+  DType dtype = DType::kUint8;
+  int32_t ndim = 0;
+  int64_t shape[kMaxDims] = {};
+  int64_t strides[kMaxDims] = {};  // in elements, as DLPack's
+  // Base of the allocation or mapping (DLPack's `data`); the first element is at
+  // data + byte_offset.
+  void* data = nullptr;
+  uint64_t byte_offset = 0;
+  PixelFormat format = PixelFormat::kNone;
+  // For device memory made by GStreamer's CUDA library (GstCudaMemory): its GstCudaContext*,
+  // whose CUDA context (not the device's primary one) must be current to touch `data`. Null
+  // for everything else: memory of the device's primary context (the CUDA runtime's, and
+  // DeepStream's NVMM).
+  void* cuda_context = nullptr;
+
+  uint8_t* first() const { return static_cast<uint8_t*>(data) + byte_offset; }
+};
+
+size_t dtype_size(DType dtype);
+const char* dtype_name(DType dtype);        // "uint8", "int8", "int32", "int64", "float16", "float32"
+bool parse_dtype(const std::string& name, DType* out);
+DLDataType dlpack_dtype(DType dtype);
+
+const char* device_name(Device device);     // "cpu", "cuda", "cuda_host"
+bool parse_device(const std::string& name, Device* out);
+// Whether the CPU may read and write the memory (cpu, cuda_host).
+inline bool host_visible(Device device) { return device != Device::kCuda; }
+
+const char* format_name(PixelFormat format);  // GStreamer's names; "" for kNone
+bool parse_format(const std::string& name, PixelFormat* out);
+int32_t format_channels(PixelFormat format);  // 3, 4, 3, 4, 1; 0 for kNone
+
+int64_t element_count(const Desc& desc);
+// Bytes from the first element to one past the last (what a view of it must cover); 0 when
+// the tensor has no element.
+uint64_t span_bytes(const Desc& desc);
+// Compact row-major strides for desc.shape.
+void set_dense_strides(Desc* desc);
+bool is_dense(const Desc& desc);
+// A frame: [height, width, channels] uint8 of `format`, channels and pixels contiguous (the
+// row pitch in strides[0], at least width × channels). What preprocess reads.
+bool is_frame_layout(const Desc& desc);
+
+// "cuda:0", "cpu"
+std::string describe_device(Device device, int32_t device_id);
+
+}  // namespace dsnode::tensor
+
+#endif

@@ -1,0 +1,188 @@
+/**
+ * The tensor half of the native binding (native-host/src/binding/tensor_binding.h): frame
+ * views over the buffer of a running transform call, owned tensors from the native pool,
+ * DLPack capsules and the pre-processing ops. Exported as `tensor` by libdsnode-runtime.so.0
+ * (inside GStreamer) and by the testing addon dsnode_meta.node (ordinary Node).
+ *
+ * Conventions:
+ * - Shapes and strides are arrays of whole numbers; strides count elements (DLPack).
+ * - `dataPtr` is the base of the allocation or mapping; the first element is at
+ *   `dataPtr + byteOffset` (DLPack's `data` and `byte_offset`).
+ * - Errors: invalid arguments throw TypeError/RangeError with `code: "ERR_DS_ELEMENT_INVALID_VALUE"`;
+ *   a frame or tensor that cannot be used throws Error with `code: "ERR_DS_ELEMENT_TENSOR"`;
+ *   a call that ended throws `ERR_DS_ELEMENT_STALE_HANDLE`.
+ *
+ * @internal
+ */
+import type { DType, DeviceType, PixelFormat } from "../tensor/types.js";
+import { loadMetaAddon } from "./meta-addon.js";
+
+/** Bumped with any change of the functions below (native: kTensorBindingVersion). */
+export const TENSOR_BINDING_VERSION = 1;
+
+/** A tensor as native code describes it. */
+export interface NativeTensorInfo {
+  device: DeviceType;
+  deviceId: number;
+  dtype: DType;
+  shape: number[];
+  /** In elements. */
+  strides: number[];
+  byteOffset: number;
+  /** Bytes from the first element to one past the last. */
+  byteLength: number;
+  dataPtr: bigint;
+  format: PixelFormat | undefined;
+  /**
+   * Host-visible memory (cpu, cuda_host): an ArrayBuffer whose byte 0 is at `dataPtr`.
+   * Frames: detached when the call ends. Owned: detached by `release`; it keeps the storage
+   * alive. Undefined for device memory.
+   */
+  buffer: ArrayBuffer | undefined;
+  /** Owned tensors: the native storage (`release` gives the memory back). */
+  storage: object | undefined;
+}
+
+/** How a tensor is named to native code (TensorHandle's internal source). */
+export type NativeTensorSource =
+  | { readonly kind: "frame"; readonly callId: number; readonly batchId: number }
+  | { readonly kind: "owned"; readonly storage: object }
+  | {
+      readonly kind: "js";
+      /** Any typed array over the tensor's ArrayBuffer. */
+      readonly data: ArrayBufferView;
+      readonly dtype: DType;
+      readonly shape: readonly number[];
+      readonly strides: readonly number[];
+      /** From the start of `data.buffer`. */
+      readonly byteOffset: number;
+      readonly format: PixelFormat | undefined;
+    };
+
+/** Every option of preprocess, filled in and checked by the TS side. */
+export interface NativePreprocessOptions {
+  width: number;
+  height: number;
+  mode: "letterbox" | "stretch";
+  center: boolean;
+  padValue: number;
+  channels: 1 | 3;
+  channelOrder: "RGB" | "BGR";
+  scale: number;
+  mean: [number, number, number];
+  std: [number, number, number];
+  layout: "NCHW" | "NHWC";
+  dtype: "uint8" | "float32" | "float16";
+}
+
+/** What a consumer addon reads from a DLPack capsule (inspectDLPack). */
+export interface NativeDLPackView {
+  versioned: boolean;
+  versionMajor?: number;
+  versionMinor?: number;
+  flags?: number;
+  hasDeleter: boolean;
+  hasManagerContext: boolean;
+  /** DLDeviceType: 1 CPU, 2 CUDA, 3 CUDA host. */
+  deviceType: number;
+  deviceId: number;
+  ndim: number;
+  dtypeCode: number;
+  dtypeBits: number;
+  dtypeLanes: number;
+  shape: number[];
+  strides: number[] | null;
+  byteOffset: number;
+  data: bigint;
+  /** The elements, copied in row-major order (host-visible capsules only). */
+  elements?: Uint8Array;
+}
+
+/** Counters of the native tensor code. */
+export interface NativeTensorStats {
+  /** Copies from device memory to the host, ever (toHost() of CUDA tensors). */
+  hostCopies: number;
+  hostCopyBytes: number;
+  /** The pool of owned tensors. */
+  liveBlocks: number;
+  liveBytes: number;
+  cachedBlocks: number;
+  cachedBytes: number;
+  allocations: number;
+  reuses: number;
+}
+
+export interface TensorBinding {
+  readonly version: number;
+  /** The build holds the CUDA code (pool, CUDA ops); a GPU may still be missing. */
+  readonly cudaCompiled: boolean;
+  /** The build reads NVMM frames (NvBufSurface). */
+  readonly deepstreamCompiled: boolean;
+  /** Frame `batchId` of the call's buffer (mapped once per call, unmapped at its end). */
+  extract(callId: number, batchId: number): NativeTensorInfo;
+  /** A new owned tensor (uninitialised memory) from the pool. */
+  allocate(device: DeviceType, deviceId: number, dtype: DType, shape: readonly number[], format?: PixelFormat): NativeTensorInfo;
+  /** Gives an owned tensor's memory back to the pool now and detaches its view; idempotent. */
+  release(storage: object): void;
+  /** A dense, owned cpu copy (frames keep their format). */
+  toHost(source: NativeTensorSource): NativeTensorInfo;
+  /** An external holding a DLManagedTensor* (versioned: DLManagedTensorVersioned*). */
+  toDLPack(source: NativeTensorSource, versioned: boolean): object;
+  /** Reads a capsule back as a consumer addon would. */
+  inspectDLPack(capsule: object, versioned: boolean): NativeDLPackView;
+  /** The address of `data.buffer`'s first byte. */
+  addressOf(data: ArrayBufferView): bigint;
+  /** Frames → one owned network input on their device; transforms: 8 numbers per frame. */
+  preprocess(frames: readonly NativeTensorSource[], options: NativePreprocessOptions): { tensor: NativeTensorInfo; transforms: Float64Array };
+  stats(): NativeTensorStats;
+  /** Frees the pool's cached blocks. */
+  trimPool(): void;
+}
+
+let installed: TensorBinding | undefined;
+
+/**
+ * Sets the binding tensors use: the runtime's, given to the element bundle by host.js
+ * (HostServicesV1.tensor). Without one, the testing addon's is used (ordinary Node).
+ */
+export function installTensorBinding(binding: TensorBinding | undefined): void {
+  if (binding !== undefined) checkVersion(binding, "the ds-element runtime");
+  installed = binding;
+}
+
+/** The binding, or an error saying what needed it and how to get it. */
+export function tensorBinding(what: string): TensorBinding {
+  if (installed !== undefined) return installed;
+  if ((globalThis as Record<symbol, unknown>)[Symbol.for("ds-element.runtime.v1")] !== undefined) {
+    // Inside GStreamer the runtime's own binding must be used: the testing addon would not
+    // know the runtime's calls.
+    throw new Error(
+      `${what} needs the runtime's tensor binding, which host.js did not pass to this element: ` +
+        "the element was built with a newer ds-element than the runtime's (rebuild both with one release)",
+    );
+  }
+  let addon: { tensor?: TensorBinding };
+  try {
+    addon = loadMetaAddon() as unknown as { tensor?: TensorBinding };
+  } catch (error) {
+    throw new Error(`${what} needs ds-element's native binding: ${(error as Error).message}`, { cause: error });
+  }
+  if (addon.tensor === undefined) {
+    throw new Error(
+      `${what} needs the tensor binding, which this build of ds-element-native lacks: ` +
+        "ds-element and ds-element-native are from different releases (reinstall them together)",
+    );
+  }
+  checkVersion(addon.tensor, "the testing addon");
+  installed = addon.tensor;
+  return installed;
+}
+
+function checkVersion(binding: TensorBinding, where: string): void {
+  if (binding.version !== TENSOR_BINDING_VERSION) {
+    throw new Error(
+      `Expected tensor binding version ${TENSOR_BINDING_VERSION} for ${where} but received ${String(binding.version)}: ` +
+        "ds-element and ds-element-native are from different releases (reinstall them together)",
+    );
+  }
+}
