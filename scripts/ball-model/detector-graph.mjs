@@ -1,0 +1,203 @@
+// The ball detector as an ONNX graph: a bright-blob finder dressed in YOLOv8's output layout.
+// It thresholds the mean of the three channels, takes the mass, centroid and spread of what is
+// left, and turns them into one box (a uniform disk of radius r has a standard deviation of r/2
+// along each axis, so 4 standard deviations span its diameter). Two fixed decoys ride along so
+// that a decoder's confidence threshold and NMS are exercised. See docs/internals/ball-model.md.
+import { DataType, encodeGraph, encodeModel, encodeNode, encodeTensor, encodeValueInfo } from "./onnx-encoding.mjs";
+
+/** What the CLI fills in when an option is not given. */
+export const DEFAULT_BALL_CLASS = 0;
+export const DEFAULT_CLASSES = 2;
+export const DEFAULT_SIZE = 640;
+export const DEFAULT_BATCH = 1;
+
+/**
+ * Pixels count as ball from this grey level up (0..1 input). It sits above 114/255 = 0.447,
+ * the pad grey of Ultralytics-style letterboxing, so both black (0) and grey padding read as
+ * background; the mask ramps from 0 at 0.5 to 1 at 0.75 so anti-aliased edges weigh in partly.
+ */
+export const MASK_THRESHOLD = 0.5;
+export const MASK_FULL = 0.75;
+/** Mask mass (in input pixels) at which the ball score is 0.5, and how sharply it rises around it. */
+export const SCORE_MIDPOINT_MASS = 16;
+export const SCORE_MASS_SCALE = 4;
+/** The duplicate decoy: the ball's box grown by this factor, at this fraction of its score. */
+export const DUPLICATE_GROWTH = 1.1;
+export const DUPLICATE_SCORE_FACTOR = 0.5;
+/** The low decoy's constant score, under any usual confidence threshold (0.25 and up). */
+export const LOW_DECOY_SCORE = 0.1;
+
+/** Output candidates, in the order they appear along the last axis of output0. */
+export const CANDIDATES = Object.freeze(["duplicate", "ball", "low"]);
+
+export const IR_VERSION = 8;
+export const OPSET_VERSION = 17;
+
+/** The class names: `ball` at the ball's class, `not-ball` (numbered when there are several) elsewhere. */
+export function ballModelLabels({ ballClass, classes }) {
+  return Array.from({ length: classes }, (_, index) => {
+    if (index === ballClass) return "ball";
+    return classes === 2 ? "not-ball" : `not-ball-${index}`;
+  });
+}
+
+/** Collects nodes and initializers under readable, unique names. */
+class GraphBuilder {
+  nodes = [];
+  initializers = [];
+  #names = new Set();
+
+  #claim(name) {
+    if (this.#names.has(name)) throw new Error(`Expected a new tensor name but received ${name} twice`);
+    this.#names.add(name);
+    return name;
+  }
+
+  /** A float32 initializer; a plain number becomes a scalar. */
+  floats(name, values, dims = []) {
+    const list = typeof values === "number" ? [values] : values;
+    this.initializers.push(encodeTensor({ name: this.#claim(name), dataType: DataType.FLOAT, dims, values: list }));
+    return name;
+  }
+
+  int64s(name, values) {
+    this.initializers.push(encodeTensor({ name: this.#claim(name), dataType: DataType.INT64, dims: [values.length], values }));
+    return name;
+  }
+
+  /** One node with a single output named after the node. */
+  op(opType, name, inputs, attributes) {
+    this.nodes.push(encodeNode({ name: this.#claim(name), opType, inputs, outputs: [name], attributes }));
+    return name;
+  }
+
+  /** A node whose output has a fixed name (a graph output). */
+  opTo(opType, output, name, inputs, attributes) {
+    this.#claim(output);
+    this.nodes.push(encodeNode({ name: this.#claim(name), opType, inputs, outputs: [output], attributes }));
+    return output;
+  }
+}
+
+/**
+ * The centre and extent along one axis from the mask's profile along that axis.
+ * @returns {{ centre: string, extent: string }} tensor names, each [batch, 1]
+ */
+function axisMoments(graph, axis, profile, coordinates, safeMass, four) {
+  const weighted = graph.op("Mul", `${axis}_weighted`, [profile, coordinates]);
+  const firstMoment = graph.op("ReduceSum", `${axis}_first_moment`, [weighted, "axes_candidate"], { keepdims: { int: 1 } });
+  const centre = graph.op("Div", `${axis}_centre`, [firstMoment, safeMass]);
+  // Centred before squaring: E[x²] - E[x]² in float32 would lose the ball's spread in rounding.
+  const offset = graph.op("Sub", `${axis}_offset`, [coordinates, centre]);
+  const offsetSquared = graph.op("Mul", `${axis}_offset_squared`, [offset, offset]);
+  const weightedSquares = graph.op("Mul", `${axis}_weighted_squares`, [offsetSquared, profile]);
+  const secondMoment = graph.op("ReduceSum", `${axis}_second_moment`, [weightedSquares, "axes_candidate"], { keepdims: { int: 1 } });
+  const variance = graph.op("Div", `${axis}_variance`, [secondMoment, safeMass]);
+  const deviation = graph.op("Sqrt", `${axis}_deviation`, [variance]);
+  const extent = graph.op("Mul", `${axis}_extent`, [deviation, four]);
+  return { centre, extent };
+}
+
+/**
+ * The ONNX bytes of the ball detector.
+ * @param {{ ballClass: number, classes: number, size: number, batch: number | "dynamic" }} options
+ *   already validated by the caller
+ * @returns {Uint8Array}
+ */
+export function buildBallModel({ ballClass, classes, size, batch }) {
+  const graph = new GraphBuilder();
+  const rows = 4 + classes;
+  const batchDim = batch === "dynamic" ? "batch" : batch;
+
+  graph.int64s("axes_channels_rows", [1, 2]);
+  graph.int64s("axes_channels_columns", [1, 3]);
+  graph.int64s("axes_candidate", [1]);
+  graph.int64s("axes_candidates", [2]);
+
+  // The mask: 0 below MASK_THRESHOLD, 1 from MASK_FULL up, linear between.
+  const grey = graph.op("ReduceMean", "grey", ["images"], { axes: { ints: [1] }, keepdims: { int: 1 } });
+  const aboveThreshold = graph.op("Sub", "above_threshold", [grey, graph.floats("mask_threshold", MASK_THRESHOLD)]);
+  const ramp = graph.op("Mul", "ramp", [aboveThreshold, graph.floats("mask_gain", 1 / (MASK_FULL - MASK_THRESHOLD))]);
+  const mask = graph.op("Clip", "mask", [ramp, graph.floats("zero", 0), graph.floats("one", 1)]);
+
+  // Profiles along x (summed over rows) and y (summed over columns): [batch, size] each, so the
+  // moments below are sums over `size` values rather than over size² pixels.
+  const columnMass = graph.op("ReduceSum", "column_mass", [mask, "axes_channels_rows"], { keepdims: { int: 0 } });
+  const rowMass = graph.op("ReduceSum", "row_mass", [mask, "axes_channels_columns"], { keepdims: { int: 0 } });
+  const mass = graph.op("ReduceSum", "mass", [columnMass, "axes_candidate"], { keepdims: { int: 1 } });
+  const safeMass = graph.op("Max", "safe_mass", [mass, graph.floats("tiny_mass", 1e-6)]);
+
+  // Pixel centres 0.5, 1.5, …, size - 0.5: a box edge then falls on a pixel boundary.
+  const coordinates = graph.op("Range", "pixel_centres", [
+    graph.floats("range_start", 0.5),
+    graph.floats("range_limit", size),
+    graph.floats("range_step", 1),
+  ]);
+  const four = graph.floats("deviations_per_diameter", 4);
+  const x = axisMoments(graph, "x", columnMass, coordinates, safeMass, four);
+  const y = axisMoments(graph, "y", rowMass, coordinates, safeMass, four);
+
+  const massAboveMidpoint = graph.op("Sub", "mass_above_midpoint", [mass, graph.floats("score_midpoint_mass", SCORE_MIDPOINT_MASS)]);
+  const scoreLogit = graph.op("Mul", "score_logit", [massAboveMidpoint, graph.floats("score_mass_gain", 1 / SCORE_MASS_SCALE)]);
+  const score = graph.op("Sigmoid", "ball_score", [scoreLogit]);
+  const oneHot = Array.from({ length: classes }, (_, index) => (index === ballClass ? 1 : 0));
+  const classScores = graph.op("Mul", "ball_class_scores", [score, graph.floats("ball_one_hot", oneHot, [1, classes])]);
+  const ball = graph.op("Concat", "ball", [x.centre, y.centre, x.extent, y.extent, classScores], { axis: { int: 1 } });
+
+  const growth = graph.floats("duplicate_growth", DUPLICATE_GROWTH);
+  const duplicateWidth = graph.op("Mul", "duplicate_width", [x.extent, growth]);
+  const duplicateHeight = graph.op("Mul", "duplicate_height", [y.extent, growth]);
+  const duplicateScores = graph.op("Mul", "duplicate_class_scores", [classScores, graph.floats("duplicate_score_factor", DUPLICATE_SCORE_FACTOR)]);
+  const duplicate = graph.op("Concat", "duplicate", [x.centre, y.centre, duplicateWidth, duplicateHeight, duplicateScores], { axis: { int: 1 } });
+
+  // The low decoy: a fixed box in the top-left quarter, of the class after the ball's. Adding a
+  // zero column of the batch's height broadcasts the constant to every image of the batch.
+  const lowClass = (ballClass + 1) % classes;
+  const lowColumn = [size / 4, size / 4, size / 4, size / 4, ...Array.from({ length: classes }, (_, index) => (index === lowClass ? LOW_DECOY_SCORE : 0))];
+  const batchZeros = graph.op("Mul", "batch_zeros", [mass, "zero"]);
+  const low = graph.op("Add", "low", [batchZeros, graph.floats("low_candidate", lowColumn, [1, rows])]);
+
+  const columns = { duplicate, ball, low };
+  const unsqueezed = CANDIDATES.map((candidate) => graph.op("Unsqueeze", `${candidate}_column`, [columns[candidate], "axes_candidates"]));
+  graph.opTo("Concat", "output0", "candidates", unsqueezed, { axis: { int: 2 } });
+
+  const labels = ballModelLabels({ ballClass, classes });
+  const encodedGraph = encodeGraph({
+    name: "ball_detector",
+    nodes: graph.nodes,
+    initializers: graph.initializers,
+    inputs: [
+      encodeValueInfo({
+        name: "images",
+        dataType: DataType.FLOAT,
+        dims: [batchDim, 3, size, size],
+        docString: "RGB (or BGR: the channels are averaged), NCHW, 0..1; letterboxed with 0 or 114/255 padding",
+      }),
+    ],
+    outputs: [
+      encodeValueInfo({
+        name: "output0",
+        dataType: DataType.FLOAT,
+        dims: [batchDim, rows, CANDIDATES.length],
+        docString: "YOLOv8 layout: rows cx, cy, w, h (input pixels) then one score per class; one column per candidate",
+      }),
+    ],
+    docString: "Finds the brightest blob (videotestsrc pattern=ball); see docs/internals/ball-model.md",
+  });
+  return encodeModel({
+    irVersion: IR_VERSION,
+    opsetVersion: OPSET_VERSION,
+    producerName: "ds-element scripts/make-ball-model.mjs",
+    producerVersion: "1",
+    modelVersion: 1,
+    docString: `Ball detector for videotestsrc pattern=ball: ${classes} classes, ball = class ${ballClass}, input ${size}x${size}`,
+    graph: encodedGraph,
+    // Ultralytics' own keys, so tools that read YOLOv8 exports find the class names and size.
+    metadata: [
+      ["task", "detect"],
+      ["imgsz", `[${size}, ${size}]`],
+      ["names", `{${labels.map((label, index) => `${index}: '${label}'`).join(", ")}}`],
+      ["labels", JSON.stringify(labels)],
+    ],
+  });
+}
