@@ -1,0 +1,264 @@
+// What the TensorRT runner's GPU test (test/gpu/tensorrt-runner.test.ts) needs: the testing
+// addon's loadTensorRT and cudaTesting, tiny ONNX models written here, and an engine builder
+// (dsnode-trt-build-engine from the native build, else trtexec).
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { delimiter, join } from "node:path";
+// @ts-expect-error: a plain ES module without declarations (scripts/ball-model/).
+import * as onnx from "../../scripts/ball-model/onnx-encoding.mjs";
+import { repoRoot } from "./gst";
+
+// ---------------------------------------------------------------- the addon
+
+export interface ProfileShapes {
+  min: number[];
+  opt: number[];
+  max: number[];
+}
+
+export interface RunnerTensorInfo {
+  name: string;
+  dtype: string;
+  shape: number[];
+  format: string;
+  profile?: ProfileShapes;
+}
+
+export interface RunnerOutput {
+  name: string;
+  dtype: string;
+  shape: number[];
+  devicePointer: bigint;
+  byteLength: number;
+  release(): void;
+}
+
+/** The JS face of a TensorHandle that tensorrt_binding.cpp reads (DESIGN §4). */
+export interface DeviceTensor {
+  device: { type: string; id: number };
+  dtype: string;
+  shape: number[];
+  strides?: number[];
+  byteOffset?: number;
+  dataPtr: bigint;
+}
+
+export interface TensorRTRunner {
+  readonly backend: "tensorrt";
+  readonly path: string;
+  readonly deviceId: number;
+  readonly inputs: RunnerTensorInfo[];
+  readonly outputs: RunnerTensorInfo[];
+  infer(inputs: Record<string, DeviceTensor>, outputs?: Record<string, DeviceTensor>): Promise<RunnerOutput[]>;
+  dispose(): void;
+}
+
+export interface CudaTesting {
+  deviceCount(): number;
+  upload(view: ArrayBufferView, deviceId?: number): bigint;
+  download(address: bigint, byteLength: number, deviceId?: number): ArrayBuffer;
+  free(address: bigint, deviceId?: number): void;
+}
+
+export interface TensorRTAddon {
+  loadTensorRT?: (path: string, options?: { deviceId?: number; maxConcurrency?: number; profile?: number }) => Promise<TensorRTRunner>;
+  tensorRTVersion?: string;
+  cudaTesting?: CudaTesting;
+}
+
+/** The testing addon (DSNODE_META_ADDON, else ds-element-native's build), or why not. */
+export function loadTestingAddon(): TensorRTAddon | string {
+  const require = createRequire(__filename);
+  const path =
+    process.env.DSNODE_META_ADDON ?? (require("ds-element-native") as { metaAddonPath: string }).metaAddonPath;
+  if (!existsSync(path)) return `the testing addon ${path} is not built (npm run build)`;
+  try {
+    return require(path) as TensorRTAddon;
+  } catch (error) {
+    return `the testing addon ${path} does not load: ${(error as Error).message}`;
+  }
+}
+
+// ---------------------------------------------------------------- device memory
+
+export const DTYPE_BYTES: Record<string, number> = { float32: 4, float16: 2, int32: 4, int64: 8, int8: 1, uint8: 1, bool: 1 };
+
+/** Device tensors made by a test, freed together at the end. */
+export class DeviceMemory {
+  readonly #cuda: CudaTesting;
+  readonly #addresses: bigint[] = [];
+
+  constructor(cuda: CudaTesting) {
+    this.#cuda = cuda;
+  }
+
+  /** A CUDA tensor holding `values` (their bytes as they are). */
+  tensor(values: ArrayBufferView, dtype: string, shape: number[]): DeviceTensor {
+    const address = this.#cuda.upload(values);
+    this.#addresses.push(address);
+    return { device: { type: "cuda", id: 0 }, dtype, shape, dataPtr: address };
+  }
+
+  /** An output's bytes, copied back to the host. */
+  read(output: RunnerOutput): ArrayBuffer {
+    return this.#cuda.download(output.devicePointer, output.byteLength);
+  }
+
+  /** A device tensor's bytes, copied back to the host. */
+  readTensor(tensor: DeviceTensor): ArrayBuffer {
+    const bytes = tensor.shape.reduce((product, dim) => product * dim, DTYPE_BYTES[tensor.dtype] ?? 1);
+    return this.#cuda.download(tensor.dataPtr, bytes);
+  }
+
+  freeAll(): void {
+    for (const address of this.#addresses.splice(0)) this.#cuda.free(address);
+  }
+}
+
+/** IEEE half-precision bits to a number. */
+export function halfToNumber(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * fraction * 2 ** -24;
+  if (exponent === 31) return fraction ? Number.NaN : sign * Number.POSITIVE_INFINITY;
+  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
+}
+
+/** Largest |a - b| - rtol·|b| over the two arrays (≤ atol means "equal within tolerance"). */
+export function worstExcess(actual: ArrayLike<number>, expected: ArrayLike<number>, rtol: number): number {
+  let worst = 0;
+  for (let i = 0; i < expected.length; i++) {
+    worst = Math.max(worst, Math.abs(actual[i]! - expected[i]!) - rtol * Math.abs(expected[i]!));
+  }
+  return worst;
+}
+
+// ---------------------------------------------------------------- tiny models
+
+const FLOAT = 1;
+const UINT8 = 2;
+const FLOAT16 = 10;
+
+function writeModel(path: string, name: string, graph: Uint8Array): string {
+  const model = onnx.encodeModel({
+    irVersion: 8,
+    opsetVersion: 17,
+    producerName: "ds-element tests",
+    producerVersion: "1",
+    modelVersion: 1,
+    docString: name,
+    graph,
+    metadata: [],
+  }) as Uint8Array;
+  writeFileSync(path, model);
+  return path;
+}
+
+/**
+ * `affine`: images float32 [batch, 3, 4, 4] and bias float32 [1] (static) →
+ * affine = images × 2 + bias [batch, 3, 4, 4] and sums = images summed over H and W [batch, 3].
+ */
+export function writeAffineModel(path: string): string {
+  const graph = onnx.encodeGraph({
+    name: "affine",
+    nodes: [
+      onnx.encodeNode({ name: "scale", opType: "Mul", inputs: ["images", "two"], outputs: ["scaled"] }),
+      onnx.encodeNode({ name: "shift", opType: "Add", inputs: ["scaled", "bias"], outputs: ["affine"] }),
+      onnx.encodeNode({ name: "sum", opType: "ReduceSum", inputs: ["images", "axes"], outputs: ["sums"], attributes: { keepdims: { int: 0 } } }),
+    ],
+    initializers: [
+      onnx.encodeTensor({ name: "two", dataType: FLOAT, dims: [1], values: [2] }),
+      onnx.encodeTensor({ name: "axes", dataType: onnx.DataType.INT64, dims: [2], values: [2, 3] }),
+    ],
+    inputs: [
+      onnx.encodeValueInfo({ name: "images", dataType: FLOAT, dims: ["batch", 3, 4, 4] }),
+      onnx.encodeValueInfo({ name: "bias", dataType: FLOAT, dims: [1] }),
+    ],
+    outputs: [
+      onnx.encodeValueInfo({ name: "affine", dataType: FLOAT, dims: ["batch", 3, 4, 4] }),
+      onnx.encodeValueInfo({ name: "sums", dataType: FLOAT, dims: ["batch", 3] }),
+    ],
+  }) as Uint8Array;
+  return writeModel(path, "affine", graph);
+}
+
+/** The affine model in JS: what the engine must compute. */
+export function affineReference(images: Float32Array, batch: number, bias: number): { affine: Float32Array; sums: Float32Array } {
+  const affine = new Float32Array(images.length);
+  const sums = new Float32Array(batch * 3);
+  for (let i = 0; i < images.length; i++) {
+    affine[i] = Math.fround(Math.fround(images[i]! * 2) + bias);
+    sums[Math.floor(i / 16)]! += images[i]!;
+  }
+  return { affine, sums };
+}
+
+/** `pixels`: uint8 [batch, 4, 4, 3] → normalized = pixels / 255 as float16, same shape. */
+export function writePixelsModel(path: string): string {
+  const graph = onnx.encodeGraph({
+    name: "pixels",
+    nodes: [
+      onnx.encodeNode({ name: "widen", opType: "Cast", inputs: ["pixels"], outputs: ["wide"], attributes: { to: { int: FLOAT } } }),
+      onnx.encodeNode({ name: "normalise", opType: "Mul", inputs: ["wide", "inverse_255"], outputs: ["unit"] }),
+      onnx.encodeNode({ name: "narrow", opType: "Cast", inputs: ["unit"], outputs: ["normalized"], attributes: { to: { int: FLOAT16 } } }),
+    ],
+    initializers: [onnx.encodeTensor({ name: "inverse_255", dataType: FLOAT, dims: [1], values: [1 / 255] })],
+    inputs: [onnx.encodeValueInfo({ name: "pixels", dataType: UINT8, dims: ["batch", 4, 4, 3] })],
+    outputs: [onnx.encodeValueInfo({ name: "normalized", dataType: FLOAT16, dims: ["batch", 4, 4, 3] })],
+  }) as Uint8Array;
+  return writeModel(path, "pixels", graph);
+}
+
+// ---------------------------------------------------------------- engines
+
+/** One input's optimisation profile: name and min/opt/max shapes. */
+export interface InputProfile {
+  name: string;
+  min: number[];
+  opt: number[];
+  max: number[];
+}
+
+export type EngineBuilder = (onnxPath: string, enginePath: string, profiles: InputProfile[]) => void;
+
+function findTrtexec(): string | undefined {
+  const folders = [
+    ...(process.env.PATH ?? "").split(delimiter),
+    ...(process.env.TENSORRT_ROOT ? [join(process.env.TENSORRT_ROOT, "bin")] : []),
+    "/usr/src/tensorrt/bin",
+  ];
+  return folders.map((folder) => join(folder, "trtexec")).find((candidate) => existsSync(candidate));
+}
+
+/**
+ * dsnode-trt-build-engine (built from native-host/build, where CMake found TensorRT's ONNX
+ * parser), else trtexec; or why neither is there.
+ */
+export function engineBuilder(): EngineBuilder | string {
+  const build = join(repoRoot, "native-host", "build");
+  const tool = join(build, "dsnode-trt-build-engine");
+  if (existsSync(join(build, "CMakeCache.txt"))) {
+    spawnSync("cmake", ["--build", build, "--target", "dsnode-trt-build-engine"], { stdio: "pipe" });
+  }
+  const dims = (shape: number[]) => shape.join("x");
+  if (existsSync(tool)) {
+    return (onnxPath, enginePath, profiles) => {
+      const args = profiles.flatMap((p) => ["--profile", `${p.name}:${dims(p.min)}:${dims(p.opt)}:${dims(p.max)}`]);
+      execFileSync(tool, [onnxPath, enginePath, ...args], { stdio: "pipe" });
+    };
+  }
+  const trtexec = findTrtexec();
+  if (trtexec) {
+    return (onnxPath, enginePath, profiles) => {
+      const shapes = (pick: (p: InputProfile) => number[]) => profiles.map((p) => `${p.name}:${dims(pick(p))}`).join(",");
+      const args = [`--onnx=${onnxPath}`, `--saveEngine=${enginePath}`, "--stronglyTyped", "--skipInference"];
+      if (profiles.length > 0) {
+        args.push(`--minShapes=${shapes((p) => p.min)}`, `--optShapes=${shapes((p) => p.opt)}`, `--maxShapes=${shapes((p) => p.max)}`);
+      }
+      execFileSync(trtexec, args, { stdio: "pipe" });
+    };
+  }
+  return "no engine builder: neither dsnode-trt-build-engine (needs TensorRT's ONNX parser, libnvonnxparser) nor trtexec";
+}
