@@ -3,22 +3,45 @@
 //   1. per-buffer overhead over identity: noopts (TypeScript) vs noopy (gst-python), and noopts
 //      under the hand-off tunables;
 //   2. gst-inspect cost of noopts vs identity (and noopy), plus a check that inspecting does
-//      not load libnode.
+//      not load libnode;
+//   3. metadata writes: ns per object written from TypeScript (one by one and bulk) against
+//      the same work in C++ on the portable backend.
 // Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
+// `--only <section>[,<section>]` (per-buffer, inspect, meta) runs only those sections.
 // Settings: DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7), DS_BENCH_INSPECT_RUNS (15),
-// DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0).
-import { writeFileSync } from "node:fs";
+// DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
+// DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0,
+// dsnode_meta.node and dsnode-meta-bench).
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandFailure, runCommand } from "./harness/command.mjs";
 import { idleLoad } from "./harness/cpu-load.mjs";
 import { checkLazyLibnode, measureInspect } from "./harness/inspect.mjs";
 import { describeMachine, describeVersions } from "./harness/machine.mjs";
+import { buildMetaPeer, measureMeta, metaPeers } from "./harness/meta.mjs";
 import { measurePerBuffer, perBufferConfigurations } from "./harness/per-buffer.mjs";
-import { printHeader, printInspect, printPerBuffer } from "./harness/report.mjs";
+import { printHeader, printInspect, printMeta, printPerBuffer } from "./harness/report.mjs";
 import { prepareBench } from "./harness/setup.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SECTIONS = ["per-buffer", "inspect", "meta"];
+
+/** The sections to run: all, or those of `--only a,b` (also `--only=a,b`). */
+function selectedSections(argv) {
+  const at = argv.findIndex((arg) => arg === "--only" || arg.startsWith("--only="));
+  if (at < 0) {
+    if (argv.length > 0) throw new Error(`Expected no arguments or --only <${SECTIONS.join("|")}>[,...] but received ${JSON.stringify(argv.join(" "))}`);
+    return new Set(SECTIONS);
+  }
+  const text = argv[at].startsWith("--only=") ? argv[at].slice("--only=".length) : argv[at + 1];
+  const names = (text ?? "").split(",").filter((name) => name !== "");
+  const unknown = names.filter((name) => !SECTIONS.includes(name));
+  if (names.length === 0 || unknown.length > 0 || argv.length !== (argv[at].startsWith("--only=") ? 1 : 2)) {
+    throw new Error(`Expected --only <${SECTIONS.join("|")}>[,...] but received ${JSON.stringify(argv.join(" "))}`);
+  }
+  return new Set(names);
+}
 
 function positiveInteger(name, fallback) {
   const text = process.env[name];
@@ -36,28 +59,66 @@ function progress(stage) {
 }
 
 async function main() {
+  const sections = selectedSections(process.argv.slice(2));
   const settings = {
     buffers: positiveInteger("DS_BENCH_BUFFERS", 50000),
     rounds: positiveInteger("DS_BENCH_ROUNDS", 7),
     inspectRuns: positiveInteger("DS_BENCH_INSPECT_RUNS", 15),
+    metaObjects: positiveInteger("DS_BENCH_META_OBJECTS", 1000),
+    metaRounds: positiveInteger("DS_BENCH_META_ROUNDS", 51),
+    metaTrials: positiveInteger("DS_BENCH_META_TRIALS", 7),
+    sections: [...sections],
   };
   const started = Date.now();
-  process.stderr.write("bench: building bench/elements into bench/out/dist\n");
-  const bench = await prepareBench(root);
+  const results = { command: `npm run bench  (node bench/run.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""})` };
+  // The element, the registry and GStreamer are needed by sections 1 and 2 only.
+  const gstSections = sections.has("per-buffer") || sections.has("inspect");
+  let bench;
+  if (gstSections) {
+    process.stderr.write("bench: building bench/elements into bench/out/dist\n");
+    bench = await prepareBench(root);
+  }
+  const peers = metaPeers(root);
+  if (sections.has("meta")) {
+    process.stderr.write(`bench: building the C++ metadata peer in ${relative(root, peers.buildDir) || "."}\n`);
+    await buildMetaPeer(peers);
+  }
   const machine = describeMachine();
-  const versions = describeVersions(root, bench.env.DS_ELEMENT_LIBNODE ?? "libnode.so.108 (loader path)");
+  const versions = describeVersions(root, bench?.env.DS_ELEMENT_LIBNODE ?? "libnode.so.108 (loader path)");
 
-  // A private registry starts empty: the first command scans every plugin (seconds).
-  process.stderr.write(`bench: warming the private registry ${relative(root, bench.env.GST_REGISTRY_1_0)}\n`);
-  for (const element of ["identity", "noopy", "noopts"]) {
-    const argv = ["gst-inspect-1.0", element];
-    const result = await runCommand(argv, { env: bench.env, timeoutMs: 300_000 });
-    if (result.code !== 0) throw commandFailure(`finding ${element} (is gstreamer1.0-python3-plugin-loader installed?)`, argv, result);
+  if (gstSections) {
+    // A private registry starts empty: the first command scans every plugin (seconds).
+    process.stderr.write(`bench: warming the private registry ${relative(root, bench.env.GST_REGISTRY_1_0)}\n`);
+    for (const element of ["identity", "noopy", "noopts"]) {
+      const argv = ["gst-inspect-1.0", element];
+      const result = await runCommand(argv, { env: bench.env, timeoutMs: 300_000 });
+      if (result.code !== 0) throw commandFailure(`finding ${element} (is gstreamer1.0-python3-plugin-loader installed?)`, argv, result);
+    }
   }
 
   machine.idleBusyCores = await idleLoad();
-  printHeader({ machine, versions, native: bench.native, settings });
+  printHeader({ machine, versions, native: bench?.native, settings });
+  Object.assign(results, { machine, versions, native: bench?.native ?? null, settings });
 
+  if (sections.has("per-buffer")) await perBufferSection(bench, settings, machine, results);
+  if (sections.has("inspect")) await inspectSection(bench, settings, results);
+  if (sections.has("meta")) {
+    const meta = await measureMeta({
+      peers, objects: settings.metaObjects, rounds: settings.metaRounds, trials: settings.metaTrials, onProgress: progress("metadata peer runs"),
+    });
+    printMeta(meta, machine.cores);
+    results.meta = { ...meta, targets: "bulk <= 2x C++, one by one <= 10x C++ (issue 3)" };
+  }
+
+  results.durationS = (Date.now() - started) / 1000;
+  const outDir = join(root, "bench", "out");
+  mkdirSync(outDir, { recursive: true });
+  const resultsPath = join(outDir, "results.json");
+  writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${relative(root, resultsPath)} (${results.durationS.toFixed(0)} s in all)`);
+}
+
+async function perBufferSection(bench, settings, machine, results) {
   const configurations = perBufferConfigurations(bench.native.tunables);
   const { results: perBuffer, load: perBufferLoad } = await measurePerBuffer({
     env: bench.env, configurations, buffers: settings.buffers, rounds: settings.rounds, onProgress: progress("per-buffer runs"),
@@ -73,7 +134,19 @@ async function main() {
     bestRunTsToPython: pythonResult.bestRunOverheadUs > 0 ? tsResult.bestRunOverheadUs / pythonResult.bestRunOverheadUs : null,
   };
   printPerBuffer(perBuffer, perBufferRatios, settings.buffers, perBufferLoad, machine.cores);
+  results.perBuffer = {
+    method: "gst-launch 'Execution ended after' (PLAYING->EOS); overhead = (median T_element - median T_identity) / buffers",
+    results: perBuffer,
+    backgroundCores: perBufferLoad.backgroundCores,
+    tsOverheadUs: ts,
+    gstPythonOverheadUs: python,
+    ratioTsToGstPython: perBufferRatios.tsToPython,
+    bestRunRatioTsToGstPython: perBufferRatios.bestRunTsToPython,
+    target: 0.1,
+  };
+}
 
+async function inspectSection(bench, settings, results) {
   const inspect = await measureInspect({
     env: bench.env, elements: ["identity", "noopts", "noopy"], runs: settings.inspectRuns, onProgress: progress("gst-inspect runs"),
   });
@@ -81,35 +154,13 @@ async function main() {
   const inspectRatio = median("noopts") / median("identity");
   const lazyLibnode = await checkLazyLibnode({ env: bench.env, element: "noopts" });
   printInspect(inspect, inspectRatio, lazyLibnode);
-
-  const results = {
-    command: "npm run bench  (node bench/run.mjs)",
-    machine,
-    versions,
-    native: bench.native,
-    settings,
-    durationS: (Date.now() - started) / 1000,
-    perBuffer: {
-      method: "gst-launch 'Execution ended after' (PLAYING->EOS); overhead = (median T_element - median T_identity) / buffers",
-      results: perBuffer,
-      backgroundCores: perBufferLoad.backgroundCores,
-      tsOverheadUs: ts,
-      gstPythonOverheadUs: python,
-      ratioTsToGstPython: perBufferRatios.tsToPython,
-      bestRunRatioTsToGstPython: perBufferRatios.bestRunTsToPython,
-      target: 0.1,
-    },
-    inspect: {
-      method: "wall time of gst-inspect-1.0 <element> with a warm private registry, interleaved runs",
-      results: inspect,
-      ratioNooptsToIdentity: inspectRatio,
-      target: 1.3,
-      lazyLibnode,
-    },
+  results.inspect = {
+    method: "wall time of gst-inspect-1.0 <element> with a warm private registry, interleaved runs",
+    results: inspect,
+    ratioNooptsToIdentity: inspectRatio,
+    target: 1.3,
+    lazyLibnode,
   };
-  const resultsPath = join(bench.outDir, "results.json");
-  writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nWrote ${relative(root, resultsPath)} (${results.durationS.toFixed(0)} s in all)`);
 }
 
 main().catch((error) => {

@@ -33,6 +33,12 @@ cxx="${CXX:-c++}"
   -I"$here/native-host/src" $(pkg-config --cflags gstreamer-1.0 gstreamer-video-1.0 gstreamer-base-1.0 nlohmann_json 2>/dev/null || pkg-config --cflags gstreamer-1.0 gstreamer-video-1.0 gstreamer-base-1.0) \
   -DDSNODE_HAVE_DEEPSTREAM=1 \
   "$here/native-host/src/gst/element.cpp" -o "$out/element.o"
+# Frame access reads NVMM buffers' NvBufSurface (struct fields only: no DeepStream library call).
+# shellcheck disable=SC2046
+"$cxx" -std=c++17 -Wall -Wextra -Wno-unused-parameter -Werror -fPIC -c \
+  -I"$here/native-host/src" -isystem "$include_dir" $(pkg-config --cflags gstreamer-1.0 gstreamer-video-1.0) \
+  -DDSNODE_HAVE_DEEPSTREAM=1 \
+  "$here/native-host/src/tensor/frame_access.cpp" -o "$out/frame_access.o"
 undefined="$(nm -C --undefined-only "$out/deepstream_backend.o" | grep -oE '\b(nvds_[a-z_]+|gst_buffer_[a-z_]+nvds[a-z_]*)\b' | sort -u | paste -sd' ' -)"
-echo "ok: deepstream_backend.cpp and gst/element.cpp (DeepStream branch) compile against DeepStream ${version:-?} headers in $include_dir"
+echo "ok: deepstream_backend.cpp, gst/element.cpp (DeepStream branch) and tensor/frame_access.cpp (NVMM frames) compile against DeepStream ${version:-?} headers in $include_dir"
 echo "DeepStream symbols it needs at link time: $undefined"

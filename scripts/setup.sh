@@ -46,6 +46,10 @@ fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies"
+  # onnxruntime-node's postinstall fetches its CUDA provider from nuget.org on linux/x64; the
+  # CPU runtime the tests use is in the npm tarball. npm >= 11.19 skips it through
+  # package.json's allowScripts; npm 10 (Node 20's) needs this.
+  export ONNXRUNTIME_NODE_INSTALL=skip
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
 fi
 

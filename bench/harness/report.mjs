@@ -15,10 +15,15 @@ export function printHeader({ machine, versions, native, settings }) {
   console.log(`\nds-element benchmark  ${machine.date}`);
   console.log(`  machine   ${machine.cpu}, ${machine.cores} cores, ${machine.memory}, ${machine.kernel}, virtualization: ${machine.virtualization}, loadavg ${machine.load}`);
   console.log(`  versions  GStreamer ${versions.gstreamer}, tooling node ${versions.node}, libnode ${versions.libnode}, gst-python ${versions.gstPython} (Python ${versions.python}), commit ${versions.commit}`);
-  console.log(`  native    ${native.source} (plugin ${native.pluginSha256}, runtime ${native.runtimeSha256}); tunables read: ${native.tunables.join(", ") || "none"}`);
+  // Sections 1 and 2 only (the metadata section builds its own peers).
+  if (native) console.log(`  native    ${native.source} (plugin ${native.pluginSha256}, runtime ${native.runtimeSha256}); tunables read: ${native.tunables.join(", ") || "none"}`);
   const quiet = machine.idleBusyCores < 0.1 ? "quiet" : "NOT quiet: figures will be noisy, the TypeScript ones most";
   console.log(`  idle load ${machine.idleBusyCores.toFixed(2)} of ${machine.cores} cores busy before starting (${quiet})`);
-  console.log(`  settings  ${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up), ${settings.inspectRuns} gst-inspect runs per element`);
+  const parts = [];
+  if (settings.sections.includes("per-buffer")) parts.push(`${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up)`);
+  if (settings.sections.includes("inspect")) parts.push(`${settings.inspectRuns} gst-inspect runs per element`);
+  if (settings.sections.includes("meta")) parts.push(`${settings.metaObjects} objects x ${settings.metaRounds} rounds x ${settings.metaTrials} trials per metadata peer`);
+  console.log(`  settings  ${parts.join(", ")}`);
 }
 
 export function printPerBuffer(results, ratios, buffers, load, cores) {
@@ -59,4 +64,28 @@ export function printInspect(results, ratio, lazy) {
   const seen = lazy.inspectLoadedLibnode ? `LOADED libnode: ${lazy.inspectLibnodeLines[0]}` : `no "loading libnode" line`;
   const control = lazy.pipelineLoadedLibnode ? "a pipeline running noopts does print it" : "WARNING: a pipeline running noopts did not print it either, so this check sees nothing";
   console.log(`   ${lazy.command}: ${seen} (${control})`);
+}
+
+export function printMeta(meta, cores) {
+  console.log(`\n3. Metadata writes: ns per object, TypeScript API vs C++ Batch interface (portable backend)`);
+  console.log(`   ${meta.objects} objects per call into one frame, median of ${meta.rounds} rounds (+${meta.warmup} warm-up) per program, median of ${meta.trials} trials\n`);
+  const names = { oneByOne: "one by one (acquire, set 6 members, add)", bulk: "bulk (frame.addObjects / add_objects)" };
+  const rows = meta.results.map((result) => [
+    names[result.mode],
+    fixed(result.cpp.nsPerObject, 1),
+    fixed(result.ts.nsPerObject, 1),
+    fixed(result.ratio, 2),
+    `<= ${result.target}`,
+    fixed(result.meanRatio, 2),
+    fixed(result.bestRatio, 2),
+    result.trialRatios.map((ratio) => fixed(ratio, 2)).join(" "),
+  ]);
+  console.log(table(["path", "C++ ns/obj", "TS ns/obj", "x C++", "target", "mean x C++", "best x C++", "x C++ per trial"], rows));
+  console.log("");
+  for (const result of meta.results) {
+    console.log(`   ratio ${result.mode.padEnd(8)} TS / C++   ${fixed(result.ratio, 2)}   (${verdict(result.ratio, result.target)})`);
+  }
+  console.log(`   "mean" counts every round (garbage collections included); "best" is the fastest round of each.`);
+  const warning = meta.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
+  console.log(`   background load during these runs: ${meta.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
 }

@@ -54,12 +54,41 @@ export type {
 } from "./metadata/values.js";
 export { Buffer } from "./metadata/buffer.js";
 export {
+  TensorHandle,
+  type TensorHandleJSON,
+  type FromTypedArrayOptions,
+  type ToDLPackOptions,
+} from "./tensor/tensor-handle.js";
+export type { Device, DeviceType, DType, PixelFormat, TensorData } from "./tensor/types.js";
+export { tensorStats, type TensorStats } from "./tensor/tensor-stats.js";
+export { preprocess, FrameTransform, type PreprocessOptions, type PreprocessResult } from "./ops/index.js";
+export * as ops from "./ops/index.js";
+export { type Detections, type Detection, detectionItems, detectionsFrom } from "./postprocess/detections.js";
+export {
+  decodeYolo,
+  DEFAULT_CONFIDENCE_THRESHOLD,
+  type DecodeYoloOptions,
+  type YoloTensor,
+  type YoloLayout,
+  type BatchDetections,
+} from "./postprocess/decode-yolo.js";
+export { nms, DEFAULT_IOU_THRESHOLD, DEFAULT_MAX_DETECTIONS, type NmsOptions } from "./postprocess/nms.js";
+export {
+  mapBoxes,
+  letterboxTransform,
+  type LetterboxTransform,
+  type LetterboxOptions,
+  type MapBoxesOptions,
+} from "./postprocess/map-boxes.js";
+export { PostprocessScratch } from "./postprocess/scratch.js";
+export {
   StaleHandleError,
   PropertyValidationError,
   ElementDefinitionError,
   InvalidValueError,
   InvalidTypeError,
   MetaStateError,
+  TensorError,
 } from "./errors/errors.js";
 export type { Caps, Structure } from "./stream/caps.js";
 export type { StreamEvent, StreamEventType } from "./stream/stream-event.js";

@@ -10,10 +10,14 @@
 
 #include "binding/meta_binding.h"
 #include "binding/state_layout.h"
+#include "binding/tensor_binding.h"
 #include "runtime/call.h"
 #include "runtime/handoff.h"
 #include "runtime/instance.h"
 #include "runtime/js_executor.h"
+#ifdef DSNODE_HAVE_TENSORRT
+#include "runners/tensorrt_binding.h"
+#endif
 
 #ifdef NAPI_CPP_EXCEPTIONS
 #error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
@@ -89,6 +93,10 @@ Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env) {
   exports.Set("liveInstances",
       Napi::Function::New(env, &Binding::live_instances, "liveInstances", this));
   metabind::install(env, exports);
+  tensorbind::install(env, exports);
+#ifdef DSNODE_HAVE_TENSORRT
+  if (!env.IsExceptionPending()) runners::install_tensorrt(env, exports);
+#endif
 }
 
 // ---------------------------------------------------------------- exports

@@ -43,9 +43,9 @@ using meta::Status;
 
 // Handle pointer -> index, open addressing with linear probing. It replaces a
 // std::unordered_map, whose node per entry cost a malloc and a free for every meta handed to
-// JS: a tenth of acquireObject (bench/RESULTS.md, metadata writes). This one allocates only
-// when it grows, and clear() is O(1) for a recycled call: slots of an older generation are
-// empty.
+// JS: about 70 ns of the 870 an object written one by one took (bench/RESULTS.md, metadata
+// writes). This one allocates only when it grows, and clear() is O(1) for a recycled call:
+// slots of an older generation are empty.
 class PointerIndex {
  public:
   bool find(const void* key, uint32_t* value) const {
@@ -218,6 +218,13 @@ struct HeldRef {
   bool is_view = false;  // an ArrayBuffer over native memory: detach before letting go
 };
 
+// A CallAttachment, its key, and the env whose views it backs.
+struct Attached {
+  napi_env env = nullptr;
+  const void* key = nullptr;
+  std::unique_ptr<CallAttachment> attachment;
+};
+
 struct MetaCall {
   uint32_t id = 0;
   meta::Batch* batch = nullptr;
@@ -241,6 +248,10 @@ struct MetaCall {
   // must not see two ArrayBuffers over one backing store; detached when the call closes.
   std::vector<HeldRef> views;
   std::unordered_map<const void*, napi_ref> view_of;
+
+  // Per-call state of other parts of the binding (meta_binding_internal.h), released after the
+  // views are detached.
+  std::vector<Attached> attachments;
 
   // Scratch reused by every object operation, so strings and masks keep their capacity.
   meta::ObjectFields before, after;
@@ -267,6 +278,7 @@ struct MetaCall {
     table_rows = 0;
     views.clear();
     if (!view_of.empty()) view_of.clear();
+    attachments.clear();
     scratch_objects.clear();
   }
 };
@@ -281,6 +293,8 @@ struct Registry {
   MetaCall* last = nullptr;  // most lookups are for the call of the previous one
   // Refs of calls closed without an env (another thread): released on their env's thread.
   std::vector<HeldRef> graveyard;
+  // Attachments of such calls: released there too, after those refs.
+  std::vector<Attached> parked;
   std::unordered_set<napi_env> envs;  // envs with our cleanup hook
 };
 
@@ -328,6 +342,8 @@ void sweep_graveyard(napi_env env, Registry& r) {
   }
   r.graveyard.erase(keep, r.graveyard.end());
   release_refs(env, std::move(mine), r);
+  auto gone = [env](const Attached& held) { return held.env == env; };
+  r.parked.erase(std::remove_if(r.parked.begin(), r.parked.end(), gone), r.parked.end());
 }
 
 std::vector<HeldRef> take_refs(MetaCall& call) {
@@ -346,6 +362,9 @@ void forget_env(void* data) {
   std::lock_guard<std::mutex> lock(r.mutex);
   auto gone = [env](const HeldRef& held) { return held.env == env; };
   r.graveyard.erase(std::remove_if(r.graveyard.begin(), r.graveyard.end(), gone), r.graveyard.end());
+  r.parked.erase(std::remove_if(r.parked.begin(), r.parked.end(),
+                     [env](const Attached& held) { return held.env == env; }),
+      r.parked.end());
   for (auto& entry : r.calls) {
     MetaCall& call = *entry;
     if (call.table.env == env) {
@@ -384,7 +403,7 @@ class CallScope {
  public:
   CallScope(napi_env env, uint32_t id) : env_(env), lock_(registry().mutex) {
     Registry& r = registry();
-    if (!r.graveyard.empty()) sweep_graveyard(env, r);
+    if (!r.graveyard.empty() || !r.parked.empty()) sweep_graveyard(env, r);
     if (r.last != nullptr && r.last->id == id) {
       call_ = r.last;
     } else {
@@ -497,11 +516,25 @@ struct ObjectExtras {
   meta::MaskParams mask;
 };
 
+// A valid label is at most 127 bytes: one V8 call into a stack buffer reads it, where
+// read_string asks for the length first. Anything that does not clearly fit (V8 writes whole
+// characters only, of at most 4 bytes), and anything not a string, takes read_string, which
+// reads it whole or throws its TypeError.
+bool read_label(napi_env env, napi_value value, std::string* out) {
+  char bytes[256];
+  size_t written = 0;
+  if (napi_get_value_string_utf8(env, value, bytes, sizeof bytes, &written) == napi_ok && written + 4 < sizeof bytes - 1) {
+    out->assign(bytes, written);
+    return true;
+  }
+  return read_string(env, value, FieldName("label"), out);
+}
+
 bool parse_extras(napi_env env, napi_value label, napi_value text, napi_value mask, ObjectExtras* out) {
   static const Path kTextPath{"NvDsObjectMeta.text_params"};
   static const Path kMaskPath{"NvDsObjectMeta.mask_params"};
   if (!is_nullish(env, label)) {
-    if (!read_string(env, label, FieldName("label"), &out->label)) return false;
+    if (!read_label(env, label, &out->label)) return false;
     out->has_label = true;
   }
   if (!is_nullish(env, text)) {
@@ -1394,15 +1427,22 @@ void close_call(uint32_t call_id, napi_env env) {
   r.calls.erase(found);
   if (r.last == call.get()) r.last = nullptr;
   std::vector<HeldRef> refs = take_refs(*call);
+  std::vector<Attached> attachments = std::move(call->attachments);
   call->reset();
   constexpr size_t kMaxSpare = 16;
   if (r.spare.size() < kMaxSpare) r.spare.push_back(std::move(call));
   if (env == nullptr) {
     r.graveyard.insert(r.graveyard.end(), refs.begin(), refs.end());
+    for (Attached& held : attachments) r.parked.push_back(std::move(held));
     return;
   }
   release_refs(env, std::move(refs), r);
-  if (!r.graveyard.empty()) sweep_graveyard(env, r);
+  // After the views over their memory are detached; another env's wait for its own refs.
+  for (Attached& held : attachments) {
+    if (held.env != env) r.parked.push_back(std::move(held));
+  }
+  attachments.clear();
+  if (!r.graveyard.empty() || !r.parked.empty()) sweep_graveyard(env, r);
 }
 
 napi_value attach_user_meta(napi_env env, uint32_t call_id, napi_value level_value, napi_value owner_value,
@@ -1417,6 +1457,44 @@ napi_value attach_user_meta(napi_env env, uint32_t call_id, napi_value level_val
   Status status = attach(call.batch, level, owner, &created);
   if (!status.ok()) return throw_status(env, status);
   return make_number(env, call.users.index_for_new(created));
+}
+
+// ---------------------------------------------------------------- LiveCall (tensor binding)
+
+LiveCall::LiveCall(napi_env env, uint32_t call_id, const char* handle) : env_(env), lock_(registry().mutex) {
+  Registry& r = registry();
+  if (!r.graveyard.empty() || !r.parked.empty()) sweep_graveyard(env, r);
+  MetaCall* call = r.last != nullptr && r.last->id == call_id ? r.last : find_call(r, call_id);
+  if (call == nullptr) {
+    throw_error(env, ErrorKind::kStale,
+        std::string(handle) + " used after its transform() call returned (call " + std::to_string(call_id) +
+            " has ended); a handle is valid only during the call that received it");
+    return;
+  }
+  r.last = call;
+  call_ = call;
+}
+
+LiveCall::~LiveCall() = default;
+
+uint32_t LiveCall::id() const { return static_cast<MetaCall*>(call_)->id; }
+GstBuffer* LiveCall::buffer() const { return static_cast<MetaCall*>(call_)->buffer; }
+const DsnodeStreamInfo* LiveCall::stream() const { return static_cast<MetaCall*>(call_)->stream; }
+meta::Batch* LiveCall::batch() const { return static_cast<MetaCall*>(call_)->batch; }
+
+CallAttachment* LiveCall::attachment(const void* key) const {
+  for (const Attached& held : static_cast<MetaCall*>(call_)->attachments) {
+    if (held.key == key) return held.attachment.get();
+  }
+  return nullptr;
+}
+
+void LiveCall::attach(const void* key, std::unique_ptr<CallAttachment> attachment) {
+  static_cast<MetaCall*>(call_)->attachments.push_back(Attached{env_, key, std::move(attachment)});
+}
+
+napi_value LiveCall::view(const void* data, size_t size) {
+  return host_view(env_, *static_cast<MetaCall*>(call_), data, size);
 }
 
 }  // namespace dsnode::metabind

@@ -1,13 +1,15 @@
-// dsnode_meta.node: the testing addon. Exports `meta` (the metadata binding, the same functions
-// libdsnode-runtime.so.0 exports inside pipelines) and `harness` (HarnessBinding in
-// sdk/src/native/meta-binding.ts): GstBuffers carrying portable batches, and calls opened on
-// them, so ds-element/testing runs transforms in an ordinary Node without GStreamer pipelines.
+// dsnode_meta.node: the testing addon. Exports `meta` and `tensor` (the metadata and tensor
+// bindings, the same functions libdsnode-runtime.so.0 exports inside pipelines) and `harness`
+// (HarnessBinding in sdk/src/native/meta-binding.ts): GstBuffers carrying portable batches and
+// pixels in a given format, and calls opened on them, so ds-element/testing runs transforms in
+// an ordinary Node without GStreamer pipelines.
 //
 // Loaded by any Node (18+): it links GStreamer and the metadata core, not libnode; the napi_*
 // symbols resolve from the host process.
 #include <napi.h>
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 #include <algorithm>
 #include <memory>
@@ -21,9 +23,13 @@
 #include "binding/meta_binding_internal.h"
 #include "binding/records.h"
 #include "binding/state_layout.h"
+#include "binding/tensor_binding.h"
 #include "meta/portable_backend.h"
 #include "meta/portable_gst_meta.h"
 #include "meta/validate.h"
+#ifdef DSNODE_HAVE_TENSORRT
+#include "runners/tensorrt_binding.h"
+#endif
 
 #ifdef NAPI_CPP_EXCEPTIONS
 #error "harness/ checks every N-API status itself: a C++ exception must never unwind through V8 frames"
@@ -45,10 +51,18 @@ using metabind::throw_status;
 constexpr double kMaxFramesInBatch = 65535;
 constexpr double kMaxBufferSize = 1u << 30;
 
+// What setVideo said about a buffer: the DsnodeStreamInfo the plugin would pass for its caps.
+// Shared with the calls opened on the buffer, which must not lose it if the JS object goes.
+struct StreamInfo {
+  DsnodeStreamInfo info{};
+  std::string caps;
+};
+
 // The GstBuffer a JS buffer object owns; unref'd by releaseBuffer or when the object is
 // collected.
 struct BufferBox {
   GstBuffer* buffer = nullptr;
+  std::shared_ptr<StreamInfo> stream;
 };
 
 // Tells our buffer objects from any other wrapped object (napi_unwrap alone cannot).
@@ -56,7 +70,12 @@ constexpr napi_type_tag kBufferTag = {0x64736e6f64656275ull, 0x66666572686e7331u
 
 struct OpenCall {
   std::unique_ptr<meta::PortableBackend> backend;  // its destructor ends the call (end_call)
-  GstBuffer* buffer = nullptr;                     // a ref held for the call: the batch lives on
+  // The buffer, kept alive (with its batch) by a reference on its JS object rather than a
+  // GstBuffer ref: a second ref would make the buffer read-only, and frame access maps it
+  // read/write as the plugin's in-place transform does.
+  GstBuffer* buffer = nullptr;
+  napi_ref object = nullptr;
+  std::shared_ptr<StreamInfo> stream;              // the buffer's setVideo, for frame access
 };
 
 // Per-env state (function data of every harness function).
@@ -88,7 +107,7 @@ void finalize_buffer(napi_env env, void* data, void* hint) {
 // Takes ownership of `buffer` (one ref).
 napi_value wrap_buffer(napi_env env, GstBuffer* buffer) {
   napi_value object = nullptr;
-  auto* box = new BufferBox{buffer};
+  auto* box = new BufferBox{buffer, nullptr};
   if (napi_create_object(env, &object) != napi_ok || napi_type_tag_object(env, object, &kBufferTag) != napi_ok ||
       napi_wrap(env, object, box, finalize_buffer, nullptr, nullptr) != napi_ok) {
     gst_buffer_unref(buffer);
@@ -98,30 +117,38 @@ napi_value wrap_buffer(napi_env env, GstBuffer* buffer) {
   return object;
 }
 
+BufferBox* read_box(napi_env env, napi_value value, const char* name);
+
 bool read_buffer(napi_env env, napi_value value, const char* name, GstBuffer** out) {
+  BufferBox* box = read_box(env, value, name);
+  if (box == nullptr) return false;
+  *out = box->buffer;
+  return true;
+}
+
+BufferBox* read_box(napi_env env, napi_value value, const char* name) {
   bool tagged = false;
   void* data = nullptr;
   if (!metabind::read_object(env, value, FieldName(name)) ||
       napi_check_object_type_tag(env, value, &kBufferTag, &tagged) != napi_ok) {
-    return false;
+    return nullptr;
   }
   if (!tagged || napi_unwrap(env, value, &data) != napi_ok) {
     throw_error(env, ErrorKind::kType, std::string("Expected a buffer from harness.createBuffer for ") + name +
         " but received " + metabind::describe_value(env, value));
-    return false;
+    return nullptr;
   }
   auto* box = static_cast<BufferBox*>(data);
   if (box->buffer == nullptr) {
     throw_error(env, ErrorKind::kState,
         std::string("Expected a live buffer for ") + name + " but received one freed by releaseBuffer");
-    return false;
+    return nullptr;
   }
-  *out = box->buffer;
-  return true;
+  return box;
 }
 
-// Changing a buffer under an open call would desynchronise the call's state array (and the
-// call's ref makes the buffer read-only anyway).
+// Changing a buffer under an open call would desynchronise the call's state array and move
+// memory the call may have mapped.
 bool no_open_call(napi_env env, const Harness& harness, GstBuffer* buffer, const char* operation) {
   const uint32_t id = harness.id_on(buffer);
   if (id == 0) return true;
@@ -266,19 +293,78 @@ napi_value release_buffer(napi_env env, napi_callback_info info) {
   return metabind::make_undefined(env);
 }
 
+// The memory the caps' features name, as the plugin reads them (gst/element.cpp).
+DsnodeMemoryKind memory_kind(GstCaps* caps) {
+  GstCapsFeatures* features = gst_caps_get_features(caps, 0);
+  if (features == nullptr || gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)) {
+    return DSNODE_MEMORY_SYSTEM;
+  }
+  if (gst_caps_features_contains(features, "memory:CUDAMemory")) return DSNODE_MEMORY_CUDA;
+  if (gst_caps_features_contains(features, "memory:NVMM")) return DSNODE_MEMORY_NVMM;
+  return DSNODE_MEMORY_OTHER;
+}
+
+// setVideo(buffer, caps, stride?): the stream info a pipeline would give the buffer (what
+// Buffer.extract reads), and with `stride` a GstVideoMeta saying its rows are that far apart.
+napi_value set_video(napi_env env, napi_callback_info info) {
+  Args args(env, info);
+  BufferBox* box = nullptr;
+  std::string text;
+  int64_t stride = 0;
+  if (!args.ok || (box = read_box(env, args[0], "buffer")) == nullptr ||
+      !metabind::read_string(env, args[1], FieldName("caps"), &text) ||
+      (!metabind::is_nullish(env, args[2]) &&
+          !metabind::read_integer(env, args[2], FieldName("stride"), 1, kMaxBufferSize, &stride)) ||
+      !no_open_call(env, *harness_of(args), box->buffer, "setVideo")) {
+    return nullptr;
+  }
+  GstCaps* caps = gst_caps_from_string(text.c_str());
+  if (caps == nullptr || gst_caps_get_size(caps) != 1 || !gst_caps_is_fixed(caps)) {
+    if (caps != nullptr) gst_caps_unref(caps);
+    return throw_error(env, ErrorKind::kRange,
+        "Expected fixed caps of one structure (e.g. \"video/x-raw,format=RGB,width=4,height=2\") for caps but received " +
+            metabind::describe_value(env, args[1]));
+  }
+  auto stream = std::make_shared<StreamInfo>();
+  char* normalised = gst_caps_to_string(caps);
+  stream->caps = normalised != nullptr ? normalised : text;
+  g_free(normalised);
+  stream->info.caps_string = stream->caps.c_str();
+  stream->info.memory = memory_kind(caps);
+  stream->info.has_video_info = gst_structure_has_name(gst_caps_get_structure(caps, 0), "video/x-raw") &&
+      gst_video_info_from_caps(&stream->info.video, caps);
+  gst_caps_unref(caps);
+  if (stride > 0 && !stream->info.has_video_info) {
+    return throw_error(env, ErrorKind::kRange,
+        "Expected video/x-raw caps with a format, width and height for caps (a stride was given) but received " +
+            metabind::describe_value(env, args[1]));
+  }
+  while (GstVideoMeta* old = gst_buffer_get_video_meta(box->buffer)) gst_buffer_remove_meta(box->buffer, &old->meta);
+  if (stride > 0) {
+    const GstVideoInfo& video = stream->info.video;
+    gsize offsets[GST_VIDEO_MAX_PLANES] = {0};
+    gint strides[GST_VIDEO_MAX_PLANES] = {static_cast<gint>(stride)};
+    gst_buffer_add_video_meta_full(box->buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(&video),
+        GST_VIDEO_INFO_WIDTH(&video), GST_VIDEO_INFO_HEIGHT(&video), GST_VIDEO_INFO_N_PLANES(&video), offsets, strides);
+  }
+  box->stream = std::move(stream);
+  return metabind::make_undefined(env);
+}
+
 // ---------------------------------------------------------------- calls
 
 napi_value open_call(napi_env env, napi_callback_info info) {
   Args args(env, info);
   Harness* harness = harness_of(args);
-  GstBuffer* buffer = nullptr;
+  BufferBox* box = nullptr;
   void* data = nullptr;
   size_t length = 0;
-  if (!args.ok || !read_buffer(env, args[0], "buffer", &buffer) ||
+  if (!args.ok || (box = read_box(env, args[0], "buffer")) == nullptr ||
       !metabind::read_typed_array(env, args[1], FieldName("state"), napi_float64_array, &data, &length) ||
-      !no_open_call(env, *harness, buffer, "openCall")) {
+      !no_open_call(env, *harness, box->buffer, "openCall")) {
     return nullptr;
   }
+  GstBuffer* buffer = box->buffer;
   meta::PortableBatchMeta* batch = meta::find_portable_batch(buffer);
   if (batch == nullptr) return throw_error(env, ErrorKind::kState, "Expected a buffer with a portable batch for openCall");
   const size_t frames = batch->frame_meta_list.size();
@@ -290,19 +376,25 @@ napi_value open_call(napi_env env, napi_callback_info info) {
   }
   OpenCall call;
   call.backend = std::make_unique<meta::PortableBackend>(batch);
-  call.buffer = gst_buffer_ref(buffer);
-  const uint32_t id = metabind::open_call(call.backend.get(), buffer, nullptr, static_cast<double*>(data));
+  call.buffer = buffer;
+  if (napi_create_reference(env, args[0], 1, &call.object) != napi_ok) return nullptr;
+  call.stream = box->stream;
+  const uint32_t id = metabind::open_call(call.backend.get(), buffer, call.stream ? &call.stream->info : nullptr,
+      static_cast<double*>(data));
   harness->calls.emplace(id, std::move(call));
   return metabind::make_number(env, id);
 }
 
-// Ends a call: the binding first (its id goes stale, views detach), then the backend (un-added
-// metas go back to the pool), then the buffer ref.
+// Ends a call: the binding first (its id goes stale, views detach, the frame mapping goes),
+// then the backend (un-added metas go back to the pool), then the reference on the buffer.
 void end_call(napi_env env, uint32_t id, OpenCall& call) {
   metabind::close_call(id, env);
   call.backend.reset();
-  gst_buffer_unref(call.buffer);
+  // Without env (the env is going away) the reference goes with it.
+  if (env != nullptr && call.object != nullptr) napi_delete_reference(env, call.object);
+  call.object = nullptr;
   call.buffer = nullptr;
+  call.stream.reset();
 }
 
 napi_value close_call(napi_env env, napi_callback_info info) {
@@ -439,11 +531,18 @@ constexpr Export kHarnessExports[] = {
     {"closeCall", close_call},
     {"addTensorOutput", add_tensor_output},
     {"releaseBuffer", release_buffer},
+    {"setVideo", set_video},
 };
 
 Napi::Object init(Napi::Env env, Napi::Object exports) {
   // The binding's env hook first: hooks run in reverse, so ours (ending calls) runs before it.
   metabind::install(env, exports);
+  if (env.IsExceptionPending()) return exports;
+#ifdef DSNODE_HAVE_TENSORRT
+  // The TensorRT runner and the CUDA copies its GPU tests need (test/gpu/).
+  if (!runners::install_tensorrt(env, exports) || !runners::install_cuda_testing(env, exports)) return exports;
+#endif
+  tensorbind::install(env, exports);
   if (env.IsExceptionPending()) return exports;
   auto* harness = new Harness();
   if (napi_add_env_cleanup_hook(env, destroy_harness, harness) != napi_ok) {

@@ -7,6 +7,7 @@ import { BatchMeta } from "../metadata/batch-meta.js";
 import { Buffer } from "../metadata/buffer.js";
 import { TransformScope } from "../metadata/transform-scope.js";
 import type { MetaBinding } from "../native/meta-binding.js";
+import { installTensorBinding } from "../native/tensor-binding.js";
 import type { ElementAdapterV1, ElementInstanceV1, HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties, validatePropertyChange } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";
@@ -98,6 +99,8 @@ export function createAdapterV1(
   definition: ElementDefinition,
   services: HostServicesV1,
 ): ElementAdapterV1 {
+  // This bundle's tensors (Buffer.extract, ops) use the runtime's binding: the calls are its.
+  if (services.tensor !== undefined) installTensorBinding(services.tensor);
   return Object.freeze({
     protocolVersion: 1 as const,
     sdkVersion: SDK_VERSION,

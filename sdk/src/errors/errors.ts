@@ -186,3 +186,48 @@ export class MetaStateError extends Error {
     return hasCode(value, META_STATE_CODE);
   }
 }
+
+/** The `code` of every tensor error, thrown by the SDK and by native code alike. */
+export const TENSOR_CODE = "ERR_DS_ELEMENT_TENSOR";
+
+/**
+ * Thrown when a tensor or frame operation cannot be done: a frame format `Buffer.extract`
+ * does not support (the message names the caps and the conversion to add), device memory read
+ * without `toHost()`, a tensor used after `dispose()`, CUDA in a build without it.
+ * `instanceof TensorError` also matches the errors native code throws with
+ * `code: "ERR_DS_ELEMENT_TENSOR"`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   buffer.extract(0);
+ * } catch (error) {
+ *   if (error instanceof TensorError) this.log.error(error.message);
+ *   // Expected a packed RGB, RGBA, BGR, BGRx or GRAY8 frame for Buffer.extract but received NV12 (...);
+ *   // convert first, e.g. "videoconvert ! video/x-raw,format=RGB" (...)
+ *   else throw error;
+ * }
+ * ```
+ */
+export class TensorError extends Error {
+  /** Stable code for programmatic checks. */
+  readonly code = TENSOR_CODE;
+
+  /** @internal Thrown by the tensor API; user code never constructs it. */
+  constructor(message: string) {
+    super(message);
+    this.name = "TensorError";
+  }
+
+  /**
+   * Matches any error carrying `code: "ERR_DS_ELEMENT_TENSOR"`.
+   *
+   * @example
+   * ```ts
+   * if (error instanceof TensorError) console.error(error.message);
+   * ```
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasCode(value, TENSOR_CODE);
+  }
+}

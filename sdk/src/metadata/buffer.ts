@@ -1,11 +1,13 @@
 import { STATE_DTS, STATE_DURATION, STATE_PTS, STATE_SIZE } from "../protocol/transform-state.js";
+import { extractFrame } from "../tensor/extract.js";
+import type { TensorHandle } from "../tensor/tensor-handle.js";
 import { readClockTime, readState, type TransformScope } from "./transform-scope.js";
 
 const HANDLE = "Buffer";
 
 /**
  * The GstBuffer being transformed (in place). Times are in nanoseconds, `undefined` when the
- * buffer has none. Later versions add frame access (`extract(batchId)` → tensor handle).
+ * buffer has none. `extract(batchId)` gives a frame's pixels as a zero-copy tensor.
  *
  * Valid only during the transform() call that received it (see {@link StaleHandleError}).
  * Note: this is ds-element's `Buffer`, not Node's; import it as a type where both are used.
@@ -72,6 +74,31 @@ export class Buffer {
    */
   get size(): number {
     return readState(this.#scope, STATE_SIZE, HANDLE, "size");
+  }
+
+  /**
+   * The pixels of frame `batchId` (a {@link FrameMeta.batchId}; 0 for a plain one-frame
+   * buffer) as a zero-copy {@link TensorHandle}: `[height, width, channels]` uint8, the row
+   * pitch in `strides[0]`, `format` from the caps. System memory gives a `"cpu"` view whose
+   * `toTypedArray()` reads and writes the frame in place; `video/x-raw(memory:CUDAMemory)`
+   * and DeepStream's `video/x-raw(memory:NVMM)` give the device pointer (`"cuda"`), nothing
+   * copied. Valid only during this call, like the buffer. The same batchId gives the same
+   * handle.
+   *
+   * Packed RGB, RGBA, BGR, BGRx and GRAY8 only: other formats throw a {@link TensorError}
+   * naming the caps and the conversion to put before the element (e.g.
+   * `videoconvert ! video/x-raw,format=RGB`).
+   *
+   * @example
+   * ```ts
+   * for (const frame of batch.frameItems) {
+   *   const pixels = buffer.extract(frame.batchId);
+   *   const { tensor, transforms } = preprocess(pixels, { width: 640, height: 640 });
+   * }
+   * ```
+   */
+  extract(batchId = 0): TensorHandle {
+    return extractFrame(this.#scope, batchId);
   }
 
   /**

@@ -25,8 +25,10 @@ export type TensorDataType = "float32" | "float16" | "int8" | "int32" | "int64" 
  */
 export type TensorLayerData = Float32Array | Uint16Array | Int8Array | Int32Array | BigInt64Array | Uint8Array;
 
-const DATA_TYPES: readonly TensorDataType[] = ["float32", "float16", "int8", "int32", "int64", "uint8"];
-const ELEMENT_SIZES: readonly number[] = [4, 2, 1, 4, 8, 1];
+/** @internal The data types by `NvDsInferDataType` number (FLOAT, HALF, INT8, INT32, INT64, UINT8). */
+export const DATA_TYPES: readonly TensorDataType[] = ["float32", "float16", "int8", "int32", "int64", "uint8"];
+/** @internal Bytes per element, by `NvDsInferDataType` number. */
+export const ELEMENT_SIZES: readonly number[] = [4, 2, 1, 4, 8, 1];
 
 /**
  * One output layer of nvinfer's raw tensor output (`NvDsInferLayerInfo` with its buffers).

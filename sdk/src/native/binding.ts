@@ -8,6 +8,7 @@ import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
 import type { MetaBinding } from "./meta-binding.js";
+import type { TensorBinding } from "./tensor-binding.js";
 
 /** The handlers host.js installs; the runtime calls them on the JS thread. */
 export interface NativeHandlers {
@@ -31,6 +32,8 @@ export interface NativeBinding {
   liveInstances(): number[];
   /** Reads and writes the batches transform() receives. */
   readonly meta: MetaBinding;
+  /** Frames of the buffers transform() receives, owned tensors and ops (absent from older runtimes). */
+  readonly tensor?: TensorBinding;
 }
 
 /** Where the runtime's bootstrap leaves its paths. */

@@ -89,6 +89,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     log: (instanceId, level, message, file, line) => native.log(instanceId, level, message, file, line),
     postError: (instanceId, message, debug) => native.postError(instanceId, message, debug),
     meta: native.meta,
+    tensor: native.tensor,
   };
 
   /** An error no waited-for call carries: to the element whose code raised it, else to all. */

@@ -276,4 +276,14 @@ export interface HarnessBinding {
   addTensorOutput(callId: number, level: UserMetaLevel, owner: number, output: Omit<NativeTensorOutput, "layers"> & { layers: (Omit<NativeTensorLayer, "host" | "devicePointer"> & { data: Uint8Array })[] }): number;
   /** Frees the buffer now (otherwise GC does). */
   releaseBuffer(buffer: object): void;
+  /**
+   * What the plugin would know of the buffer's stream, for frame access (Buffer.extract):
+   * `caps` as `gst_caps_from_string` reads them (fixed, one structure, e.g.
+   * `"video/x-raw,format=RGB,width=320,height=240"`; a `(memory:...)` feature sets the
+   * memory kind). Frame b lies at b × (stride × height) in the buffer's memory, rows `stride`
+   * bytes apart: GStreamer's default stride for the format (RGB/BGR rows rounded up to 4
+   * bytes) unless `stride` is given, which attaches a GstVideoMeta saying so (e.g.
+   * `width × 3` for unpadded RGB rows). No open call on the buffer.
+   */
+  setVideo(buffer: object, caps: string, stride?: number): void;
 }

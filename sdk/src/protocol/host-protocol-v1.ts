@@ -7,6 +7,7 @@
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { MetaBinding } from "../native/meta-binding.js";
+import type { TensorBinding } from "../native/tensor-binding.js";
 import type { ManifestV1 } from "./manifest.js";
 
 /** Key of the static adapter factory on element classes. */
@@ -24,6 +25,12 @@ export interface HostServicesV1 {
    * manifest); metadata calls then fail with an error saying so.
    */
   readonly meta?: MetaBinding | undefined;
+  /**
+   * The binding's tensor functions (sdk/src/native/tensor-binding.ts): frames of the buffers
+   * `transform` receives, owned tensors, ops. Absent from hosts older than it; frame access
+   * then fails with an error saying so.
+   */
+  readonly tensor?: TensorBinding | undefined;
 }
 
 /** One element instance, driven by the host. Returned Promises are awaited by the host. */
