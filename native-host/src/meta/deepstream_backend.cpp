@@ -11,6 +11,7 @@
 
 #include "gstnvdsinfer.h"
 #include "gstnvdsmeta.h"
+#include "nvds_version.h"
 #include "nvdsmeta.h"
 #include "meta/validate.h"
 
@@ -75,7 +76,10 @@ void to_ds(const RectParams &r, NvOSD_RectParams *d) {
   d->left = r.left; d->top = r.top; d->width = r.width; d->height = r.height;
   d->border_width = r.border_width; d->border_color = to_ds(r.border_color);
   d->has_bg_color = r.has_bg_color; d->reserved = r.reserved; d->bg_color = to_ds(r.bg_color);
-  d->has_color_info = r.has_color_info; d->color_id = r.color_id; d->rotation_angle = r.rotation_angle;
+  d->has_color_info = r.has_color_info; d->color_id = r.color_id;
+#if NVDS_VERSION_MAJOR >= 9  // NvOSD_RectParams::rotation_angle (oriented boxes) is new in DeepStream 9.0
+  d->rotation_angle = r.rotation_angle;
+#endif
 }
 
 RectParams from_ds(const NvOSD_RectParams &d) {
@@ -83,8 +87,26 @@ RectParams from_ds(const NvOSD_RectParams &d) {
   r.left = d.left; r.top = d.top; r.width = d.width; r.height = d.height;
   r.border_width = d.border_width; r.border_color = from_ds(d.border_color);
   r.has_bg_color = d.has_bg_color; r.reserved = d.reserved; r.bg_color = from_ds(d.bg_color);
-  r.has_color_info = d.has_color_info; r.color_id = d.color_id; r.rotation_angle = d.rotation_angle;
+  r.has_color_info = d.has_color_info; r.color_id = d.color_id;
+#if NVDS_VERSION_MAJOR >= 9
+  r.rotation_angle = d.rotation_angle;
+#endif
   return r;
+}
+
+// DeepStream before 9.0 has no rotated boxes: a rotation it cannot store is an error, not lost.
+Status check_rotation(const RectParams &r, const char *field) {
+#if NVDS_VERSION_MAJOR >= 9
+  (void)r; (void)field;
+  return Status::Ok();
+#else
+  if (r.rotation_angle == 0)
+    return Status::Ok();
+  return Status::Invalid(std::string("Expected 0 for ") + field + " (DeepStream " +
+      std::to_string(NVDS_VERSION_MAJOR) + "." + std::to_string(NVDS_VERSION_MINOR) +
+      " has no rotated boxes; NvOSD_RectParams::rotation_angle is new in 9.0) but received " +
+      std::to_string(r.rotation_angle));
+#endif
 }
 
 void to_ds(const TextParams &t, NvOSD_TextParams *d) {
@@ -292,6 +314,8 @@ class DeepStreamBackend final : public Batch {
 
   Status write_object(ObjectHandle handle, const ObjectFields &fields) override {
     Status status = validate_object(fields);
+    if (status.ok())
+      status = check_rotation(fields.rect_params, "rect_params.rotation_angle");
     if (!status.ok())
       return status;
     auto *o = as<NvDsObjectMeta>(handle);
@@ -471,6 +495,8 @@ class DeepStreamBackend final : public Batch {
 
   Status write_display(DisplayHandle handle, const DisplayFields &fields) override {
     Status status = validate_display(fields);
+    for (uint32_t i = 0; status.ok() && i < fields.num_rects; ++i)
+      status = check_rotation(fields.rect_params[i], "rect_params[].rotation_angle of a display meta");
     if (!status.ok())
       return status;
     auto *d = as<NvDsDisplayMeta>(handle);
