@@ -10,6 +10,14 @@
 export { z } from "zod";
 export { Element, type ElementClass, type CreateOptions } from "./element/element.js";
 export type { ElementDeclaration } from "./element/declaration.js";
+export {
+  InferenceElement,
+  type InferenceElementClass,
+  type InferenceBatch,
+  type PreprocessedFrames,
+  type ModelProps,
+} from "./element/inference-element.js";
+export { loadRunner, type Runner, type RunnerBackend, type RunnerInputs, type TensorInfo, type LoadRunnerOptions } from "./runners/index.js";
 export type { ElementLogger, LogSink } from "./element/logger.js";
 export { BatchMeta, type BatchMetaJSON } from "./metadata/batch-meta.js";
 export { FrameMeta, type FrameMetaJSON, type ObjectColumns } from "./metadata/frame-meta.js";
@@ -89,6 +97,8 @@ export {
   InvalidTypeError,
   MetaStateError,
   TensorError,
+  RunnerError,
+  type RunnerErrorCode,
 } from "./errors/errors.js";
 export type { Caps, Structure } from "./stream/caps.js";
 export type { StreamEvent, StreamEventType } from "./stream/stream-event.js";

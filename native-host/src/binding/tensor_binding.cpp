@@ -903,8 +903,52 @@ bool resolve(napi_env env, napi_value source, const char* name, Resolved* out) {
     out->js_buffer = buffer;
     return true;
   }
+  if (kind == "device") {
+    // Device memory a runner owns (TensorRT outputs): the TS handle keeps it alive, so the
+    // descriptor holds nothing. The device's primary context, as every runner allocation.
+    napi_value device_value = nullptr, id_value = nullptr, dtype = nullptr, shape = nullptr, strides = nullptr,
+               offset_value = nullptr, pointer_value = nullptr;
+    Desc& desc = out->desc;
+    std::string device;
+    int32_t device_id = 0, stride_dims = 0;
+    double byte_offset = 0;
+    if (!get_property(env, source, "device", &device_value) ||
+        !metabind::read_string(env, device_value, FieldName("device"), &device) ||
+        !get_property(env, source, "deviceId", &id_value) ||
+        !metabind::read_int<int32_t>(env, id_value, FieldName("deviceId"), &device_id) ||
+        !get_property(env, source, "dtype", &dtype) || !read_dtype(env, dtype, "dtype", &desc.dtype) ||
+        !get_property(env, source, "shape", &shape) || !read_dims(env, shape, "shape", desc.shape, &desc.ndim) ||
+        !get_property(env, source, "strides", &strides) || !read_dims(env, strides, "strides", desc.strides, &stride_dims) ||
+        !get_property(env, source, "byteOffset", &offset_value) ||
+        !metabind::read_double(env, offset_value, FieldName("byteOffset"), &byte_offset) ||
+        !get_property(env, source, "dataPtr", &pointer_value)) {
+      return false;
+    }
+    uint64_t address = 0;
+    bool lossless = false;
+    napi_valuetype type = napi_undefined;
+    if (napi_typeof(env, pointer_value, &type) != napi_ok || type != napi_bigint ||
+        napi_get_value_bigint_uint64(env, pointer_value, &address, &lossless) != napi_ok || !lossless || address == 0) {
+      throw_error(env, ErrorKind::kType,
+          std::string("Expected a device address (a non-zero bigint) for ") + name + ".dataPtr but received " +
+              metabind::describe_value(env, pointer_value));
+      return false;
+    }
+    desc.byte_offset = static_cast<uint64_t>(byte_offset);
+    if (device != "cuda" || device_id < 0 || stride_dims != desc.ndim || byte_offset < 0 ||
+        static_cast<double>(desc.byte_offset) != byte_offset || desc.byte_offset % tensor::dtype_size(desc.dtype) != 0) {
+      throw_error(env, ErrorKind::kRange,
+          std::string("Expected a CUDA tensor with one stride per dimension and an aligned byte offset for ") + name +
+              " but received " + device + ":" + std::to_string(device_id) + " " + describe(desc));
+      return false;
+    }
+    desc.device = Device::kCuda;
+    desc.device_id = device_id;
+    desc.data = reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+    return true;
+  }
   throw_error(env, ErrorKind::kRange,
-      "Expected \"frame\", \"owned\" or \"js\" for " + kind_name + " but received " +
+      "Expected \"frame\", \"owned\", \"js\" or \"device\" for " + kind_name + " but received " +
           metabind::describe_value(env, kind_value));
   return false;
 }

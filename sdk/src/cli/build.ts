@@ -17,7 +17,7 @@ import { buildHost } from "./build-host.js";
 import { formatEsbuildMessage, formatEsbuildMessages } from "./esbuild-messages.js";
 import { loadElementManifest } from "./load-element.js";
 import { findNativeArtefacts, type NativeArtefacts } from "./native-artefacts.js";
-import { copyNativePackages, nativeExternalsPlugin } from "./native-packages.js";
+import { addSdkRuntimePackages, copyNativePackages, nativeExternalsPlugin } from "./native-packages.js";
 import { sdkRoot } from "./sdk-root.js";
 import { typecheckProject } from "./typecheck.js";
 
@@ -200,6 +200,7 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
     let manifest: ManifestV1;
     try {
       found = await bundleEntry(entry, stagingDir, { ...options, projectDir }, cwd);
+      addSdkRuntimePackages(found, projectDir);
       manifest = loadElementManifest(join(stagingDir, "index.js"), entry, projectDir, cwd).manifest;
       // Most elements declare one caps string for both pads: parse it once (each check starts a process).
       const pads = manifest.srcCaps === manifest.sinkCaps

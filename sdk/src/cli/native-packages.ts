@@ -75,6 +75,51 @@ export function nativeExternalsPlugin(found: Map<string, string>): Plugin {
 }
 
 /**
+ * Native packages the SDK itself loads at run time, by a require that bundlers cannot see
+ * (the ONNX Runtime backend of loadRunner). A project that depends on one gets it copied next
+ * to each of its bundles, as if the element's code required it.
+ */
+const SDK_RUNTIME_PACKAGES = ["onnxruntime-node"];
+
+/** The SDK_RUNTIME_PACKAGES the project at `projectDir` depends on, added to `found`. */
+export function addSdkRuntimePackages(found: Map<string, string>, projectDir: string): void {
+  const pkg = readPackage(projectDir);
+  const declared = { ...pkg.dependencies, ...pkg.optionalDependencies };
+  const requireFromProject = createRequire(join(projectDir, "package.json"));
+  for (const name of SDK_RUNTIME_PACKAGES) {
+    if (!(name in declared) || found.has(name)) continue;
+    try {
+      const dir = packageDirOf(requireFromProject.resolve(`${name}/package.json`));
+      if (dir) found.set(name, dir);
+    } catch {
+      // declared but not installed: loadRunner says what to install when a model needs it
+    }
+  }
+}
+
+const PLATFORMS = new Set(["linux", "darwin", "win32", "freebsd", "openbsd", "android", "aix", "sunos"]);
+const ARCHS = new Set(["x64", "arm64", "arm", "ia32", "ppc64", "s390x", "riscv64", "loong64"]);
+
+/**
+ * Whether a path inside a package holds prebuilt binaries of another platform: `<os>/<arch>/`
+ * (onnxruntime-node's bin/napi-v6/linux/x64) or `prebuilds/<os>-<arch>/` (node-gyp-build).
+ * dist/ is for this platform, and such binaries can be hundreds of MB.
+ */
+function forAnotherPlatform(parts: readonly string[]): boolean {
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (PLATFORMS.has(part) && i + 1 < parts.length && ARCHS.has(parts[i + 1]!)) {
+      return part !== process.platform || parts[i + 1] !== process.arch;
+    }
+    const dashed = /^([a-z0-9]+)-([a-z0-9]+)$/.exec(part);
+    if (parts[i - 1] === "prebuilds" && dashed && PLATFORMS.has(dashed[1]!)) {
+      return dashed[1] !== process.platform || dashed[2] !== process.arch;
+    }
+  }
+  return false;
+}
+
+/**
  * Copies each native package and its runtime dependencies into `<elementDir>/node_modules`.
  * Returns the copied package names.
  */
@@ -88,7 +133,10 @@ export function copyNativePackages(found: Map<string, string>, elementDir: strin
     cpSync(dir, join(elementDir, "node_modules", name), {
       recursive: true,
       dereference: true,
-      filter: (source) => !relative(dir, source).split(sep).includes(".git"),
+      filter: (source) => {
+        const parts = relative(dir, source).split(sep);
+        return !parts.includes(".git") && !forAnotherPlatform(parts);
+      },
     });
     const pkg = readPackage(dir);
     const requireFromPackage = createRequire(join(dir, "package.json"));

@@ -62,6 +62,14 @@ function stderrSink(name: string): LogSink {
   };
 }
 
+/** @internal The class `define()` returns: `Base` extended, carrying the validated definition. */
+export function subclassWithDefinition(Base: new () => Element<object>, definition: ElementDefinition): Function {
+  const Defined = class extends Base {};
+  Object.defineProperty(Defined, "name", { value: `${Base.name}<${definition.name}>` });
+  attachDefinition(Defined, definition);
+  return Defined;
+}
+
 function requireDefinition(cls: Function): ElementDefinition {
   const definition = definitionOf(cls);
   if (!definition) {
@@ -142,11 +150,7 @@ export class Element<P extends object = {}> {
    * ```
    */
   static define<S extends z.ZodObject = z.ZodObject<{}>>(declaration: ElementDeclaration<S>): ElementClass<S> {
-    const definition = defineElement(declaration);
-    const Defined = class extends Element<z.output<S>> {};
-    Object.defineProperty(Defined, "name", { value: `Element<${definition.name}>` });
-    attachDefinition(Defined, definition);
-    return Defined as unknown as ElementClass<S>;
+    return subclassWithDefinition(Element, defineElement(declaration)) as unknown as ElementClass<S>;
   }
 
   /**

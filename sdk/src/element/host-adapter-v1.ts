@@ -7,6 +7,7 @@ import { BatchMeta } from "../metadata/batch-meta.js";
 import { Buffer } from "../metadata/buffer.js";
 import { TransformScope } from "../metadata/transform-scope.js";
 import type { MetaBinding } from "../native/meta-binding.js";
+import { installRunnerBinding } from "../native/runner-binding.js";
 import { installTensorBinding } from "../native/tensor-binding.js";
 import type { ElementAdapterV1, ElementInstanceV1, HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties, validatePropertyChange } from "../properties/validate-properties.js";
@@ -17,6 +18,7 @@ import { manifestOf, type ElementDefinition } from "./declaration.js";
 import { constructWithContext } from "./element-context.js";
 import type { Element } from "./element.js";
 import { createLogger } from "./logger.js";
+import { runtimeHooksOf, type RuntimeHooks } from "./runtime-hooks.js";
 
 type AnyElement = Element<Record<string, unknown>>;
 
@@ -38,18 +40,33 @@ function commitAndEnd(scope: TransformScope): void {
 }
 
 class HostedElement implements ElementInstanceV1 {
+  private readonly hooks: RuntimeHooks | undefined;
+
   constructor(
     private readonly element: AnyElement,
     private readonly definition: ElementDefinition,
     private readonly meta: MetaBinding | undefined,
-  ) {}
+  ) {
+    this.hooks = runtimeHooksOf(element);
+  }
 
   start(): unknown {
-    return this.element.start();
+    const before = this.hooks?.start();
+    return isThenable(before) ? before.then(() => this.element.start()) : this.element.start();
   }
 
   stop(): unknown {
-    return this.element.stop();
+    const hooks = this.hooks;
+    if (hooks === undefined) return this.element.stop();
+    let result: unknown;
+    try {
+      result = this.element.stop();
+    } catch (error) {
+      void Promise.resolve(hooks.stop()).catch(() => undefined);
+      throw error;
+    }
+    if (!isThenable(result)) return hooks.stop();
+    return Promise.resolve(result).finally(() => hooks.stop());
   }
 
   caps(caps: Caps): unknown {
@@ -64,10 +81,12 @@ class HostedElement implements ElementInstanceV1 {
     const previous = this.element.props;
     const next = validatePropertyChange(this.definition.properties, previous, jsName, value) as Record<string, unknown>;
     (this.element as { props: unknown }).props = next;
+    this.hooks?.propertyChanged(jsName);
     return this.element.onPropertyChange(jsName, next[jsName], previous[jsName]);
   }
 
   transform(state: Float64Array): unknown {
+    this.hooks?.beforeTransform();
     const scope = new TransformScope(state, this.meta);
     let result: unknown;
     try {
@@ -101,6 +120,7 @@ export function createAdapterV1(
 ): ElementAdapterV1 {
   // This bundle's tensors (Buffer.extract, ops) use the runtime's binding: the calls are its.
   if (services.tensor !== undefined) installTensorBinding(services.tensor);
+  if (services.runners !== undefined) installRunnerBinding(services.runners);
   return Object.freeze({
     protocolVersion: 1 as const,
     sdkVersion: SDK_VERSION,

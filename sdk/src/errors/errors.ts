@@ -231,3 +231,61 @@ export class TensorError extends Error {
     return hasCode(value, TENSOR_CODE);
   }
 }
+
+/**
+ * The codes a {@link RunnerError} carries: the model could not be loaded, an inference failed
+ * inside the backend, or the runner was used after `dispose()`.
+ *
+ * @example
+ * ```ts
+ * const code: RunnerErrorCode = "ERR_DS_ELEMENT_RUNNER_LOAD";
+ * ```
+ */
+export type RunnerErrorCode = "ERR_DS_ELEMENT_RUNNER_LOAD" | "ERR_DS_ELEMENT_RUNNER_FAILED" | "ERR_DS_ELEMENT_RUNNER_DISPOSED";
+
+const RUNNER_CODES: ReadonlySet<string> = new Set<RunnerErrorCode>([
+  "ERR_DS_ELEMENT_RUNNER_LOAD",
+  "ERR_DS_ELEMENT_RUNNER_FAILED",
+  "ERR_DS_ELEMENT_RUNNER_DISPOSED",
+]);
+
+/**
+ * A model that cannot be loaded (missing file, not a model, a backend that is not installed)
+ * or run (the backend refused or failed an inference), or a runner used after `dispose()`.
+ * The message names the model file and says what would fix it. Invalid inputs to
+ * `Runner.infer` (wrong dtype, shape, device) are {@link InvalidValueError}s instead.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   this.runner = await loadRunner(this.props.model);
+ * } catch (error) {
+ *   if (error instanceof RunnerError && error.code === "ERR_DS_ELEMENT_RUNNER_LOAD") this.log.error(error.message);
+ *   throw error;
+ * }
+ * ```
+ */
+export class RunnerError extends Error {
+  /** Stable code for programmatic checks. */
+  readonly code: RunnerErrorCode;
+
+  /** @internal Thrown by the runners; user code never constructs it. */
+  constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = "RunnerError";
+  }
+
+  /**
+   * Matches any error carrying one of the {@link RunnerErrorCode}s (the native TensorRT
+   * runner's errors too).
+   *
+   * @example
+   * ```ts
+   * if (error instanceof RunnerError) console.error(error.code, error.message);
+   * ```
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof Error && RUNNER_CODES.has(String((value as { code?: unknown }).code));
+  }
+}

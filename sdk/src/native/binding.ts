@@ -8,6 +8,7 @@ import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
 import type { MetaBinding } from "./meta-binding.js";
+import type { RunnerBinding } from "./runner-binding.js";
 import type { TensorBinding } from "./tensor-binding.js";
 
 /** The handlers host.js installs; the runtime calls them on the JS thread. */
@@ -22,8 +23,8 @@ export interface NativeHandlers {
   destroy(instanceId: number): void;
 }
 
-/** What `process.dlopen` of the runtime library exports. */
-export interface NativeBinding {
+/** What `process.dlopen` of the runtime library exports (loadTensorRT only where TensorRT was built in). */
+export interface NativeBinding extends RunnerBinding {
   setHandlers(handlers: NativeHandlers): void;
   /** Filled right before each transform() call; read it anew each call (it may be replaced). */
   readonly transformState: Float64Array;

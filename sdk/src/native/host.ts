@@ -90,6 +90,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     postError: (instanceId, message, debug) => native.postError(instanceId, message, debug),
     meta: native.meta,
     tensor: native.tensor,
+    runners: { loadTensorRT: native.loadTensorRT, tensorRTVersion: native.tensorRTVersion },
   };
 
   /** An error no waited-for call carries: to the element whose code raised it, else to all. */

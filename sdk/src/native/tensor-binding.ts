@@ -57,6 +57,19 @@ export type NativeTensorSource =
       /** From the start of `data.buffer`. */
       readonly byteOffset: number;
       readonly format: PixelFormat | undefined;
+    }
+  | {
+      /** Device memory a runner owns (TensorRT outputs), kept alive by the TS handle. */
+      readonly kind: "device";
+      readonly device: "cuda";
+      readonly deviceId: number;
+      readonly dtype: DType;
+      readonly shape: readonly number[];
+      readonly strides: readonly number[];
+      readonly byteOffset: number;
+      readonly dataPtr: bigint;
+      /** Gives the memory back to its runner; called once, at dispose(). */
+      readonly release: () => void;
     };
 
 /** Every option of preprocess, filled in and checked by the TS side. */

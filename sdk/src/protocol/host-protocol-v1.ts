@@ -7,6 +7,7 @@
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { MetaBinding } from "../native/meta-binding.js";
+import type { RunnerBinding } from "../native/runner-binding.js";
 import type { TensorBinding } from "../native/tensor-binding.js";
 import type { ManifestV1 } from "./manifest.js";
 
@@ -31,6 +32,11 @@ export interface HostServicesV1 {
    * then fails with an error saying so.
    */
   readonly tensor?: TensorBinding | undefined;
+  /**
+   * The binding's runner functions (sdk/src/native/runner-binding.ts): `loadTensorRT` where the
+   * runtime was built with TensorRT. Absent from hosts older than it.
+   */
+  readonly runners?: RunnerBinding | undefined;
 }
 
 /** One element instance, driven by the host. Returned Promises are awaited by the host. */

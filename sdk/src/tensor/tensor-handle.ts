@@ -386,6 +386,7 @@ export class TensorHandle {
     this.#array = undefined;
     this.#buffer = undefined;
     if (source.kind === "owned") binding("TensorHandle.dispose()").release(source.storage);
+    else if (source.kind === "device") source.release();
   }
 
   /**
@@ -554,6 +555,42 @@ function fromInfo(info: NativeTensorInfo, source: NativeTensorSource, owned: boo
 export function ownedTensorFromNative(info: NativeTensorInfo): TensorHandle {
   if (info.storage === undefined) throw new Error("ownedTensorFromNative: the native tensor has no storage");
   return fromInfo(info, { kind: "owned", storage: info.storage }, true, undefined);
+}
+
+/** What a runner says of an output it allocated on the device. */
+export interface DeviceMemoryInit {
+  readonly deviceId: number;
+  readonly dtype: DType;
+  readonly shape: readonly number[];
+  readonly dataPtr: bigint;
+  readonly byteLength: number;
+  /** Hands the memory back to the runner (idempotent); the handle calls it at dispose(). */
+  readonly release: () => void;
+}
+
+/**
+ * @internal An owned, dense CUDA tensor over device memory a runner allocated (TensorRT
+ * outputs). dispose() hands the memory back; without it, the runner's own finalizer does
+ * when the release function is collected with the handle.
+ */
+export function deviceTensorFromRunner(init: DeviceMemoryInit): TensorHandle {
+  const shape = [...init.shape];
+  const strides = denseStrides(shape);
+  return new TensorHandle({
+    device: { type: "cuda", id: init.deviceId },
+    dtype: init.dtype,
+    shape,
+    strides,
+    byteOffset: 0,
+    byteLength: init.byteLength,
+    dataPtr: init.dataPtr,
+    format: undefined,
+    owned: true,
+    source: { kind: "device", device: "cuda", deviceId: init.deviceId, dtype: init.dtype, shape, strides, byteOffset: 0, dataPtr: init.dataPtr, release: init.release },
+    life: undefined,
+    buffer: undefined,
+    data: undefined,
+  });
 }
 
 /** @internal A frame view of call `callId` (Buffer.extract), stale when `life` ends. */

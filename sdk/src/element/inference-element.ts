@@ -1,0 +1,407 @@
+import { z } from "zod";
+import { expectedMessage } from "../errors/describe-value.js";
+import { ElementDefinitionError } from "../errors/errors.js";
+import type { BatchMeta } from "../metadata/batch-meta.js";
+import type { Buffer } from "../metadata/buffer.js";
+import type { FrameMeta } from "../metadata/frame-meta.js";
+import type { FrameTransform } from "../ops/frame-transform.js";
+import { preprocess, type PreprocessOptions } from "../ops/preprocess.js";
+import { defOf, type AnySchema } from "../properties/zod-internals.js";
+import { loadRunner } from "../runners/load-runner.js";
+import type { LoadRunnerOptions, Runner } from "../runners/types.js";
+import type { TensorHandle } from "../tensor/tensor-handle.js";
+import { defineElement, type ElementDeclaration } from "./declaration.js";
+import { definitionOf } from "./element-context.js";
+import { Element, subclassWithDefinition, type ElementClass } from "./element.js";
+import { RUNTIME_HOOKS, type RuntimeHooks } from "./runtime-hooks.js";
+
+/** The model property every InferenceElement has (kebab-case and camelCase alike). */
+const MODEL = "model";
+
+/**
+ * The props of an InferenceElement declared with schema `S`: the schema's output plus the
+ * `model` path (declared by the schema, or added by `InferenceElement.define()`).
+ *
+ * @example
+ * ```ts
+ * type Props = ModelProps<typeof schema>; // { labels: string[]; model: string }
+ * ```
+ */
+export type ModelProps<S extends z.ZodObject> = z.output<S> & { model: string };
+
+/**
+ * The class `InferenceElement.define()` returns, to be extended by the element's own class.
+ *
+ * @example
+ * ```ts
+ * const Base: InferenceElementClass<typeof schema> = InferenceElement.define({ ...declaration, properties: schema });
+ * export default class BallDetector extends Base {}
+ * ```
+ */
+export interface InferenceElementClass<S extends z.ZodObject = z.ZodObject> extends Omit<ElementClass<S>, "prototype"> {
+  new (): InferenceElement<ModelProps<S>>;
+  /** The prototype of the element's instances. */
+  readonly prototype: InferenceElement<ModelProps<S>>;
+}
+
+/**
+ * One inference's worth of a batch, as {@link InferenceElement.postprocess} receives it: the
+ * frames (all of the batch, or a slice of at most the model's batch size when that is fixed),
+ * their pixels, the model inputs made from them, and the per-frame transforms that map boxes
+ * from network to frame pixels. Image `i` of every output belongs to `frames[i]`.
+ *
+ * @example
+ * ```ts
+ * postprocess(inference: InferenceBatch, [output]: TensorHandle[]) {
+ *   for (const [i, frame] of inference.frames.entries()) {
+ *     const t = inference.transforms[i]!;
+ *     // ... decode image i of output, map its boxes with t, frame.addObjects(...)
+ *   }
+ * }
+ * ```
+ */
+export interface InferenceBatch {
+  /** The frames of this inference, in batch order. */
+  readonly frames: readonly FrameMeta[];
+  /** Their pixels (`buffer.extract(frame.batchId)`), valid during the call. */
+  readonly tensors: readonly TensorHandle[];
+  /** The model inputs, in `runner.inputs`' order (disposed after postprocess). */
+  readonly inputs: readonly TensorHandle[];
+  /** Per frame: how network pixels map to frame pixels. */
+  readonly transforms: readonly FrameTransform[];
+  /** The runner this inference ran on (the one current when the batch started). */
+  readonly runner: Runner;
+}
+
+/** What {@link InferenceElement.preprocess} returns: the model inputs and the per-frame transforms. */
+export interface PreprocessedFrames {
+  /** One tensor per model input, in `runner.inputs`' order; owned (the element disposes them). */
+  readonly inputs: TensorHandle[];
+  /** One per frame. */
+  readonly transforms: readonly FrameTransform[];
+}
+
+function isStringSchema(schema: AnySchema): boolean {
+  let current: AnySchema | undefined = schema;
+  while (current !== undefined) {
+    const def = defOf(current);
+    if (def.type === "string") return true;
+    if (def.type !== "default" && def.type !== "prefault" && def.type !== "optional") return false;
+    current = def.innerType;
+  }
+  return false;
+}
+
+function withModel(declaration: ElementDeclaration<z.ZodObject>): ElementDeclaration<z.ZodObject> {
+  const properties = declaration.properties ?? z.object({});
+  const declared = (properties.shape as Record<string, AnySchema | undefined>)[MODEL];
+  if (declared === undefined) {
+    const model = z.string().describe("Model file: an ONNX model (.onnx, ONNX Runtime on the CPU) or a TensorRT engine (.engine/.plan)");
+    return { ...declaration, properties: properties.extend({ [MODEL]: model }) };
+  }
+  if (!isStringSchema(declared)) {
+    throw new ElementDefinitionError(
+      expectedMessage("a z.string() schema (the path of the model file)", `the property ${MODEL} of an InferenceElement`, "another schema"),
+    );
+  }
+  return declaration;
+}
+
+/** The default pre-processing for a model's first input: its size, layout and dtype. */
+function defaultPreprocessOptions(runner: Runner, element: string): PreprocessOptions {
+  const input = runner.inputs[0];
+  const fail = (why: string): never => {
+    throw new Error(
+      `${element}: cannot derive the pre-processing for ${runner.path} (${why}): override preprocessOptions() ` +
+        "to give width, height, layout and dtype, or override preprocess()",
+    );
+  };
+  if (input === undefined) return fail("the model has no input");
+  if (runner.inputs.length !== 1) fail(`it has ${runner.inputs.length} inputs`);
+  if (input.shape.length !== 4) fail(`input "${input.name}" has shape [${input.shape.join(",")}], not [batch, channels, height, width]`);
+  const [, d1, d2, d3] = input.shape as [number, number, number, number];
+  const nchw = d1 === 1 || d1 === 3;
+  const [channels, height, width] = nchw ? [d1, d2, d3] : [d3, d1, d2];
+  if (channels !== 1 && channels !== 3) fail(`input "${input.name}" has shape [${input.shape.join(",")}]: neither NCHW nor NHWC with 1 or 3 channels`);
+  if (width <= 0 || height <= 0) fail(`input "${input.name}" has a dynamic width or height`);
+  const dtype = input.dtype;
+  if (dtype !== "float32" && dtype !== "float16" && dtype !== "uint8") fail(`input "${input.name}" is ${dtype}`);
+  return {
+    width,
+    height,
+    channels: channels as 1 | 3,
+    layout: nchw ? "NCHW" : "NHWC",
+    dtype: dtype as "float32" | "float16" | "uint8",
+    mode: "letterbox",
+  };
+}
+
+interface ModelState {
+  /** The runner transform() uses. */
+  current: Runner | undefined;
+  /** A runner loaded in the background, taken at the next batch. */
+  next: Runner | undefined;
+  /** Bumped by each load; a load whose number is not the latest is dropped when it lands. */
+  generation: number;
+  running: boolean;
+}
+
+/**
+ * An element that runs a model: it has a `model` property (added to the schema when the
+ * declaration lacks it), loads it with {@link loadRunner} when the element starts, and runs
+ * pre-process → infer → post-process on every batch. Override the steps you need:
+ *
+ * - {@link InferenceElement.postprocess} (required): outputs → metadata;
+ * - {@link InferenceElement.preprocessOptions} or {@link InferenceElement.preprocess}: frames →
+ *   model inputs (default: letterbox to the model's input size, RGB, 0..1, its layout and dtype);
+ * - {@link InferenceElement.runnerOptions}: options of `loadRunner`;
+ * - or `transform()` itself, using `this.runner`.
+ *
+ * Frames go to the model in slices of its batch size when that is fixed (the last slice padded
+ * by repeating its last frame), else all at once.
+ *
+ * **Changing `model` while PLAYING** loads the new model in the background; batches keep
+ * running on the old one and the element switches between two batches once the new one is
+ * ready (the old one is freed when its last inference finishes). No buffer waits for the load
+ * and none is dropped. A model that fails to load is logged as an error and the old one stays.
+ *
+ * The model is handled around your hooks: `start()`, `stop()` and `onPropertyChange()` need no
+ * `super` call (in `start()`, `this.runner` is already loaded).
+ *
+ * @example
+ * ```ts
+ * import { InferenceElement, decodeYolo, mapBoxes, nms, z, type InferenceBatch, type TensorHandle } from "ds-element";
+ *
+ * export default class Detector extends InferenceElement.define({
+ *   name: "detector", longName: "Detector", klass: "Filter/Analyzer/Video",
+ *   description: "YOLOv8-style detector", author: "Jane Doe <jane@example.com>",
+ *   caps: "video/x-raw, format=RGB",
+ *   properties: z.object({
+ *     model: z.string().describe("Path to an .onnx or .engine file"),
+ *     labels: z.array(z.string()).default([]).describe("Class labels, in class-id order"),
+ *   }),
+ * }) {
+ *   postprocess(inference: InferenceBatch, [output]: TensorHandle[]) {
+ *     const host = output!.device.type === "cuda" ? output!.toHost() : output!;
+ *     const images = decodeYolo({ data: host.toTypedArray() as Float32Array, dims: host.shape });
+ *     for (const [i, frame] of inference.frames.entries()) {
+ *       const t = inference.transforms[i]!;
+ *       const boxes = mapBoxes(nms(images[i]!), t, { frameWidth: t.sourceWidth, frameHeight: t.sourceHeight });
+ *       frame.addObjects({ ...boxes, labels: this.props.labels });
+ *     }
+ *   }
+ * }
+ * ```
+ */
+export class InferenceElement<P extends { model: string } = { model: string }> extends Element<P> {
+  readonly #model: ModelState = { current: undefined, next: undefined, generation: 0, running: false };
+
+  /**
+   * Declares an inference element, as {@link Element.define} does, with a `model` string
+   * property (added when the schema has none).
+   *
+   * @example
+   * ```ts
+   * export default class Classifier extends InferenceElement.define({
+   *   name: "classifier", longName: "Classifier", klass: "Filter/Analyzer/Video",
+   *   description: "Classifies objects", author: "Jane Doe <jane@example.com>", caps: "video/x-raw, format=RGB",
+   * }) {
+   *   postprocess() {}
+   * }
+   * ```
+   */
+  static override define<S extends z.ZodObject = z.ZodObject<{}>>(declaration: ElementDeclaration<S>): InferenceElementClass<S> {
+    const definition = defineElement(withModel(declaration as unknown as ElementDeclaration<z.ZodObject>));
+    return subclassWithDefinition(InferenceElement as unknown as new () => Element<object>, definition) as unknown as InferenceElementClass<S>;
+  }
+
+  /**
+   * The runner of the current model: loaded before `start()` runs, replaced between batches
+   * after a `model` change. Throws when the element has not started.
+   *
+   * @example
+   * ```ts
+   * start() { this.log.info(`model input: ${JSON.stringify(this.runner.inputs[0])}`); }
+   * ```
+   */
+  get runner(): Runner {
+    const runner = this.#model.current;
+    if (runner === undefined) {
+      throw new Error(
+        `No model is loaded: an InferenceElement loads this.props.model (${JSON.stringify(this.props.model)}) when it starts, ` +
+          "in a pipeline or driven by ds-element/testing's createHarness()",
+      );
+    }
+    return runner;
+  }
+
+  /**
+   * Options for {@link loadRunner} (device, concurrency, threads). Called for each load.
+   *
+   * @example
+   * ```ts
+   * runnerOptions() { return { deviceId: this.props.gpuId, maxConcurrency: 4 }; }
+   * ```
+   */
+  runnerOptions(): LoadRunnerOptions {
+    return {};
+  }
+
+  /**
+   * How frames become the model's input, for the default {@link InferenceElement.preprocess}.
+   * Default: letterbox to the first input's width and height (pad 114), RGB, 0..1, the
+   * input's layout (NCHW or NHWC) and dtype (float32, float16 or uint8).
+   *
+   * @example
+   * ```ts
+   * preprocessOptions(runner: Runner): PreprocessOptions {
+   *   return { ...super.preprocessOptions(runner), padValue: 0, mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], scale: 1 / 255 };
+   * }
+   * ```
+   */
+  preprocessOptions(runner: Runner): PreprocessOptions {
+    return defaultPreprocessOptions(runner, this.#elementName());
+  }
+
+  /**
+   * Frames → model inputs. Default: {@link preprocess} of the frames' pixels with
+   * {@link InferenceElement.preprocessOptions}, one input tensor.
+   *
+   * @example
+   * ```ts
+   * preprocess(frames: readonly FrameMeta[], pixels: readonly TensorHandle[], runner: Runner): PreprocessedFrames {
+   *   const { tensor, transforms } = preprocess(pixels, { width: 320, height: 320, mode: "stretch" });
+   *   return { inputs: [tensor], transforms };
+   * }
+   * ```
+   */
+  preprocess(frames: readonly FrameMeta[], pixels: readonly TensorHandle[], runner: Runner): PreprocessedFrames | Promise<PreprocessedFrames> {
+    const { tensor, transforms } = preprocess(pixels, this.preprocessOptions(runner));
+    return { inputs: [tensor], transforms };
+  }
+
+  /**
+   * Model outputs → metadata: override it (the default throws). `outputs` are owned tensors in
+   * `runner.outputs`' order, disposed after this returns (copy what you keep).
+   *
+   * @example
+   * ```ts
+   * postprocess(inference: InferenceBatch, [scores]: TensorHandle[]) {
+   *   const values = scores!.toTypedArray() as Float32Array;
+   *   inference.frames.forEach((frame, i) => this.log.debug(`frame ${frame.frameNum}: ${values[i]}`));
+   * }
+   * ```
+   */
+  postprocess(inference: InferenceBatch, outputs: TensorHandle[]): void | Promise<void> {
+    throw new Error(
+      `${this.#elementName()}: override postprocess(inference, outputs) to turn the outputs of ${inference.runner.path} ` +
+        "into metadata (e.g. decodeYolo + nms + mapBoxes + frame.addObjects), or override transform()",
+    );
+  }
+
+  /**
+   * Runs pre-process → infer → post-process on the batch's frames (in slices of the model's
+   * batch size when it is fixed). Override it to take over entirely (`this.runner` is there).
+   *
+   * @example
+   * ```ts
+   * async transform(batch: BatchMeta, buffer: Buffer) {
+   *   if (batch.numFrames > 0) await super.transform(batch, buffer);
+   * }
+   * ```
+   */
+  override async transform(batch: BatchMeta, buffer: Buffer): Promise<void> {
+    const runner = this.runner;
+    const frames = batch.frameItems;
+    if (frames.length === 0) return;
+    const batchDim = runner.inputs[0]?.shape[0] ?? -1;
+    const sliceSize = batchDim > 0 ? batchDim : frames.length;
+    for (let start = 0; start < frames.length; start += sliceSize) {
+      const slice = frames.slice(start, start + sliceSize);
+      const pixels = slice.map((frame) => buffer.extract(frame.batchId));
+      // A fixed batch larger than what is left: repeat the last frame (its results are ignored).
+      const fed = pixels.length < sliceSize && batchDim > 0 ? [...pixels, ...Array<TensorHandle>(sliceSize - pixels.length).fill(pixels[pixels.length - 1]!)] : pixels;
+      const { inputs, transforms } = await this.preprocess(slice, fed, runner);
+      try {
+        const outputs = await runner.infer(inputs);
+        try {
+          await this.postprocess({ frames: slice, tensors: pixels, inputs, transforms: transforms.slice(0, slice.length), runner }, outputs);
+        } finally {
+          for (const output of outputs) output.dispose();
+        }
+      } finally {
+        for (const input of inputs) input.dispose();
+      }
+    }
+  }
+
+  /** @internal The model's lifecycle, run by the host adapter around the user's hooks. */
+  get [RUNTIME_HOOKS](): RuntimeHooks {
+    const state = this.#model;
+    return {
+      start: async () => {
+        state.running = true;
+        const generation = ++state.generation;
+        const runner = await this.#load(this.props.model);
+        if (generation !== state.generation || !state.running) {
+          await runner.dispose();
+          return;
+        }
+        state.current = runner;
+      },
+      stop: async () => {
+        state.running = false;
+        state.generation++;
+        const { current, next } = state;
+        state.current = undefined;
+        state.next = undefined;
+        await Promise.all([current?.dispose(), next?.dispose()]);
+      },
+      propertyChanged: (name) => {
+        if (name !== MODEL || !state.running || state.current === undefined) return;
+        this.#swapInBackground(this.props.model);
+      },
+      beforeTransform: () => {
+        const next = state.next;
+        if (next === undefined) return;
+        const previous = state.current;
+        state.current = next;
+        state.next = undefined;
+        this.log.info(`switched to ${next.path}`);
+        // Inferences of the previous model still in flight finish before it is freed.
+        void previous?.dispose();
+      },
+    };
+  }
+
+  async #load(path: string): Promise<Runner> {
+    const started = Date.now();
+    const runner = await loadRunner(path, this.runnerOptions());
+    this.log.info(`loaded ${path} (${runner.backend}) in ${Date.now() - started} ms`);
+    return runner;
+  }
+
+  #swapInBackground(path: string): void {
+    const state = this.#model;
+    const generation = ++state.generation;
+    this.#load(path).then(
+      (runner) => {
+        if (generation !== state.generation || !state.running) {
+          void runner.dispose();
+          return;
+        }
+        void state.next?.dispose();
+        state.next = runner;
+      },
+      (error: unknown) => {
+        if (generation !== state.generation) return;
+        const current = state.current?.path ?? "none";
+        this.log.error(`cannot switch to ${path}, keeping ${current}: ${(error as Error).message}`);
+      },
+    );
+  }
+
+  #elementName(): string {
+    return definitionOf(this.constructor)?.name ?? "InferenceElement";
+  }
+}
