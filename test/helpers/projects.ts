@@ -8,6 +8,8 @@ const cli = join(repoRoot, "sdk", "bin", "ds-element.js");
 
 export const exampleDist = join(repoRoot, "examples", "frame-counter", "dist");
 export const fixturesDist = join(outRoot, "fixture-elements");
+/** The ball detector example (its build also writes its test models into model/). */
+export const ballDetectorDist = join(repoRoot, "examples", "ball-detector", "dist");
 
 /** Builds a ds-element project into `out` with the real CLI. */
 export function buildProject(project: string, out: string): void {
@@ -21,6 +23,9 @@ export default function setup(): void {
   }
   if (!existsSync(join(exampleDist, "ds-elements", "framecounter", "element.json"))) {
     buildProject(join(repoRoot, "examples", "frame-counter"), exampleDist);
+  }
+  if (!existsSync(join(ballDetectorDist, "ds-elements", "balldetector", "element.json"))) {
+    throw new Error("the ball detector example is not built: run the tests with `npm test` (its build writes the model too)");
   }
   buildProject(join(repoRoot, "test", "fixtures", "elements"), fixturesDist);
 }

@@ -1,0 +1,78 @@
+// Issue 4, acceptance 3: changing an InferenceElement's `model` while PLAYING. The ball
+// detector starts on the model that reports the ball as class 0 and is switched to its twin
+// that reports it as class 1; a python3-gi host sets the property from a pad probe just before
+// a known buffer and counts buffers in and out. No buffer may be lost, every frame must carry
+// the output of exactly one model, and the switch must happen between two batches, at the
+// first one after the new model finished loading (logged by the element).
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot, scratchDir } from "./helpers/gst";
+import { ballDetectorDist, builtinDist } from "./helpers/projects";
+
+const models = join(repoRoot, "examples", "ball-detector", "model");
+const FRAMES = 240;
+const SWAP_AT = 60;
+
+interface Swap {
+  counts: { in: number; out: number; swapAt: number };
+  classes: number[][];
+  log: string;
+}
+
+function runSwap(newModel: string): Swap {
+  const dir = scratchDir("hot-swap");
+  const dump = join(dir, "dump.jsonl");
+  const run = spawnSync(
+    "/usr/bin/python3",
+    [join(repoRoot, "test", "stress", "hot_swap.py"), join(models, "ball.onnx"), newModel, dump, String(FRAMES), String(SWAP_AT)],
+    {
+      encoding: "utf8",
+      timeout: 150_000,
+      env: {
+        ...process.env,
+        GST_PLUGIN_PATH: `${ballDetectorDist}:${builtinDist}`,
+        GST_REGISTRY_1_0: join(dir, "registry.bin"),
+        GST_DEBUG: "balldetector:4",
+        GST_DEBUG_NO_COLOR: "1",
+      },
+    },
+  );
+  expect(run.signal, run.stderr).toBeNull();
+  expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  const lines = readFileSync(dump, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { frameItems: { frameNum: number; objectItems: { classId: number }[] }[] });
+  return {
+    counts: JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Swap["counts"],
+    classes: lines.map((line) => line.frameItems[0]!.objectItems.map((object) => object.classId)),
+    log: run.stderr,
+  };
+}
+
+describe("InferenceElement: model changed while PLAYING", () => {
+  it("loses no buffer and switches to the new model between two batches, soon after the request", () => {
+    const { counts, classes, log } = runSwap(join(models, "ball-as-class-1.onnx"));
+    expect(counts).toEqual({ in: FRAMES, out: FRAMES, swapAt: SWAP_AT });
+    expect(classes).toHaveLength(FRAMES);
+    // Every frame has one detection, from one model: class 0 (old) or class 1 (new).
+    for (const [n, found] of classes.entries()) expect(found.length === 1 && [0, 1].includes(found[0]!), `frame ${n}: ${JSON.stringify(found)}`).toBe(true);
+    const switchedAt = classes.findIndex((found) => found[0] === 1);
+    // Old model up to the switch, new model from it on: one switch, never back.
+    expect(classes.slice(0, switchedAt).every((found) => found[0] === 0)).toBe(true);
+    expect(classes.slice(switchedAt).every((found) => found[0] === 1)).toBe(true);
+    // The request came before buffer SWAP_AT; the load runs in the background, so the switch
+    // comes after it, and the tiny model loads in milliseconds (frames are 16.7 ms apart).
+    expect(switchedAt).toBeGreaterThan(SWAP_AT);
+    expect(switchedAt).toBeLessThanOrEqual(SWAP_AT + 30);
+    expect(log).toMatch(/loaded \S+ball-as-class-1\.onnx \(onnxruntime\)/);
+    expect(log).toMatch(/switched to \S+ball-as-class-1\.onnx/);
+  });
+
+  it("keeps the old model, and every buffer, when the new one cannot be loaded", () => {
+    const missing = join(models, "no-such-model.onnx");
+    const { counts, classes, log } = runSwap(missing);
+    expect(counts).toEqual({ in: FRAMES, out: FRAMES, swapAt: SWAP_AT });
+    expect(classes.every((found) => found.length === 1 && found[0] === 0)).toBe(true);
+    expect(log).toContain(`cannot switch to ${missing}, keeping ${join(models, "ball.onnx")}: Cannot load the ONNX model ${missing}: no such file`);
+  });
+});
