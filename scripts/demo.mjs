@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run demo`: the main job — the frame-counter example in a real GStreamer pipeline.
-// Runs 300 frames through it, then prints what the element wrote and how fast it went.
+// `npm run demo`: the main job — the ball detector example (an InferenceElement running the
+// ONNX test model with ONNX Runtime) in a real GStreamer pipeline, followed by the SDK's
+// dsmetadump. Runs 300 frames, then prints what was detected and how fast it went.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -11,30 +12,41 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const { runWithPlugins } = require(join(root, "sdk", "dist", "cli", "run.js"));
 
-const location = join(mkdtempSync(join(tmpdir(), "ds-element-demo-")), "frames.jsonl");
+const FRAMES = 300;
+const example = join(root, "examples", "ball-detector");
+const dump = join(mkdtempSync(join(tmpdir(), "ds-element-demo-")), "metadata.jsonl");
 const pipeline = [
-  "videotestsrc", "num-buffers=300", "pattern=ball", "!",
+  "videotestsrc", `num-buffers=${FRAMES}`, "pattern=ball", "!",
   "video/x-raw,format=RGB,width=1280,height=720,framerate=30/1", "!",
-  "framecounter", `location=${location}`, "every-n=100", "label=demo", "!",
+  "balldetector", `model=${join(example, "model", "ball.onnx")}`, "!",
+  "dsmetadump", `location=${dump}`, "!",
   "fakesink",
 ];
 console.log(`$ gst-launch-1.0 ${pipeline.join(" ")}\n`);
 const started = process.hrtime.bigint();
 const code = await runWithPlugins({
-  dists: [join(root, "examples", "frame-counter", "dist")],
+  dists: [join(example, "dist")],
   command: ["gst-launch-1.0", ...pipeline],
-  env: { ...process.env, GST_DEBUG: process.env.GST_DEBUG ?? "framecounter:4", GST_DEBUG_NO_COLOR: "1" },
+  env: { ...process.env, GST_DEBUG: process.env.GST_DEBUG ?? "balldetector:4", GST_DEBUG_NO_COLOR: "1" },
 });
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 if (code !== 0) {
   console.error(`\ndemo: gst-launch-1.0 failed (exit ${code})`);
   process.exit(code);
 }
-const lines = readFileSync(location, "utf8").trim().split("\n").map((line) => JSON.parse(line));
-const frames = lines.filter((line) => line.type === "frame");
-console.log(`\nframecounter wrote ${lines.length} lines to ${location}:`);
-console.log(`  ${frames.length} frames (first ${JSON.stringify({ frameNum: frames[0].frameNum, bufPts: frames[0].bufPts })},` +
-  ` last ${JSON.stringify({ frameNum: frames.at(-1).frameNum, bufPts: frames.at(-1).bufPts })})`);
-console.log(`  then ${JSON.stringify(lines.at(-1))}`);
-console.log(`${frames.length} frames of 1280x720 RGB in ${seconds.toFixed(2)} s including Node start-up ` +
+
+const batches = readFileSync(dump, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const frames = batches.flatMap((batch) => batch.frameItems);
+const withBall = frames.filter((frame) => frame.objectItems.some((object) => object.label === "ball"));
+const show = (frame) => {
+  const [object] = frame.objectItems;
+  const { left, top, width, height } = object.rectParams;
+  return `frame ${frame.frameNum}: ${object.label} ${object.confidence.toFixed(2)} at ` +
+    `(${left.toFixed(1)}, ${top.toFixed(1)}) ${width.toFixed(1)}x${height.toFixed(1)}`;
+};
+console.log(`\ndsmetadump wrote ${batches.length} batches to ${dump}`);
+console.log(`  the ball was found on ${withBall.length} of ${frames.length} frames`);
+for (const frame of [withBall[0], withBall[Math.floor(withBall.length / 2)], withBall.at(-1)]) if (frame) console.log(`  ${show(frame)}`);
+console.log(`${frames.length} frames of 1280x720 RGB in ${seconds.toFixed(2)} s including Node and model start-up ` +
   `(${(frames.length / seconds).toFixed(0)} fps end to end)`);
+if (withBall.length !== frames.length || frames.length !== FRAMES) process.exit(1);

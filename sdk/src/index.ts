@@ -16,6 +16,8 @@ export {
   type InferenceBatch,
   type PreprocessedFrames,
   type ModelProps,
+  type ModelInput,
+  type ModelProperty,
 } from "./element/inference-element.js";
 export { loadRunner, type Runner, type RunnerBackend, type RunnerInputs, type TensorInfo, type LoadRunnerOptions } from "./runners/index.js";
 export type { ElementLogger, LogSink } from "./element/logger.js";

@@ -12,7 +12,7 @@ import type { LoadRunnerOptions, Runner } from "../runners/types.js";
 import type { TensorHandle } from "../tensor/tensor-handle.js";
 import { defineElement, type ElementDeclaration } from "./declaration.js";
 import { definitionOf } from "./element-context.js";
-import { Element, subclassWithDefinition, type ElementClass } from "./element.js";
+import { Element, subclassWithDefinition, type CreateOptions, type ElementClass } from "./element.js";
 import { RUNTIME_HOOKS, type RuntimeHooks } from "./runtime-hooks.js";
 
 /** The model property every InferenceElement has (kebab-case and camelCase alike). */
@@ -27,7 +27,20 @@ const MODEL = "model";
  * type Props = ModelProps<typeof schema>; // { labels: string[]; model: string }
  * ```
  */
-export type ModelProps<S extends z.ZodObject> = z.output<S> & { model: string };
+export type ModelProps<S extends z.ZodObject> = z.output<S> & ModelProperty;
+
+/**
+ * The property every InferenceElement has.
+ *
+ * @example
+ * ```ts
+ * const props: ModelProperty = { model: "/models/yolov8n.onnx" };
+ * ```
+ */
+export interface ModelProperty {
+  /** The model file: `.onnx` (ONNX Runtime, CPU) or `.engine`/`.plan` (TensorRT, GPU). */
+  model: string;
+}
 
 /**
  * The class `InferenceElement.define()` returns, to be extended by the element's own class.
@@ -38,11 +51,28 @@ export type ModelProps<S extends z.ZodObject> = z.output<S> & { model: string };
  * export default class BallDetector extends Base {}
  * ```
  */
-export interface InferenceElementClass<S extends z.ZodObject = z.ZodObject> extends Omit<ElementClass<S>, "prototype"> {
+export interface InferenceElementClass<S extends z.ZodObject = z.ZodObject> extends Omit<ElementClass<S>, "prototype" | "create"> {
   new (): InferenceElement<ModelProps<S>>;
   /** The prototype of the element's instances. */
   readonly prototype: InferenceElement<ModelProps<S>>;
+  /**
+   * See {@link ElementClass.create}; `props` include `model`. The model is loaded when the
+   * element starts: drive it with `ds-element/testing`'s `createHarness()`.
+   */
+  create<T extends Element<z.output<S>>>(this: new () => T, props?: ModelInput<S>, options?: CreateOptions): T;
 }
+
+/**
+ * The property values an InferenceElement takes (camelCase, as `create()` and the testing
+ * harness take them): the schema's input, plus the `model` path when the schema does not
+ * declare it (then it is required).
+ *
+ * @example
+ * ```ts
+ * const props: ModelInput<typeof schema> = { model: "model/ball.onnx", labels: ["ball"] };
+ * ```
+ */
+export type ModelInput<S extends z.ZodObject> = "model" extends keyof S["shape"] ? z.input<S> : z.input<S> & ModelProperty;
 
 /**
  * One inference's worth of a batch, as {@link InferenceElement.postprocess} receives it: the
@@ -193,7 +223,7 @@ interface ModelState {
  * }
  * ```
  */
-export class InferenceElement<P extends { model: string } = { model: string }> extends Element<P> {
+export class InferenceElement<P extends ModelProperty = ModelProperty> extends Element<P> {
   readonly #model: ModelState = { current: undefined, next: undefined, generation: 0, running: false };
 
   /**
@@ -210,7 +240,7 @@ export class InferenceElement<P extends { model: string } = { model: string }> e
    * }
    * ```
    */
-  static override define<S extends z.ZodObject = z.ZodObject<{}>>(declaration: ElementDeclaration<S>): InferenceElementClass<S> {
+  static override define<S extends z.ZodObject = z.ZodObject<{ /** The model file (added by define()). */ model: z.ZodString }>>(declaration: ElementDeclaration<S>): InferenceElementClass<S> {
     const definition = defineElement(withModel(declaration as unknown as ElementDeclaration<z.ZodObject>));
     return subclassWithDefinition(InferenceElement as unknown as new () => Element<object>, definition) as unknown as InferenceElementClass<S>;
   }

@@ -95,7 +95,7 @@ describe("loadRunner, ONNX Runtime backend", () => {
     const padded = new TensorHandle({
       device: { type: "cpu", id: 0 }, dtype: "float32", shape: [1, 3, 64, 64], strides: [3 * 64 * 68, 64 * 68, 68, 1],
       byteOffset: 0, byteLength: 4 * 3 * 64 * 68, dataPtr: undefined, format: undefined, owned: true,
-      source: undefined, life: undefined, buffer: undefined, data: undefined,
+      source: undefined as never, life: undefined, buffer: undefined, data: undefined,
     });
     const error = await rejection(runner.infer([padded]));
     expect(error).toBeInstanceOf(InvalidValueError);

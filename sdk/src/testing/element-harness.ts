@@ -5,7 +5,6 @@
  * synthetic: the metadata goes through the same binding and backend code as in a pipeline.
  */
 import { LOG_LEVEL } from "../element/logger.js";
-import type { ElementClass } from "../element/element.js";
 import type { BatchMetaJSON } from "../metadata/batch-meta.js";
 import { toError } from "../native/host.js";
 import { loadMetaAddon, type MetaAddon } from "../native/meta-addon.js";
@@ -55,6 +54,20 @@ export interface LogRecord {
 }
 
 /**
+ * What the harness drives: a class made by `Element.define()` or `InferenceElement.define()`
+ * (or extending one). Its `create()` gives the type of the props the harness takes.
+ *
+ * @example
+ * ```ts
+ * const element: HarnessElementClass = FrameFilter;
+ * ```
+ */
+export interface HarnessElementClass {
+  /** See `ElementClass.create`: `(props?, options?: CreateOptions)`. */
+  create(...args: never[]): object;
+}
+
+/**
  * The properties `createHarness` and `runTransform` take for element class `C`: the input of
  * its zod schema, keyed by the TypeScript (camelCase) names, as `C.create()` takes them.
  *
@@ -63,7 +76,7 @@ export interface LogRecord {
  * const props: PropsInit<typeof FrameFilter> = { everyN: 10 };
  * ```
  */
-export type PropsInit<C extends ElementClass> = NonNullable<Parameters<C["create"]>[0]>;
+export type PropsInit<C extends HarnessElementClass> = NonNullable<Parameters<C["create"]>[0]>;
 
 /**
  * Options of {@link createHarness} and {@link runTransform}.
@@ -73,7 +86,7 @@ export type PropsInit<C extends ElementClass> = NonNullable<Parameters<C["create
  * const options: HarnessOptions<typeof YoloParse> = { props: { labels: ["person", "bicycle", "car"] } };
  * ```
  */
-export interface HarnessOptions<C extends ElementClass = ElementClass> {
+export interface HarnessOptions<C extends HarnessElementClass = HarnessElementClass> {
   /**
    * Property values, as `gst-launch-1.0 element prop=value` would set them (camelCase names
    * here). Validated by the element's schema exactly as in a pipeline; omitted ones take their
@@ -140,7 +153,7 @@ function adapterFactoryOf(element: unknown): (services: HostServicesV1) => Eleme
  * expect(harness.logs.map((record) => record.message)).toContain("1 people");
  * ```
  */
-export class ElementHarness<C extends ElementClass = ElementClass> {
+export class ElementHarness<C extends HarnessElementClass = HarnessElementClass> {
   /**
    * Everything the element logged with `this.log`, oldest first. The harness only appends:
    * clear it with `harness.logs.length = 0` between steps.
@@ -315,7 +328,7 @@ export class ElementHarness<C extends ElementClass = ElementClass> {
  * await harness.stop();
  * ```
  */
-export async function createHarness<C extends ElementClass>(element: C, options: HarnessOptions<C> = {}): Promise<ElementHarness<C>> {
+export async function createHarness<C extends HarnessElementClass>(element: C, options: HarnessOptions<C> = {}): Promise<ElementHarness<C>> {
   const factory = adapterFactoryOf(element);
   const addon = loadMetaAddon();
   const logs: LogRecord[] = [];
@@ -354,7 +367,7 @@ export async function createHarness<C extends ElementClass>(element: C, options:
  * expect(out.frameItems[0]?.userMetaItems[0]?.json).toEqual({ zone: "gate", vehicles: 1, people: 0 });
  * ```
  */
-export async function runTransform<C extends ElementClass>(element: C, batch: BatchInit = {}, options: HarnessOptions<C> = {}): Promise<BatchMetaJSON> {
+export async function runTransform<C extends HarnessElementClass>(element: C, batch: BatchInit = {}, options: HarnessOptions<C> = {}): Promise<BatchMetaJSON> {
   const harness = await createHarness(element, options);
   let result: BatchMetaJSON;
   try {

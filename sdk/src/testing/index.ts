@@ -29,6 +29,7 @@ export {
   ElementHarness,
   type HarnessOptions,
   type PropsInit,
+  type HarnessElementClass,
   type LogRecord,
   type LogLevel,
 } from "./element-harness.js";
