@@ -11,6 +11,8 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadRunner } from "../../sdk/src/runners/load-runner";
+import { deviceTensorFromRunner, TensorHandle } from "../../sdk/src/tensor/tensor-handle";
 import { repoRoot, scratchDir } from "../helpers/gst";
 import {
   affineReference,
@@ -305,5 +307,35 @@ describe.skipIf(skipped !== undefined)(`TensorRT runner${skipped ? ` (skipped: $
       message: `Expected a live runner for infer but received one disposed by dispose() (${paths.affine})`,
     });
     own.dispose(); // twice is harmless
+  });
+
+  it("loadRunner: the TypeScript face — CUDA TensorHandles in, CUDA TensorHandles out, toHost() equal to ONNX Runtime", async () => {
+    const batch = 3;
+    const images = ramp(batch * 48, 5);
+    const session = await InferenceSession.create(paths.affineOnnx);
+    const reference = await session.run({
+      images: new Tensor("float32", images, [batch, 3, 4, 4]),
+      bias: new Tensor("float32", Float32Array.of(0.25), [1]),
+    });
+    const upload = (values: Float32Array, shape: number[]) => {
+      const device = memory.tensor(values, "float32", shape);
+      return deviceTensorFromRunner({ deviceId: 0, dtype: "float32", shape, dataPtr: device.dataPtr, byteLength: values.byteLength, release: () => undefined });
+    };
+    const ts = await loadRunner(paths.affine);
+    expect(ts.backend).toBe("tensorrt");
+    expect(ts.inputs.map((input) => [input.name, input.dtype, input.shape])).toEqual([["images", "float32", [-1, 3, 4, 4]], ["bias", "float32", [1]]]);
+    const outputs = await ts.infer({ images: upload(images, [batch, 3, 4, 4]), bias: upload(Float32Array.of(0.25), [1]) });
+    expect(outputs.map((output) => output.device)).toEqual(ts.outputs.map(() => ({ type: "cuda", id: 0 })));
+    for (const [index, output] of outputs.entries()) {
+      const expected = reference[ts.outputs[index]!.name]!;
+      expect(output.shape).toEqual([...expected.dims]);
+      const host = output.toHost();
+      expect(worstExcess(host.toTypedArray() as Float32Array, expected.data as Float32Array, 1e-5)).toBeLessThanOrEqual(1e-5);
+      host.dispose();
+      output.dispose();
+    }
+    const cpu = await rejection(ts.infer({ images: TensorHandle.fromTypedArray(images, [batch, 3, 4, 4]), bias: upload(Float32Array.of(0), [1]) }));
+    expect(cpu.message).toMatch(/^Expected a CUDA tensor for input "images" but received a cpu tensor \(TensorRT runs /);
+    await ts.dispose();
   });
 });
