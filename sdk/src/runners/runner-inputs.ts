@@ -1,22 +1,12 @@
 /** What every backend checks of the tensors given to `Runner.infer`, with one message shape. */
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError } from "../errors/errors.js";
-import { TensorHandle } from "../tensor/tensor-handle.js";
+import { denseStrides, TensorHandle } from "../tensor/tensor-handle.js";
 import type { RunnerInputs, TensorInfo } from "./types.js";
 
 /** `[1,3,640,640]`; dynamic dimensions as -1. */
 export function describeShape(shape: readonly number[]): string {
   return `[${shape.join(",")}]`;
-}
-
-function denseStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let stride = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    strides[d] = stride;
-    stride *= shape[d]!;
-  }
-  return strides;
 }
 
 /**

@@ -520,7 +520,8 @@ function checkShape(shape: unknown, name: string): number[] {
   return [...(shape as number[])];
 }
 
-function denseStrides(shape: readonly number[]): number[] {
+/** @internal Row-major strides, in elements, of a dense tensor of `shape`. */
+export function denseStrides(shape: readonly number[]): number[] {
   const strides = new Array<number>(shape.length);
   let stride = 1;
   for (let d = shape.length - 1; d >= 0; d--) {
