@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// decodeYolo + nms (sdk/dist, TypeScript) against C++ (bench/postprocess/decode_nms.cpp,
+// decodeYolo + nms (sdk/dist, TypeScript, with its native class argmax and without) against C++ (bench/postprocess/decode_nms.cpp,
 // compiled here: the same algorithm at -O2, and vectorised -O3 builds) on synthetic but
 // realistic YOLOv8 outputs: [84, 8400] (80 classes, 640×640 input), background scores below
 // 0.02 and 20 or 100 objects, each lit up on the anchors around its centre. Rounds alternate
@@ -42,7 +42,10 @@ if (!existsSync(sdkEntry)) {
   console.error(`missing ${path.relative(root, sdkEntry)}: run \`npm run build -w ds-element\` first`);
   process.exit(1);
 }
-const { decodeYolo, nms, PostprocessScratch } = createRequire(import.meta.url)(sdkEntry);
+const requireSdk = createRequire(import.meta.url);
+const { decodeYolo, nms, PostprocessScratch } = requireSdk(sdkEntry);
+// Internal switch of the SDK's native class argmax (on by default where the binding loads).
+const { useNativeArgmax } = requireSdk(path.join(root, "sdk", "dist", "postprocess", "decode-yolo.js"));
 
 mkdirSync(out, { recursive: true });
 // The same algorithm as the TS at -O2 (the fair peer); then the best native builds: the plain
@@ -75,7 +78,7 @@ function runScenario(scenario) {
   const decodeOptions = { confidenceThreshold: scenario.confidence };
   const nmsOptions = { iouThreshold: scenario.iou, maxDetections: scenario.maxDetections };
   const scratch = new PostprocessScratch();
-  const ts = { "TS (scratch)": { decode: [], nms: [] }, "TS (no scratch)": { decode: [], nms: [] } };
+  const ts = { "TS (scratch)": { decode: [], nms: [] }, "TS (no scratch)": { decode: [], nms: [] }, "TS, argmax in JS (scratch)": { decode: [], nms: [] } };
   const native = Object.fromEntries(Object.keys(natives).map((name) => [name, { decode: [], nms: [] }]));
   let reference;
 
@@ -96,11 +99,17 @@ function runScenario(scenario) {
   // Warm-up: V8 optimises the hot loops only after they have run a while.
   runTs(undefined, true, 200);
   runTs(undefined, false, 200);
+  useNativeArgmax(false);
+  runTs(undefined, true, 200);
+  useNativeArgmax(true);
 
   for (let round = 0; round < ROUNDS; round++) {
-    const kept = runTs(ts["TS (scratch)"], true, ITERATIONS);
+    // Kept boxes are views of the scratch: copy them before the next run reuses it.
+    reference.kept = toRows(runTs(ts["TS (scratch)"], true, ITERATIONS));
     runTs(ts["TS (no scratch)"], false, ITERATIONS);
-    reference.kept = toRows(kept);
+    useNativeArgmax(false);
+    checkSame("TS, argmax in JS", reference.kept, toRows(runTs(ts["TS, argmax in JS (scratch)"], true, ITERATIONS)));
+    useNativeArgmax(true);
     for (const [name, { binary, loop }] of Object.entries(natives)) {
       const args = [dataPath, CLASSES, CANDIDATES, scenario.confidence, scenario.iou, scenario.maxDetections, ITERATIONS, loop].map(String);
       const report = JSON.parse(execFileSync(binary, args, { encoding: "utf8", maxBuffer: 64 << 20 }));

@@ -150,6 +150,12 @@ export interface TensorBinding {
   stats(): NativeTensorStats;
   /** Frees the pool's cached blocks. */
   trimPool(): void;
+  /**
+   * decodeYolo's class-major argmax over `data[first ..]` (`classes` rows of `candidates`
+   * scores) into `bestScore`/`bestClass` (-Infinity/-1 where every score is NaN). Absent from
+   * builds older than it.
+   */
+  classArgmax?(data: Float32Array, first: number, classes: number, candidates: number, bestScore: Float32Array, bestClass: Int32Array): void;
 }
 
 let installed: TensorBinding | undefined;
@@ -189,6 +195,18 @@ export function tensorBinding(what: string): TensorBinding {
   checkVersion(addon.tensor, "the testing addon");
   installed = addon.tensor;
   return installed;
+}
+
+/**
+ * The binding when it can be had, else undefined: for native fast paths that have a
+ * TypeScript fallback (post-processing), which must work wherever the SDK does.
+ */
+export function optionalTensorBinding(): TensorBinding | undefined {
+  try {
+    return tensorBinding("a native fast path");
+  } catch {
+    return undefined;
+  }
 }
 
 function checkVersion(binding: TensorBinding, where: string): void {

@@ -3,6 +3,29 @@ import { checkIntegerOr, checkOptions, checkUnitOr, describeKind, invalid, inval
 import { confidenceOrder } from "./confidence-order.js";
 import { ColumnStore, type Detections } from "./detections.js";
 import { scratchAreas, type PostprocessScratch, type ScratchAreas } from "./scratch.js";
+import { optionalTensorBinding, type TensorBinding } from "../native/tensor-binding.js";
+
+/**
+ * Outputs with at least this many class scores (classes × candidates) take the native argmax:
+ * below it the call costs more than it saves. bench/postprocess.mjs measures both paths.
+ */
+const NATIVE_ARGMAX_MIN = 4096;
+
+let argmaxLookup: { fn: TensorBinding["classArgmax"] } | undefined;
+
+/** The native class argmax, when the binding loads and has it; looked up once. */
+function nativeArgmax(): TensorBinding["classArgmax"] {
+  if (argmaxLookup === undefined) {
+    const binding = optionalTensorBinding();
+    argmaxLookup = { fn: binding?.classArgmax?.bind(binding) };
+  }
+  return argmaxLookup.fn;
+}
+
+/** @internal For tests and the bench: the native path off (`false`) or back to its default. */
+export function useNativeArgmax(enabled: boolean): void {
+  argmaxLookup = enabled ? undefined : { fn: undefined };
+}
 
 /**
  * Minimum winning class score a candidate needs to be kept by {@link decodeYolo}
@@ -200,10 +223,16 @@ function decodeChannelsFirst(
   bestScore: Float32Array,
   bestClass: Int32Array,
 ): number {
+  const scores = base + 4 * candidates;
+  const native = classes * candidates >= NATIVE_ARGMAX_MIN ? nativeArgmax() : undefined;
+  if (native !== undefined) {
+    // The same argmax in C++ (the gate below only skips work; it never changes a result).
+    native(data, scores, classes, candidates, bestScore, bestClass);
+    return collectCandidates(data, base, candidates, threshold, allowed, store, used, bestScore, bestClass);
+  }
   // -Infinity, not the first class's scores: a NaN best would never be beaten.
   bestScore.fill(Number.NEGATIVE_INFINITY, 0, candidates);
   bestClass.fill(-1, 0, candidates);
-  const scores = base + 4 * candidates;
   let gated = true;
   for (let classId = 0; classId < classes; classId++) {
     const row = scores + classId * candidates;
@@ -214,6 +243,21 @@ function decodeChannelsFirst(
       argmaxRow(data, row, candidates, classId, bestScore, bestClass);
     }
   }
+  return collectCandidates(data, base, candidates, threshold, allowed, store, used, bestScore, bestClass);
+}
+
+/** The candidates whose best score passes the threshold (and class filter), into `store`. */
+function collectCandidates(
+  data: Float32Array,
+  base: number,
+  candidates: number,
+  threshold: number,
+  allowed: Uint8Array | undefined,
+  store: ColumnStore,
+  used: number,
+  bestScore: Float32Array,
+  bestClass: Int32Array,
+): number {
   for (let i = 0; i < candidates; i++) {
     const best = bestScore[i] as number;
     if (!(best >= threshold)) continue;
