@@ -225,39 +225,9 @@ function decodeChannelsFirst(
 ): number {
   const scores = base + 4 * candidates;
   const native = classes * candidates >= NATIVE_ARGMAX_MIN ? nativeArgmax() : undefined;
-  if (native !== undefined) {
-    // The same argmax in C++ (the gate below only skips work; it never changes a result).
-    native(data, scores, classes, candidates, bestScore, bestClass);
-    return collectCandidates(data, base, candidates, threshold, allowed, store, used, bestScore, bestClass);
-  }
-  // -Infinity, not the first class's scores: a NaN best would never be beaten.
-  bestScore.fill(Number.NEGATIVE_INFINITY, 0, candidates);
-  bestClass.fill(-1, 0, candidates);
-  let gated = true;
-  for (let classId = 0; classId < classes; classId++) {
-    const row = scores + classId * candidates;
-    if (gated) {
-      const passed = argmaxRowGated(data, row, candidates, classId, threshold, bestScore, bestClass);
-      if (passed * 16 > candidates) gated = false;
-    } else {
-      argmaxRow(data, row, candidates, classId, bestScore, bestClass);
-    }
-  }
-  return collectCandidates(data, base, candidates, threshold, allowed, store, used, bestScore, bestClass);
-}
-
-/** The candidates whose best score passes the threshold (and class filter), into `store`. */
-function collectCandidates(
-  data: Float32Array,
-  base: number,
-  candidates: number,
-  threshold: number,
-  allowed: Uint8Array | undefined,
-  store: ColumnStore,
-  used: number,
-  bestScore: Float32Array,
-  bestClass: Int32Array,
-): number {
+  // The same argmax in C++ when it pays (the gate below only skips work; it never changes a result).
+  if (native !== undefined) native(data, scores, classes, candidates, bestScore, bestClass);
+  else argmaxRows(data, scores, candidates, classes, threshold, bestScore, bestClass);
   for (let i = 0; i < candidates; i++) {
     const best = bestScore[i] as number;
     if (!(best >= threshold)) continue;
@@ -275,6 +245,31 @@ function collectCandidates(
     );
   }
   return used;
+}
+
+/** The running argmax over the class rows, in JS. */
+function argmaxRows(
+  data: Float32Array,
+  scores: number,
+  candidates: number,
+  classes: number,
+  threshold: number,
+  bestScore: Float32Array,
+  bestClass: Int32Array,
+): void {
+  // -Infinity, not the first class's scores: a NaN best would never be beaten.
+  bestScore.fill(Number.NEGATIVE_INFINITY, 0, candidates);
+  bestClass.fill(-1, 0, candidates);
+  let gated = true;
+  for (let classId = 0; classId < classes; classId++) {
+    const row = scores + classId * candidates;
+    if (gated) {
+      const passed = argmaxRowGated(data, row, candidates, classId, threshold, bestScore, bestClass);
+      if (passed * 16 > candidates) gated = false;
+    } else {
+      argmaxRow(data, row, candidates, classId, bestScore, bestClass);
+    }
+  }
 }
 
 // Both row loops take four candidates per iteration: V8 does not unroll loops, and unrolled
