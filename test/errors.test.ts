@@ -54,6 +54,13 @@ describe("errors in user code", () => {
     expect(run.stderr).toMatch(/src\/timerthrow\.ts:14:\d+/);
   });
 
+  it("a nextTick callback that a transform() queued and that throws", () => {
+    const location = join(scratchDir("queuework-throws"), "counts.json");
+    const run = launch(`videotestsrc num-buffers=50 ! video/x-raw,format=RGB,width=64,height=48 ! queuework location=${location} mode=tick-throws ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "queuework", "queuework: nextTick callback failed");
+    expect(run.stderr).toMatch(/src\/queuework\.ts:\d+:\d+/);
+  });
+
   it("start() that throws", () => {
     const run = launch(`${source} ! startthrows ! fakesink`, { dists: [fixturesDist] });
     expectElementError(run, "startthrows", "startthrows: start failed");

@@ -102,3 +102,26 @@ describe("an async transform() that awaits a timer", () => {
     expect(frames).toEqual([...Array(100).keys()]);
   });
 });
+
+describe("work a transform() queues (nextTick, queueMicrotask, Promise reactions)", () => {
+  // The default hand-off calls transform() outside a Node callback scope and host.js runs the
+  // queues itself; the queue hand-off closes a scope around each batch. Both must have run
+  // all of one call's queued work before the next call starts.
+  const cases = [
+    { label: "sync transform, default hand-off", mode: "sync", env: {} },
+    { label: "transform returning a settled Promise, default hand-off", mode: "resolved", env: {} },
+    { label: "sync transform, queue hand-off", mode: "sync", env: { DS_ELEMENT_HANDOFF: "queue" } },
+    { label: "transform returning a settled Promise, queue hand-off", mode: "resolved", env: { DS_ELEMENT_HANDOFF: "queue" } },
+  ];
+  for (const { label, mode, env } of cases) {
+    it(`${label}: has all run before the next buffer`, () => {
+      const location = join(scratchDir("queuework"), "counts.json");
+      const run = launch(
+        `videotestsrc num-buffers=200 ! video/x-raw,format=GRAY8,width=16,height=16 ! queuework location=${location} mode=${mode} ! fakesink`,
+        { dists: [fixturesDist], env },
+      );
+      expect(run.code, run.output).toBe(0);
+      expect(JSON.parse(readFileSync(location, "utf8"))).toEqual({ calls: 200, ticks: 200, microtasks: 200, reactions: 200, late: 0 });
+    });
+  }
+});

@@ -2,9 +2,17 @@
 // transformState, log, postError, liveInstances (docs/internals/host-protocol.md), and the
 // JsExecutor that runs the hand-off's calls through those handlers on the JS thread.
 #include <napi.h>
+// node.h brings node_version.h, which defines NAPI_VERSION as the runtime's own (9); the
+// binding is built against the version CMakeLists.txt sets, so keep that one.
+#pragma push_macro("NAPI_VERSION")
+#undef NAPI_VERSION
+#include <node.h>
+#pragma pop_macro("NAPI_VERSION")
+#include <v8.h>
 
 #include <gst/gst.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -34,12 +42,28 @@ constexpr const char* kHandlerNames[] = {"create", "start",     "stop",   "caps"
                                          "event",  "property",  "transform", "destroy"};
 constexpr size_t kHandlerCount = sizeof(kHandlerNames) / sizeof(kHandlerNames[0]);
 
+// The per-buffer path (the transform call and the scope around it) talks to V8 directly: the
+// Node-API layer costs about a third of a no-op transform (handle scopes, references, checks
+// on every call). A napi_value is a v8::Local<v8::Value> in Node's own implementation of
+// Node-API (v8impl::JsValueFromV8LocalValue and back are reinterpret casts), which lets the
+// rare paths (errors, thenables) keep using the Node-API helpers on what V8 returned.
+static_assert(sizeof(napi_value) == sizeof(v8::Local<v8::Value>), "napi_value is a V8 handle");
+
+napi_value to_napi(v8::Local<v8::Value> value) { return reinterpret_cast<napi_value>(*value); }
+
+v8::Local<v8::Value> to_v8(napi_value value) {
+  v8::Local<v8::Value> local;
+  std::memcpy(static_cast<void*>(&local), &value, sizeof value);
+  return local;
+}
+
 class Binding final : public JsExecutor {
  public:
   Binding(Napi::Env env, Napi::Object exports);
   ~Binding() override { Handoff::get().clear_executor(this); }
 
   void run_in_js_scope(void (*body)(void*), void* data) override;
+  void run_unscoped(void (*body)(void*), void* data) override;
   void start(Call& call) override;
   void end_transform(Call& call) override;
 
@@ -50,9 +74,12 @@ class Binding final : public JsExecutor {
   static Napi::Value post_error(const Napi::CallbackInfo& info);
   static Napi::Value live_instances(const Napi::CallbackInfo& info);
 
+  void start_transform(Call& call);
+  void settle_result(Call& call, napi_value result);
   void write_transform_state(Call& call);
   bool parse_json(const std::string& text, const char* what, napi_value* parsed, Outcome* failure);
   void await_settlement(Call& call, napi_value thenable, napi_value then);
+  void run_queues();
   void report_property_rejection(const Call& call, napi_value thenable, napi_value then);
 
   // Error plumbing: N-API leaves a thrown exception pending until it is taken.
@@ -72,11 +99,22 @@ class Binding final : public JsExecutor {
   Napi::FunctionReference string_;
   Napi::Reference<Napi::Float64Array> transform_state_;
   double* state_ = nullptr;
-  Napi::ObjectReference async_resource_;
-  napi_async_context async_context_ = nullptr;
+  // The same two handlers as V8 handles, for the per-buffer call.
+  v8::Isolate* isolate_ = nullptr;
+  v8::Global<v8::Object> handlers_v8_;
+  v8::Global<v8::Function> transform_v8_;
+  // Calls run inside a callback scope of this resource: its closing runs the microtask and
+  // nextTick queues, and AsyncLocalStorage sees one resource for the runtime's calls.
+  v8::Global<v8::Object> async_resource_;
+  node::async_context async_context_{};
+  bool has_async_context_ = false;
+  // handlers.drainsQueues: transform(id, true) runs the queues itself (run_unscoped).
+  bool drains_queues_ = false;
+  // Set by run_unscoped for the transform it expects; taken by the transform that starts.
+  bool unscoped_ = false;
 };
 
-Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env) {
+Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env), isolate_(v8::Isolate::GetCurrent()) {
   Napi::Object global = env.Global();
   json_ = Napi::Persistent(global.Get("JSON").As<Napi::Object>());
   json_parse_ = Napi::Persistent(json_.Value().Get("parse").As<Napi::Function>());
@@ -122,11 +160,19 @@ Napi::Value Binding::set_handlers(const Napi::CallbackInfo& info) {
   }
   self->handlers_object_ = Napi::Persistent(handlers);
   for (size_t i = 0; i < kHandlerCount; ++i) self->handlers_[i] = Napi::Persistent(functions[i]);
-  if (self->async_context_ == nullptr) {
-    self->async_resource_ = Napi::Persistent(Napi::Object::New(env));
-    napi_async_init(env, self->async_resource_.Value(),
-        Napi::String::New(env, "ds-element:runtime"), &self->async_context_);
+  v8::Isolate* isolate = self->isolate_;
+  self->handlers_v8_.Reset(isolate, to_v8(handlers).As<v8::Object>());
+  self->transform_v8_.Reset(isolate,
+      to_v8(functions[static_cast<size_t>(CallKind::kTransform)]).As<v8::Function>());
+  if (!self->has_async_context_) {
+    v8::Local<v8::Object> resource = v8::Object::New(isolate);
+    self->async_resource_.Reset(isolate, resource);
+    self->async_context_ = node::EmitAsyncInit(isolate, resource, "ds-element:runtime");
+    self->has_async_context_ = true;
   }
+  Napi::Value drains = handlers.Get("drainsQueues");
+  if (env.IsExceptionPending()) return env.Undefined();
+  self->drains_queues_ = drains.IsBoolean() && drains.As<Napi::Boolean>().Value();
   Handoff::get().set_executor(self);
   return env.Undefined();
 }
@@ -190,18 +236,31 @@ Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
 // ---------------------------------------------------------------- executor
 
 void Binding::run_in_js_scope(void (*body)(void*), void* data) {
-  Napi::HandleScope handle_scope(env_);
-  napi_callback_scope scope = nullptr;
-  if (async_context_ == nullptr ||
-      napi_open_callback_scope(env_, async_resource_.Value(), async_context_, &scope) != napi_ok) {
-    scope = nullptr;
-  }
+  v8::HandleScope handle_scope(isolate_);
+  if (!has_async_context_) return body(data);
+  node::CallbackScope scope(isolate_, async_resource_.Get(isolate_), async_context_);
   body(data);
-  if (scope != nullptr) napi_close_callback_scope(env_, scope);
+}
+
+void Binding::run_unscoped(void (*body)(void*), void* data) {
+  if (!drains_queues_) return run_in_js_scope(body, data);
+  v8::HandleScope handle_scope(isolate_);
+  unscoped_ = true;
+  body(data);
+  const bool drained = !unscoped_;  // the transform took it and drained
+  unscoped_ = false;
+  if (!drained) run_queues();
+}
+
+// What closing a callback scope does: microtasks, then nextTicks (and rejections to report).
+void Binding::run_queues() {
+  if (!has_async_context_) return;
+  node::CallbackScope scope(isolate_, async_resource_.Get(isolate_), async_context_);
 }
 
 void Binding::start(Call& call) {
-  Napi::HandleScope scope(env_);
+  if (call.kind == CallKind::kTransform) return start_transform(call);
+  v8::HandleScope scope(isolate_);
   Handoff& handoff = Handoff::get();
   const size_t index = static_cast<size_t>(call.kind);
   napi_value args[4];
@@ -225,9 +284,6 @@ void Binding::start(Call& call) {
       args[argc++] = Napi::String::New(env_, call.text_a);
       parsed = parse_json(call.text_b, "the property value", &args[argc++], &failure);
       break;
-    case CallKind::kTransform:
-      write_transform_state(call);
-      break;
     default:
       break;
   }
@@ -238,8 +294,46 @@ void Binding::start(Call& call) {
           &result) != napi_ok) {
     return handoff.complete(call, failure_from_pending(kHandlerNames[index]));
   }
+  settle_result(call, result);
+}
 
-  // A handler may return a Promise, or any thenable; everything else means "done".
+// The per-buffer call, as start() does it for the other handlers but through V8 itself.
+void Binding::start_transform(Call& call) {
+  v8::HandleScope scope(isolate_);
+  // Outside a callback scope (run_unscoped), the handler drains the queues itself.
+  const bool drain = unscoped_;
+  unscoped_ = false;
+  write_transform_state(call);
+  v8::Local<v8::Context> context = isolate_->GetCurrentContext();
+  v8::Local<v8::Value> argv[] = {v8::Integer::New(isolate_, call.instance->id()),
+                                 v8::Boolean::New(isolate_, drain)};
+  v8::Local<v8::Value> result;
+  v8::Local<v8::Value> thrown;
+  {
+    v8::TryCatch try_catch(isolate_);
+    if (!transform_v8_.Get(isolate_)
+             ->Call(context, handlers_v8_.Get(isolate_), 2, argv)
+             .ToLocal(&result)) {
+      if (try_catch.HasCaught() && !try_catch.HasTerminated()) thrown = try_catch.Exception();
+    }
+  }
+  if (result.IsEmpty()) {
+    // No exception: execution was terminated, which Node does when it stops.
+    return Handoff::get().complete(call, thrown.IsEmpty()
+        ? Outcome::failure("Could not call transform: Node.js is shutting down", "")
+        : describe_thrown(to_napi(thrown), "threw"));
+  }
+  if (result->IsUndefined()) return Handoff::get().complete(call, Outcome{});
+  settle_result(call, to_napi(result));
+  // A Promise: its reactions were just registered, after the handler drained the queues. If
+  // it has settled already they are due now, as they would be at the end of a scope.
+  if (drain) run_queues();
+}
+
+// A handler may return a Promise, or any thenable; everything else means "done".
+void Binding::settle_result(Call& call, napi_value result) {
+  Handoff& handoff = Handoff::get();
+  const size_t index = static_cast<size_t>(call.kind);
   napi_valuetype type = napi_undefined;
   napi_typeof(env_, result, &type);
   if (call.kind != CallKind::kDestroy && (type == napi_object || type == napi_function)) {

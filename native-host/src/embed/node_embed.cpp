@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -205,11 +206,11 @@ class CallerLock {
       locker_ = new v8::Locker(isolate);
       return;
     }
-    delete unlocker_;  // locks again
-    unlocker_ = nullptr;
+    end_unlocker();  // locks again
   }
 
-  void release() { unlocker_ = new v8::Unlocker(isolate_); }
+  // In place, not on the heap: a buffer's call should not cost a malloc and a free.
+  void release() { unlocker_ = new (unlocker_storage_) v8::Unlocker(isolate_); }
 
   // Once the isolate is going away, threads that exit later must leave their V8 state alone.
   static void isolate_disposing() {
@@ -225,7 +226,7 @@ class CallerLock {
     // Any other thread: taking the lock may wait for a call running on another thread.
     std::lock_guard<std::mutex> guard(teardown_mutex());
     if (!isolate_alive()) return;  // the isolate took our state with it
-    delete unlocker_;
+    end_unlocker();
     delete locker_;
   }
 
@@ -239,8 +240,16 @@ class CallerLock {
     return alive;
   }
 
+  void end_unlocker() {
+    if (unlocker_ != nullptr) unlocker_->~Unlocker();
+    unlocker_ = nullptr;
+  }
+
   v8::Isolate* isolate_ = nullptr;
   v8::Locker* locker_ = nullptr;
+  // Not a std::optional: the early returns of the destructor must leave it alone (ending an
+  // Unlocker takes the lock again, for good on a thread that is going away).
+  alignas(v8::Unlocker) unsigned char unlocker_storage_[sizeof(v8::Unlocker)];
   v8::Unlocker* unlocker_ = nullptr;
 };
 

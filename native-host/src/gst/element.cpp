@@ -4,6 +4,8 @@
 #include <gst/video/video.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -70,7 +72,8 @@ struct RunState {
 
 // An error JS raised outside a call the element waits for (a timer, process.exit).
 struct AsyncError {
-  bool posted = false;
+  bool posted = false;     // a thread took it to post
+  bool post_done = false;  // ...and the message is on the bus
   std::string message;
   std::string debug;
 };
@@ -84,6 +87,7 @@ struct ElementPrivate {
   std::unique_ptr<RunState> state;
 
   std::mutex error_lock;                // async_error only; taken from the JS thread
+  std::condition_variable error_posted;  // post_done turned true
   std::optional<AsyncError> async_error;
   std::atomic<bool> has_async_error{false};  // lock-free check on the buffer path
 };
@@ -237,18 +241,34 @@ void host_log(GstElement *element, DsnodeLogLevel level, const char *file, int l
 // Posts the pending asynchronous error once, from whichever thread gets there first: the
 // call_async worker, or the streaming thread about to fail the next buffer (which must post
 // before its flow error makes upstream post a vaguer "Internal data stream error").
+// Posts the recorded error once, from whichever thread comes first: the streaming thread at
+// its next buffer, or the worker host_post_error asked. The streaming thread then returns
+// GST_FLOW_ERROR, and its source posts "Internal data stream error": so a streaming thread
+// that finds the worker posting waits for the message to be on the bus, or the application
+// would see the source's error first. The wait is bounded: a bus sync handler that makes the
+// worker wait for this very streaming thread must not deadlock the two.
 void post_async_error(DsNodeElement *self) {
+  ElementPrivate *priv = self->priv;
   std::string message, debug;
   {
-    std::lock_guard<std::mutex> lock(self->priv->error_lock);
-    std::optional<AsyncError> &error = self->priv->async_error;
-    if (!error || error->posted)
+    std::unique_lock<std::mutex> lock(priv->error_lock);
+    std::optional<AsyncError> &error = priv->async_error;
+    if (!error) return;
+    if (error->posted) {
+      priv->error_posted.wait_for(lock, std::chrono::seconds(1),
+          [priv] { return !priv->async_error || priv->async_error->post_done; });
       return;
+    }
     error->posted = true;
     message = error->message;
     debug = error->debug;
   }
   DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, message, debug);
+  {
+    std::lock_guard<std::mutex> lock(priv->error_lock);
+    if (priv->async_error) priv->async_error->post_done = true;
+  }
+  priv->error_posted.notify_all();
 }
 
 void post_async_error_from_worker(GstElement *element, gpointer) {
@@ -269,7 +289,7 @@ void host_post_error(GstElement *element, const char *message, const char *debug
           message != nullptr ? message : "", debug != nullptr ? debug : "");
       return;
     }
-    self->priv->async_error = AsyncError{false, message != nullptr && *message != '\0' ? message
+    self->priv->async_error = AsyncError{false, false, message != nullptr && *message != '\0' ? message
         : "the element failed without an error message", debug != nullptr ? debug : ""};
     self->priv->has_async_error.store(true, std::memory_order_release);
   }

@@ -282,7 +282,11 @@ void Handoff::run_direct(void* data) {
     return;
   }
   if (handoff.executor_ != nullptr) {
-    handoff.executor_->run_in_js_scope(&Handoff::route_direct, &call);
+    if (call.kind == CallKind::kTransform && handoff.queued_.load() == 0) {
+      handoff.executor_->run_unscoped(&Handoff::route_direct, &call);
+    } else {
+      handoff.executor_->run_in_js_scope(&Handoff::route_direct, &call);
+    }
   } else {
     route_direct(&call);
   }

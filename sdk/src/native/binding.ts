@@ -13,13 +13,19 @@ import type { TensorBinding } from "./tensor-binding.js";
 
 /** The handlers host.js installs; the runtime calls them on the JS thread. */
 export interface NativeHandlers {
+  /**
+   * True when transform() honours its `drainQueues` argument. The runtime then calls it
+   * outside a Node callback scope when it can (docs/internals/host-protocol.md), and the
+   * handler runs the microtask and nextTick queues itself before it returns.
+   */
+  readonly drainsQueues?: boolean;
   create(instanceId: number, elementName: string, bundlePath: string, props: Record<string, unknown>): unknown;
   start(instanceId: number): unknown;
   stop(instanceId: number): unknown;
   caps(instanceId: number, caps: Caps): unknown;
   event(instanceId: number, event: StreamEvent): unknown;
   property(instanceId: number, jsName: string, value: unknown): unknown;
-  transform(instanceId: number): unknown;
+  transform(instanceId: number, drainQueues?: boolean): unknown;
   destroy(instanceId: number): void;
 }
 

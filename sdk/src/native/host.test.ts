@@ -20,7 +20,7 @@ beforeAll(async () => {
   probeBundle = await bundleForTest(probeSource, join(dir, "probe", "index.js"));
 });
 
-function fakeNative() {
+function fakeNative(options: { runQueues?: () => void; onQueueError?: (thrown: unknown) => void } = {}) {
   let handlers: NativeHandlers | undefined;
   const native = {
     setHandlers: (installed: NativeHandlers) => {
@@ -33,7 +33,7 @@ function fakeNative() {
     meta: requireMetaAddon().meta,
   } satisfies NativeBinding;
   const errors = new EventEmitter();
-  startHost(native, { errorSource: errors, requireBundle: createRequire(__filename) });
+  startHost(native, { errorSource: errors, requireBundle: createRequire(__filename), ...options });
   return { native, errors, handlers: handlers! };
 }
 
@@ -97,6 +97,44 @@ describe("host: loading bundles", () => {
     expect(() => handlers.transform(9)).toThrow(
       "Expected a live element instance for id 9 but received none (its creation failed or it was destroyed)",
     );
+  });
+});
+
+describe("host: transform() outside a callback scope drains Node's queues itself", () => {
+  it("tells the runtime it can (Node has process._tickCallback)", () => {
+    expect(fakeNative().handlers.drainsQueues).toBe(true);
+  });
+
+  it("runs the queues once after each transform(id, true), and never for transform(id)", async () => {
+    const runQueues = vi.fn();
+    const { handlers } = fakeNative({ runQueues });
+    handlers.create(1, "probe", probeBundle, { behaviour: "ok" });
+    await handlers.transform(1);
+    await handlers.transform(1, false);
+    expect(runQueues).not.toHaveBeenCalled();
+    await expect(handlers.transform(1, true)).resolves.toBeUndefined();
+    expect(runQueues).toHaveBeenCalledTimes(1);
+  });
+
+  it("runs them when transform() fails too, and the failure still reaches the runtime", async () => {
+    const runQueues = vi.fn();
+    const { handlers } = fakeNative({ runQueues });
+    handlers.create(1, "probe", probeBundle, { behaviour: "throw" });
+    await expect(handlers.transform(1, true)).rejects.toThrow("probe: transform failed on frame 3");
+    expect(runQueues).toHaveBeenCalledTimes(1);
+  });
+
+  it("hands what a queued callback threw to onQueueError and runs the rest of the queue", async () => {
+    const failure = new Error("a nextTick callback failed");
+    const runQueues = vi.fn().mockImplementationOnce(() => {
+      throw failure;
+    });
+    const onQueueError = vi.fn();
+    const { handlers } = fakeNative({ runQueues, onQueueError });
+    handlers.create(1, "probe", probeBundle, { behaviour: "ok" });
+    await expect(handlers.transform(1, true)).resolves.toBeUndefined();
+    expect(onQueueError).toHaveBeenCalledWith(failure);
+    expect(runQueues).toHaveBeenCalledTimes(2);
   });
 });
 

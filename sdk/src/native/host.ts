@@ -19,6 +19,18 @@ import type { NativeBinding, NativeHandlers } from "./binding.js";
 /** Seams for tests; the real host uses Node's require and process. */
 export interface HostOptions {
   requireBundle?: (bundlePath: string) => unknown;
+  /**
+   * Runs the microtask queue, then the nextTick queue (what closing a Node callback scope
+   * does). Default: Node's own, `process._tickCallback`, taken before any user code runs.
+   */
+  runQueues?: () => void;
+  /**
+   * Handles what a queued callback threw while transform() drained the queues. Default:
+   * Node's global uncaught-exception handler, `process._fatalException`, which emits
+   * 'uncaughtException' (the host reports it on the element) and repairs Node's async context
+   * stack that the throw left half-entered, exactly as when Node's own scope drains.
+   */
+  onQueueError?: (thrown: unknown) => void;
   /** Where uncaught errors are listened for. Default: process. */
   errorSource?: ErrorSource;
 }
@@ -75,12 +87,46 @@ const callStop = (instance: ElementInstanceV1): unknown => instance.stop();
 const callCaps = (instance: ElementInstanceV1, caps: Caps): unknown => instance.caps(caps);
 const callEvent = (instance: ElementInstanceV1, event: StreamEvent): unknown => instance.event(event);
 const callTransform = (instance: ElementInstanceV1, state: Float64Array): unknown => instance.transform(state);
+
+/**
+ * transform() for a call the runtime made outside a Node callback scope (its per-buffer fast
+ * path): settles, then runs the queues a scope's end would have run, inside the instance's
+ * attribution. A nextTick callback that throws is an uncaught exception in Node; here it goes
+ * the same way (`report`), and the rest of the queue still runs.
+ */
+function callTransformAndDrain(
+  instance: ElementInstanceV1,
+  state: Float64Array,
+  runQueues: () => void,
+  report: (thrown: unknown) => void,
+): unknown {
+  try {
+    return settle(instance.transform(state));
+  } finally {
+    for (;;) {
+      try {
+        runQueues();
+        break;
+      } catch (thrown) {
+        report(thrown);
+      }
+    }
+  }
+}
+
+/** A function property of `process` that Node 18 has but does not document, bound. */
+function processFunction(name: "_tickCallback" | "_fatalException"): ((...args: unknown[]) => unknown) | undefined {
+  const value = (process as unknown as Record<string, unknown>)[name];
+  return typeof value === "function" ? (value.bind(process) as (...args: unknown[]) => unknown) : undefined;
+}
 const callProperty = (instance: ElementInstanceV1, jsName: string, value: unknown): unknown =>
   instance.property(jsName, value);
 
 /** Installs the handlers on `native` and the process-wide error attribution. */
 export function startHost(native: NativeBinding, options: HostOptions = {}): Host {
   const requireBundle = options.requireBundle ?? createRequire(__filename);
+  const runQueues = options.runQueues ?? (processFunction("_tickCallback") as (() => void) | undefined);
+  const fatalException = processFunction("_fatalException");
   const context = new AsyncLocalStorage<number>();
   const adapters = new Map<string, ElementAdapterV1>();
   const instances = new Map<number, ElementInstanceV1>();
@@ -147,6 +193,14 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     return adapter;
   };
 
+  const reportUncaught =
+    options.onQueueError ??
+    ((thrown: unknown): void => {
+      if (fatalException === undefined || fatalException(thrown) !== true) {
+        postUnowned("Uncaught exception in element code", thrown);
+      }
+    });
+
   const instanceOf = (instanceId: number): ElementInstanceV1 => {
     const instance = instances.get(instanceId);
     if (instance === undefined) {
@@ -158,6 +212,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
   };
 
   const handlers: NativeHandlers = {
+    drainsQueues: runQueues !== undefined,
     create(instanceId, elementName, bundlePath, props) {
       const adapter = loadAdapter(elementName, bundlePath);
       const instance = context.run(instanceId, () => adapter.instantiate(instanceId, props ?? {}));
@@ -180,8 +235,11 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
       // runtime, which nobody waits on for property changes.
       return settle(context.run(instanceId, callProperty, instanceOf(instanceId), jsName, value));
     },
-    transform(instanceId) {
+    transform(instanceId, drainQueues) {
       const instance = instances.get(instanceId) ?? instanceOf(instanceId);
+      if (drainQueues === true && runQueues !== undefined) {
+        return context.run(instanceId, callTransformAndDrain, instance, native.transformState, runQueues, reportUncaught);
+      }
       return settle(context.run(instanceId, callTransform, instance, native.transformState));
     },
     destroy(instanceId) {
