@@ -204,6 +204,12 @@ class CallerLock {
       std::lock_guard<std::mutex> guard(teardown_mutex());
       isolate_ = isolate;
       locker_ = new v8::Locker(isolate);
+      // The thread's outermost HandleScope, holding one handle so that its block of handles
+      // stays allocated: each call's scopes then close without freeing it (V8 frees a
+      // thread's last block when its outermost scope closes, and allocates it again).
+      // Archived with the thread's other V8 state while it sits in the Unlocker.
+      scope_ = ::new (scope_storage_) v8::HandleScope(isolate);
+      v8::Integer::New(isolate, 0);
       return;
     }
     end_unlocker();  // locks again
@@ -227,6 +233,7 @@ class CallerLock {
     std::lock_guard<std::mutex> guard(teardown_mutex());
     if (!isolate_alive()) return;  // the isolate took our state with it
     end_unlocker();
+    if (scope_ != nullptr) scope_->~HandleScope();
     delete locker_;
   }
 
@@ -251,6 +258,9 @@ class CallerLock {
   // Unlocker takes the lock again, for good on a thread that is going away).
   alignas(v8::Unlocker) unsigned char unlocker_storage_[sizeof(v8::Unlocker)];
   v8::Unlocker* unlocker_ = nullptr;
+  // V8 does not let a HandleScope live on the heap by `new`; it lives here, like the Unlocker.
+  alignas(v8::HandleScope) unsigned char scope_storage_[sizeof(v8::HandleScope)];
+  v8::HandleScope* scope_ = nullptr;
 };
 
 class NodeRuntime final : public dsnode::JsLockHost {

@@ -63,6 +63,10 @@ class Completion {
 
   void settle() { std::lock_guard<std::mutex> lock(mutex_); }
 
+  // For a waiter that is the signalling thread itself (a direct call completing on the
+  // caller's own stack): nobody sleeps, and nobody can be inside signal(), so no mutex.
+  void signal_on_waiting_thread() { done_.store(true, std::memory_order_release); }
+
  private:
   std::atomic<bool> done_{false};
   bool sleeping_ = false;

@@ -47,6 +47,8 @@ constexpr int64_t kDrainSliceNs = 2000000;
 
 // How many direct calls this thread is inside (a host callback made from JS may re-enter).
 thread_local int t_direct_depth = 0;
+// The blocking call this thread is running directly, and waits for.
+thread_local const Call* t_direct_call = nullptr;
 
 }  // namespace
 
@@ -256,13 +258,18 @@ void Handoff::call_direct(Call& call) {
   }
   call.instance->ref();
   ++t_direct_depth;
+  t_direct_call = &call;
   lock_host_->run_locked(&Handoff::run_direct, &call);
+  const bool completed_here = t_direct_call == nullptr;  // finish() took it
+  t_direct_call = nullptr;
   --t_direct_depth;
   statistics_.direct_calls.fetch_add(1, std::memory_order_relaxed);
   direct_users_.fetch_sub(1);
   // Done unless it returned a Promise or queued behind a call of its instance that had not
   // finished; then the thread that settles it signals (the Locker is released by now).
-  if (call.completion.done()) {
+  if (completed_here) {
+    // Signalled on this very thread, without the Completion's mutex: nothing to settle.
+  } else if (call.completion.done()) {
     call.completion.settle();
   } else {
     call.completion.block();
@@ -500,7 +507,12 @@ void Handoff::complete_if_running(int instance_id, uint64_t sequence, Outcome ou
 void Handoff::finish(Call& call, Outcome outcome) {
   if (call.blocking) {
     call.outcome = std::move(outcome);
-    call.completion.signal();
+    if (&call == t_direct_call) {
+      t_direct_call = nullptr;
+      call.completion.signal_on_waiting_thread();
+    } else {
+      call.completion.signal();
+    }
     return;
   }
   Instance* instance = call.instance;
