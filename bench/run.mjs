@@ -8,7 +8,8 @@
 //      the same work in C++ on the portable backend.
 // Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
 // `--only <section>[,<section>]` (per-buffer, inspect, meta) runs only those sections.
-// Settings: DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7), DS_BENCH_INSPECT_RUNS (15),
+// Settings: DS_BENCH_BUFFERS (50000), DS_BENCH_LONG_BUFFERS (200000: the second length of the
+// steady-state measurement; not above DS_BENCH_BUFFERS turns it off), DS_BENCH_ROUNDS (7), DS_BENCH_INSPECT_RUNS (15),
 // DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
 // DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0,
 // dsnode_meta.node and dsnode-meta-bench).
@@ -62,6 +63,7 @@ async function main() {
   const sections = selectedSections(process.argv.slice(2));
   const settings = {
     buffers: positiveInteger("DS_BENCH_BUFFERS", 50000),
+    longBuffers: positiveInteger("DS_BENCH_LONG_BUFFERS", 200000),
     rounds: positiveInteger("DS_BENCH_ROUNDS", 7),
     inspectRuns: positiveInteger("DS_BENCH_INSPECT_RUNS", 15),
     metaObjects: positiveInteger("DS_BENCH_META_OBJECTS", 1000),
@@ -120,8 +122,8 @@ async function main() {
 
 async function perBufferSection(bench, settings, machine, results) {
   const configurations = perBufferConfigurations(bench.native.tunables);
-  const { results: perBuffer, load: perBufferLoad } = await measurePerBuffer({
-    env: bench.env, configurations, buffers: settings.buffers, rounds: settings.rounds, onProgress: progress("per-buffer runs"),
+  const { results: perBuffer, load: perBufferLoad, steady } = await measurePerBuffer({
+    env: bench.env, configurations, buffers: settings.buffers, longBuffers: settings.longBuffers, rounds: settings.rounds, onProgress: progress("per-buffer runs"),
   });
   const tsResult = perBuffer.find((result) => result.peer === "ts");
   const pythonResult = perBuffer.find((result) => result.peer === "python");
@@ -133,7 +135,12 @@ async function perBufferSection(bench, settings, machine, results) {
     tsToPython: python > 0 ? ts / python : null,
     bestRunTsToPython: pythonResult.bestRunOverheadUs > 0 ? tsResult.bestRunOverheadUs / pythonResult.bestRunOverheadUs : null,
   };
-  printPerBuffer(perBuffer, perBufferRatios, settings.buffers, perBufferLoad, machine.cores);
+  if (steady !== null) {
+    const steadyTs = steady.results.find((result) => result.peer === "ts");
+    const steadyPython = steady.results.find((result) => result.peer === "python");
+    steady.tsToPython = steadyPython.overheadUs > 0 ? steadyTs.overheadUs / steadyPython.overheadUs : null;
+  }
+  printPerBuffer(perBuffer, perBufferRatios, settings.buffers, perBufferLoad, machine.cores, steady);
   results.perBuffer = {
     method: "gst-launch 'Execution ended after' (PLAYING->EOS); overhead = (median T_element - median T_identity) / buffers",
     results: perBuffer,
@@ -142,6 +149,8 @@ async function perBufferSection(bench, settings, machine, results) {
     gstPythonOverheadUs: python,
     ratioTsToGstPython: perBufferRatios.tsToPython,
     bestRunRatioTsToGstPython: perBufferRatios.bestRunTsToPython,
+    steadyState: steady,
+    steadyStateRatioTsToGstPython: steady?.tsToPython ?? null,
     target: 0.1,
   };
 }

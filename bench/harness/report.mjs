@@ -26,7 +26,7 @@ export function printHeader({ machine, versions, native, settings }) {
   console.log(`  settings  ${parts.join(", ")}`);
 }
 
-export function printPerBuffer(results, ratios, buffers, load, cores) {
+export function printPerBuffer(results, ratios, buffers, load, cores, steady) {
   console.log(`\n1. Per-buffer overhead over identity (gst-launch PLAYING->EOS, median of the rounds)`);
   console.log(`   videotestsrc num-buffers=${buffers} ! video/x-raw,format=GRAY8,width=16,height=16 ! <element> ! fakesink\n`);
   const rows = results.map((result) => [
@@ -40,10 +40,24 @@ export function printPerBuffer(results, ratios, buffers, load, cores) {
     result.handoff ? `${result.handoff["caller-spin-hits"] ?? "?"}/${result.handoff["caller-sleeps"] ?? "?"}/${result.handoff["JS-spin-hits"] ?? "?"}/${result.handoff["JS-wakes"] ?? "?"}` : "",
   ]);
   console.log(table(["configuration", "median ms", "min-max ms", "overhead us/buf", "x gst-python", "best-run us/buf", "process CPU s", "hand-off spin-hit/sleep/JS-hit/JS-wake"], rows));
-  console.log(`\n   TS (default) overhead     ${fixed(ratios.ts, 2)} us/buffer`);
+  console.log(`\n   At ${buffers} buffers (a run's one-off costs included):`);
+  console.log(`   TS (default) overhead     ${fixed(ratios.ts, 2)} us/buffer`);
   console.log(`   gst-python overhead       ${fixed(ratios.python, 2)} us/buffer`);
   console.log(`   ratio TS / gst-python     ${fixed(ratios.tsToPython, 3)}   (${verdict(ratios.tsToPython, 0.1)})`);
   console.log(`   best-run ratio            ${fixed(ratios.bestRunTsToPython, 3)}   (fastest run of each against the fastest identity run)`);
+  if (steady) {
+    console.log(`\n   Steady state: the cost of one more buffer, the slope between ${steady.buffers} and ${steady.longBuffers} buffers (medians of each):\n`);
+    const steadyRows = steady.results.map((result) => [
+      result.label,
+      fixed(result.longMedianS * 1000, 1),
+      fixed(result.usPerBuffer, 2),
+      result.peer === "baseline" ? "0 (baseline)" : fixed(result.overheadUs, 2),
+      result.peer === "baseline" ? "" : fixed(result.oneOffMs, 1),
+    ]);
+    console.log(table(["configuration", `median ms @${steady.longBuffers}`, "us per buffer", "overhead us/buf", `one-off ms over identity`], steadyRows));
+    console.log(`\n   steady-state ratio TS / gst-python   ${fixed(steady.tsToPython, 3)}   (${verdict(steady.tsToPython, 0.1)})`);
+    console.log(`   one-off: what a run costs beyond its buffers (the TypeScript element's JIT warm-up, mostly), over identity's`);
+  }
   console.log(`   process CPU s: whole gst-launch process incl. start-up (Node/Python), user+sys; spinning shows up here.`);
   console.log(`   hand-off counters (DS_ELEMENT_HANDOFF_STATS=1) are from the median run.`);
   const warning = load.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores; the spin hand-off needs a spare core" : "";

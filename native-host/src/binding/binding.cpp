@@ -244,8 +244,7 @@ void Binding::run_in_js_scope(void (*body)(void*), void* data) {
 
 void Binding::run_unscoped(void (*body)(void*), void* data) {
   if (!drains_queues_) return run_in_js_scope(body, data);
-  v8::HandleScope handle_scope(isolate_);
-  unscoped_ = true;
+  unscoped_ = true;  // (run_locked holds a HandleScope)
   body(data);
   const bool drained = !unscoped_;  // the transform took it and drained
   unscoped_ = false;

@@ -204,15 +204,20 @@ class CallerLock {
       std::lock_guard<std::mutex> guard(teardown_mutex());
       isolate_ = isolate;
       locker_ = new v8::Locker(isolate);
-      // The thread's outermost HandleScope, holding one handle so that its block of handles
-      // stays allocated: each call's scopes then close without freeing it (V8 frees a
-      // thread's last block when its outermost scope closes, and allocates it again).
-      // Archived with the thread's other V8 state while it sits in the Unlocker.
-      scope_ = ::new (scope_storage_) v8::HandleScope(isolate);
-      v8::Integer::New(isolate, 0);
       return;
     }
     end_unlocker();  // locks again
+  }
+
+  // With the isolate entered, once per thread: its outermost HandleScope, holding one handle
+  // so that its block of handles stays allocated (V8 frees a thread's last block when its
+  // outermost scope closes, and each call would allocate it again), and the main context,
+  // entered for the thread's life. Both are per-thread V8 state, archived with the rest while
+  // the thread sits in the Unlocker.
+  void enter_for_good(const v8::Global<v8::Context>& context) {
+    if (scope_ != nullptr) return;
+    scope_ = ::new (scope_storage_) v8::HandleScope(isolate_);
+    context.Get(isolate_)->Enter();
   }
 
   // In place, not on the heap: a buffer's call should not cost a malloc and a free.
@@ -233,7 +238,13 @@ class CallerLock {
     std::lock_guard<std::mutex> guard(teardown_mutex());
     if (!isolate_alive()) return;  // the isolate took our state with it
     end_unlocker();
-    if (scope_ != nullptr) scope_->~HandleScope();
+    if (scope_ != nullptr) {
+      {
+        v8::Isolate::Scope isolate_scope(isolate_);
+        isolate_->GetEnteredOrMicrotaskContext()->Exit();
+      }
+      scope_->~HandleScope();
+    }
     delete locker_;
   }
 
@@ -590,8 +601,8 @@ void NodeRuntime::run_locked(void (*body)(void*), void* data) {
   lock_generation_.fetch_add(1);
   {
     v8::Isolate::Scope isolate_scope(isolate_);
+    lock.enter_for_good(context_);  // the HandleScope and context every call needs
     v8::HandleScope handle_scope(isolate_);
-    v8::Context::Scope context_scope(context_.Get(isolate_));
     body(data);
     wake_if_loop_changed();
   }

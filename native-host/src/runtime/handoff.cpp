@@ -263,7 +263,7 @@ void Handoff::call_direct(Call& call) {
   const bool completed_here = t_direct_call == nullptr;  // finish() took it
   t_direct_call = nullptr;
   --t_direct_depth;
-  statistics_.direct_calls.fetch_add(1, std::memory_order_relaxed);
+  if (settings_.statistics) statistics_.direct_calls.fetch_add(1, std::memory_order_relaxed);
   direct_users_.fetch_sub(1);
   // Done unless it returned a Promise or queued behind a call of its instance that had not
   // finished; then the thread that settles it signals (the Locker is released by now).
