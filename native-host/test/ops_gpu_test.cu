@@ -4,7 +4,7 @@
 //
 // Correctness (TAP lines, "N passed, M failed"): the same random inputs through both ops — every
 // format × mode × layout × dtype × channel order, odd and multiple-of-4 output widths, odd
-// frame sizes, random pitches and unaligned row starts, rows too wide to stage, 70 frames (two
+// frame sizes, random pitches and unaligned row starts, wide rows, 70 frames (two
 // launches), a misaligned output (scalar stores), the 16 × 1920×1080 RGB batch — plus
 // __float2half_rn against the CPU's float → half on 2^26 float bit patterns. Both ops share
 // sampling.h's maths and round the same way, so the expected difference is none; the
@@ -75,7 +75,7 @@ HostFrame random_frame(std::mt19937 &random, int width, int height, PixelFormat 
   return frame;
 }
 
-// A device copy starting `misalign` bytes past a 256-byte boundary, so that staging meets
+// A device copy starting `misalign` bytes past a 256-byte boundary, so that the kernel meets
 // unaligned row starts.
 DeviceFrame upload(const HostFrame &frame, int misalign) {
   DeviceFrame device;
@@ -264,7 +264,7 @@ void test_matrix() {
 
 void test_special_batches() {
   std::mt19937 random(91);
-  // Rows too wide to stage in shared memory (2 × 6401 × 4 bytes > 48 KiB): the __ldg path.
+  // Wide rows (6401 × 4 bytes) beside a small frame in one batch.
   for (DType dtype : {DType::kUint8, DType::kFloat32, DType::kFloat16}) {
     for (Layout layout : {Layout::kNCHW, Layout::kNHWC}) {
       PreprocessParams params = random_params(random, true);
@@ -273,7 +273,7 @@ void test_special_batches() {
       std::vector<HostFrame> frames;
       frames.push_back(random_frame(random, 6401, 37, PixelFormat::kRGBA));
       frames.push_back(random_frame(random, 33, 65, PixelFormat::kBGR));
-      compare_ops("unstaged rows (6401 RGBA) → " + describe(params), frames, params, random);
+      compare_ops("wide rows (6401 RGBA) → " + describe(params), frames, params, random);
     }
   }
   // 70 frames: two launches.

@@ -2,11 +2,10 @@
 // each thread makes 4 neighbouring output pixels, every channel, and writes them as one vector
 // per plane (NCHW) or per 4 elements (NHWC), so consecutive threads write consecutive memory.
 //
-// Reads: the block first copies the one or two source rows it samples into shared memory with
-// 16-byte loads (__ldg, aligned chunks; the unaligned ends byte by byte), then interpolates from
-// shared memory, where stride-3 byte reads cost nothing. A source row with zero weight is not
-// read at all (exact: lerp(a, b, 0) == a), so a 3:1 downscale reads a third of the rows. Rows
-// too wide to stage (2 rows > 48 KiB: 8K RGBA) read through __ldg directly instead.
+// Reads: straight from global memory through __ldg, byte by byte; a block's threads sample
+// neighbouring pixels of the same one or two source rows, so the sectors they share are
+// fetched once into L1/L2. A source row or column with zero weight is not read at all (exact:
+// lerp(a, b, 0) == a), so a 3:1 downscale reads a third of the rows and one pixel per tap.
 //
 // Frame descriptors travel as a __grid_constant__ kernel parameter (no device allocation, no
 // copy, nothing shared between concurrent calls on different streams). The maths is
@@ -31,7 +30,6 @@ using detail::FrameSampling;
 constexpr int32_t kFramesPerLaunch = 64;
 constexpr int32_t kPixelsPerThread = 4;
 constexpr int32_t kMaxThreads = 256;
-constexpr size_t kMaxStagedBytes = 48 * 1024;  // the dynamic shared memory a block gets without opting in
 
 struct LaunchArgs {
   FrameSampling frames[kFramesPerLaunch];
@@ -39,8 +37,7 @@ struct LaunchArgs {
   void *out;             // first element of this launch's first frame
   int32_t out_width;
   int32_t out_height;
-  int32_t staged_row_bytes;  // shared memory per staged source row (a multiple of 16)
-  bool vector_stores;        // out_width % 4 == 0 and `out` aligned to 4 elements
+  bool vector_stores;    // out_width % 4 == 0 and `out` aligned to 4 elements
 };
 static_assert(sizeof(LaunchArgs) <= 4000, "kernel parameters are limited to 4 KiB");
 
@@ -70,36 +67,7 @@ __device__ __forceinline__ void store4(__half *out, float a, float b, float c, f
   *reinterpret_cast<uint2 *>(out) = make_uint2(low, high);
 }
 
-// Copies `bytes` bytes from `source` to shared memory at `staged` + (source % 16) and returns
-// that offset: whole aligned 16-byte chunks with vector loads, the partial ones byte by byte, so
-// nothing outside the row is read.
-__device__ __forceinline__ int32_t stage_row(const uint8_t *source, int32_t bytes, uint8_t *staged) {
-  const uintptr_t start = reinterpret_cast<uintptr_t>(source);
-  const uintptr_t end = start + static_cast<uintptr_t>(bytes);
-  const uintptr_t base = start & ~static_cast<uintptr_t>(15);
-  const int32_t chunks = static_cast<int32_t>((end - base + 15) >> 4);
-  for (int32_t i = threadIdx.x; i < chunks; i += blockDim.x) {
-    const uintptr_t address = base + (static_cast<uintptr_t>(i) << 4);
-    if (address >= start && address + 16 <= end) {
-      reinterpret_cast<uint4 *>(staged)[i] = __ldg(reinterpret_cast<const uint4 *>(address));
-    } else {
-      for (int32_t k = 0; k < 16; ++k) {
-        const uintptr_t byte = address + static_cast<uintptr_t>(k);
-        if (byte >= start && byte < end) staged[i * 16 + k] = __ldg(reinterpret_cast<const uint8_t *>(byte));
-      }
-    }
-  }
-  return static_cast<int32_t>(start - base);
-}
-
-template <bool kStaged>
-__device__ __forceinline__ float load(const uint8_t *pointer) {
-  if constexpr (kStaged) {
-    return static_cast<float>(*pointer);
-  } else {
-    return static_cast<float>(__ldg(pointer));
-  }
-}
+__device__ __forceinline__ float load(const uint8_t *pointer) { return static_cast<float>(__ldg(pointer)); }
 
 // Writes 4 pixels × kChannels values starting at column x of row y of one frame's output.
 template <typename T, bool kNCHW, int kChannels>
@@ -140,8 +108,11 @@ __device__ __forceinline__ void store_pixels(T *frame_out, int32_t width, int32_
 }
 
 // grid: (out_height, frames in this launch); block: up to 256 threads, 4 columns each, looping
-// across rows wider than 1024.
-template <typename T, bool kNCHW, int kChannels, bool kStaged>
+// across rows wider than 1024. Source bytes are read straight from global memory (__ldg): the
+// few a row samples stay in L1/L2 for its neighbours. (Staging each source row in shared
+// memory first was 1.4x slower on an H200: a barrier per block, and the whole row copied
+// where a 3x downscale samples a third of it; bench/RESULTS.md.)
+template <typename T, bool kNCHW, int kChannels>
 __global__ void __launch_bounds__(kMaxThreads) preprocess_kernel(const __grid_constant__ LaunchArgs args) {
   const int32_t y = static_cast<int32_t>(blockIdx.x);
   const FrameSampling &frame = args.frames[blockIdx.y];
@@ -167,16 +138,6 @@ __global__ void __launch_bounds__(kMaxThreads) preprocess_kernel(const __grid_co
   const bool two_rows = row_tap.weight != 0.0f && row_tap.i1 != row_tap.i0;
   const uint8_t *top_row = frame.data + static_cast<ptrdiff_t>(row_tap.i0) * frame.pitch;
   const uint8_t *bottom_row = frame.data + static_cast<ptrdiff_t>(row_tap.i1) * frame.pitch;
-  if constexpr (kStaged) {
-    extern __shared__ uint4 staged_rows[];
-    uint8_t *staged = reinterpret_cast<uint8_t *>(staged_rows);
-    const int32_t row_bytes = frame.width * frame.bytes_per_pixel;
-    top_row = staged + stage_row(top_row, row_bytes, staged);
-    if (two_rows) {
-      bottom_row = staged + args.staged_row_bytes + stage_row(bottom_row, row_bytes, staged + args.staged_row_bytes);
-    }
-    __syncthreads();
-  }
 
   const int32_t pixel_bytes = frame.bytes_per_pixel;
   for (int32_t x = static_cast<int32_t>(threadIdx.x) * kPixelsPerThread; x < width; x += step) {
@@ -194,11 +155,13 @@ __global__ void __launch_bounds__(kMaxThreads) preprocess_kernel(const __grid_co
 #pragma unroll
       for (int c = 0; c < kChannels; ++c) {
         const int32_t offset = frame.channel_offset[c];
-        float value = detail::lerp(load<kStaged>(top_row + byte0 + offset), load<kStaged>(top_row + byte1 + offset),
-            tap.weight);
+        // A zero weight (exact sampling, e.g. a 3x downscale) reads one pixel: lerp is exact
+        // at w = 0, so the result is the same bits.
+        float value = load(top_row + byte0 + offset);
+        if (tap.weight != 0.0f) value = detail::lerp(value, load(top_row + byte1 + offset), tap.weight);
         if (two_rows) {
-          const float bottom = detail::lerp(load<kStaged>(bottom_row + byte0 + offset),
-              load<kStaged>(bottom_row + byte1 + offset), tap.weight);
+          float bottom = load(bottom_row + byte0 + offset);
+          if (tap.weight != 0.0f) bottom = detail::lerp(bottom, load(bottom_row + byte1 + offset), tap.weight);
           value = detail::lerp(value, bottom, row_tap.weight);
         }
         values[i][c] = detail::normalise(value, maths.alpha[c], maths.beta[c]);
@@ -210,26 +173,21 @@ __global__ void __launch_bounds__(kMaxThreads) preprocess_kernel(const __grid_co
 
 using Kernel = void (*)(LaunchArgs);
 
-template <typename T, bool kNCHW, int kChannels>
-Kernel pick_staging(bool staged) {
-  return staged ? preprocess_kernel<T, kNCHW, kChannels, true> : preprocess_kernel<T, kNCHW, kChannels, false>;
-}
-
 template <typename T, bool kNCHW>
-Kernel pick_channels(int32_t channels, bool staged) {
-  return channels == 1 ? pick_staging<T, kNCHW, 1>(staged) : pick_staging<T, kNCHW, 3>(staged);
+Kernel pick_channels(int32_t channels) {
+  return channels == 1 ? preprocess_kernel<T, kNCHW, 1> : preprocess_kernel<T, kNCHW, 3>;
 }
 
 template <typename T>
-Kernel pick_layout(Layout layout, int32_t channels, bool staged) {
-  return layout == Layout::kNCHW ? pick_channels<T, true>(channels, staged) : pick_channels<T, false>(channels, staged);
+Kernel pick_layout(Layout layout, int32_t channels) {
+  return layout == Layout::kNCHW ? pick_channels<T, true>(channels) : pick_channels<T, false>(channels);
 }
 
-Kernel pick_kernel(const PreprocessParams &params, bool staged) {
+Kernel pick_kernel(const PreprocessParams &params) {
   switch (params.out_dtype) {
-    case DType::kUint8: return pick_layout<uint8_t>(params.layout, params.out_channels, staged);
-    case DType::kFloat32: return pick_layout<float>(params.layout, params.out_channels, staged);
-    case DType::kFloat16: return pick_layout<__half>(params.layout, params.out_channels, staged);
+    case DType::kUint8: return pick_layout<uint8_t>(params.layout, params.out_channels);
+    case DType::kFloat32: return pick_layout<float>(params.layout, params.out_channels);
+    case DType::kFloat16: return pick_layout<__half>(params.layout, params.out_channels);
   }
   return nullptr;
 }
@@ -258,17 +216,7 @@ Status preprocess_cuda(const ImageView *frames, int32_t count, const PreprocessP
   const size_t frame_bytes = output_size_bytes(params, 1);
   const int32_t threads = std::min(kMaxThreads,
       ((params.out_width + kPixelsPerThread - 1) / kPixelsPerThread + 31) / 32 * 32);
-
-  // The widest row decides the staging space of the whole call.
-  int64_t widest_row = 0;
-  for (int32_t i = 0; i < count; ++i) {
-    widest_row = std::max<int64_t>(widest_row, static_cast<int64_t>(frames[i].width) * bytes_per_pixel(frames[i].format));
-  }
-  const size_t staged_row_bytes = (static_cast<size_t>(widest_row) + 15 + 15) / 16 * 16;
-  const bool staged = 2 * staged_row_bytes <= kMaxStagedBytes;
-  args.staged_row_bytes = staged ? static_cast<int32_t>(staged_row_bytes) : 0;
-  const size_t shared_bytes = staged ? 2 * staged_row_bytes : 0;
-  const Kernel kernel = pick_kernel(params, staged);
+  const Kernel kernel = pick_kernel(params);
 
   for (int32_t first = 0; first < count; first += kFramesPerLaunch) {
     const int32_t frames_now = std::min(kFramesPerLaunch, count - first);
@@ -280,7 +228,7 @@ Status preprocess_cuda(const ImageView *frames, int32_t count, const PreprocessP
     }
     args.out = static_cast<uint8_t *>(out) + static_cast<size_t>(first) * frame_bytes;
     kernel<<<dim3(static_cast<unsigned>(params.out_height), static_cast<unsigned>(frames_now)),
-        dim3(static_cast<unsigned>(threads)), shared_bytes, stream>>>(args);
+        dim3(static_cast<unsigned>(threads)), 0, stream>>>(args);
     const cudaError_t error = cudaGetLastError();
     if (error != cudaSuccess) return cuda_failure(error, "launching the pre-processing kernel");
   }
