@@ -402,7 +402,13 @@ void NodeRuntime::thread_main() {
 }
 
 bool NodeRuntime::initialize_process(std::string* error) {
-  std::vector<std::string> args = {"dsnode", "--enable-source-maps"};
+  // --interrupt-budget: V8 optimises a function once it has run this much bytecode (default
+  // 132 KiB). An element's per-buffer path runs thousands of times a second from the first
+  // buffer, and until it is optimised each buffer costs several times more: at 8 KiB the first
+  // 5 000 buffers of a no-op element took ~30 ms instead of ~45 (bench/RESULTS.md); lower
+  // budgets optimise on too little feedback and were slower again. DS_ELEMENT_NODE_OPTIONS
+  // comes after it, so it can set another.
+  std::vector<std::string> args = {"dsnode", "--enable-source-maps", "--interrupt-budget=8192"};
   // NODE_OPTIONS is ignored on purpose (it is meant for the host's own Node, if any); this is
   // the way to pass flags such as --inspect or --max-old-space-size to the embedded one.
   if (const char* extra = g_getenv("DS_ELEMENT_NODE_OPTIONS"); extra != nullptr && *extra) {
