@@ -61,6 +61,13 @@ describe("errors in user code", () => {
     expect(run.stderr).toMatch(/src\/queuework\.ts:\d+:\d+/);
   });
 
+  it("a Promise a transform() rejected and left unhandled", () => {
+    const location = join(scratchDir("queuework-rejects"), "counts.json");
+    const run = launch(`videotestsrc num-buffers=50 ! video/x-raw,format=RGB,width=64,height=48 ! queuework location=${location} mode=unhandled-rejection ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "queuework", "Unhandled promise rejection in element code: queuework: a rejection nobody handled");
+    expect(run.stderr).toMatch(/src\/queuework\.ts:\d+:\d+/);
+  });
+
   it("start() that throws", () => {
     const run = launch(`${source} ! startthrows ! fakesink`, { dists: [fixturesDist] });
     expectElementError(run, "startthrows", "startthrows: start failed");
