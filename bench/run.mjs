@@ -135,11 +135,6 @@ async function perBufferSection(bench, settings, machine, results) {
     tsToPython: python > 0 ? ts / python : null,
     bestRunTsToPython: pythonResult.bestRunOverheadUs > 0 ? tsResult.bestRunOverheadUs / pythonResult.bestRunOverheadUs : null,
   };
-  if (steady !== null) {
-    const steadyTs = steady.results.find((result) => result.peer === "ts");
-    const steadyPython = steady.results.find((result) => result.peer === "python");
-    steady.tsToPython = steadyPython.overheadUs > 0 ? steadyTs.overheadUs / steadyPython.overheadUs : null;
-  }
   printPerBuffer(perBuffer, perBufferRatios, settings.buffers, perBufferLoad, machine.cores, steady);
   results.perBuffer = {
     method: "gst-launch 'Execution ended after' (PLAYING->EOS); overhead = (median T_element - median T_identity) / buffers",

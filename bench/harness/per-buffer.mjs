@@ -129,16 +129,18 @@ function steadyState({ runs, long, buffers, longBuffers, results }) {
   const baselineSlope = slopeS(baseline);
   const entries = long.map((configuration) => {
     const short = results.find((result) => result.label === configuration.label);
-    const overheadUs = (slopeS(configuration) - baselineSlope) * 1e6;
+    const overheadUs = (slopeS(configuration) - baselineSlope) * 1e6;  // 0 for the baseline
     return {
       label: configuration.label,
       peer: configuration.peer,
       longRuns: runs.get(configuration).map((run) => run.seconds),
       longMedianS: medianSeconds(configuration),
       usPerBuffer: slopeS(configuration) * 1e6,
-      overheadUs: configuration.peer === "baseline" ? 0 : overheadUs,
-      oneOffMs: configuration.peer === "baseline" ? 0 : (short.overheadUs - overheadUs) * buffers / 1000,
+      overheadUs,
+      oneOffMs: ((short.overheadUs - overheadUs) * buffers) / 1000,
     };
   });
-  return { buffers, longBuffers, results: entries };
+  const overhead = (peer) => entries.find((entry) => entry.peer === peer).overheadUs;
+  const tsToPython = overhead("python") > 0 ? overhead("ts") / overhead("python") : null;
+  return { buffers, longBuffers, results: entries, tsToPython };
 }

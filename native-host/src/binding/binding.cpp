@@ -42,11 +42,11 @@ constexpr const char* kHandlerNames[] = {"create", "start",     "stop",   "caps"
                                          "event",  "property",  "transform", "destroy"};
 constexpr size_t kHandlerCount = sizeof(kHandlerNames) / sizeof(kHandlerNames[0]);
 
-// The per-buffer path (the transform call and the scope around it) talks to V8 directly: the
-// Node-API layer costs about a third of a no-op transform (handle scopes, references, checks
-// on every call). A napi_value is a v8::Local<v8::Value> in Node's own implementation of
+// Calls into the handlers, and the scope around them, go to V8 directly: on the per-buffer
+// path the Node-API layer cost about a third of a no-op transform (handle scopes, references,
+// checks on every call). A napi_value is a v8::Local<v8::Value> in Node's own implementation of
 // Node-API (v8impl::JsValueFromV8LocalValue and back are reinterpret casts), which lets the
-// rare paths (errors, thenables) keep using the Node-API helpers on what V8 returned.
+// rare paths (arguments, errors, thenables) keep using the Node-API helpers.
 static_assert(sizeof(napi_value) == sizeof(v8::Local<v8::Value>), "napi_value is a V8 handle");
 
 napi_value to_napi(v8::Local<v8::Value> value) { return reinterpret_cast<napi_value>(*value); }
@@ -75,6 +75,7 @@ class Binding final : public JsExecutor {
   static Napi::Value live_instances(const Napi::CallbackInfo& info);
 
   void start_transform(Call& call);
+  bool call_handler(Call& call, int argc, v8::Local<v8::Value>* argv, v8::Local<v8::Value>* result);
   void settle_result(Call& call, napi_value result);
   void write_transform_state(Call& call);
   bool parse_json(const std::string& text, const char* what, napi_value* parsed, Outcome* failure);
@@ -92,22 +93,19 @@ class Binding final : public JsExecutor {
   void throw_type_error(const std::string& message);
 
   Napi::Env env_;
-  Napi::ObjectReference handlers_object_;
-  Napi::FunctionReference handlers_[kHandlerCount];
   Napi::ObjectReference json_;
   Napi::FunctionReference json_parse_;
   Napi::FunctionReference string_;
   Napi::Reference<Napi::Float64Array> transform_state_;
   double* state_ = nullptr;
-  // The same two handlers as V8 handles, for the per-buffer call.
   v8::Isolate* isolate_ = nullptr;
-  v8::Global<v8::Object> handlers_v8_;
-  v8::Global<v8::Function> transform_v8_;
-  // Calls run inside a callback scope of this resource: its closing runs the microtask and
-  // nextTick queues, and AsyncLocalStorage sees one resource for the runtime's calls.
+  v8::Global<v8::Object> handlers_object_;
+  v8::Global<v8::Function> handlers_[kHandlerCount];  // indexed by CallKind
+  // Calls run inside a callback scope of this resource (set with the handlers): its closing
+  // runs the microtask and nextTick queues, and AsyncLocalStorage sees one resource for the
+  // runtime's calls.
   v8::Global<v8::Object> async_resource_;
   node::async_context async_context_{};
-  bool has_async_context_ = false;
   // handlers.drainsQueues: transform(id, true) runs the queues itself (run_unscoped).
   bool drains_queues_ = false;
   // Set by run_unscoped for the transform it expects; taken by the transform that starts.
@@ -158,17 +156,13 @@ Napi::Value Binding::set_handlers(const Napi::CallbackInfo& info) {
     }
     functions[i] = handler.As<Napi::Function>();
   }
-  self->handlers_object_ = Napi::Persistent(handlers);
-  for (size_t i = 0; i < kHandlerCount; ++i) self->handlers_[i] = Napi::Persistent(functions[i]);
   v8::Isolate* isolate = self->isolate_;
-  self->handlers_v8_.Reset(isolate, to_v8(handlers).As<v8::Object>());
-  self->transform_v8_.Reset(isolate,
-      to_v8(functions[static_cast<size_t>(CallKind::kTransform)]).As<v8::Function>());
-  if (!self->has_async_context_) {
+  self->handlers_object_.Reset(isolate, to_v8(handlers).As<v8::Object>());
+  for (size_t i = 0; i < kHandlerCount; ++i) self->handlers_[i].Reset(isolate, to_v8(functions[i]).As<v8::Function>());
+  if (self->async_resource_.IsEmpty()) {
     v8::Local<v8::Object> resource = v8::Object::New(isolate);
     self->async_resource_.Reset(isolate, resource);
     self->async_context_ = node::EmitAsyncInit(isolate, resource, "ds-element:runtime");
-    self->has_async_context_ = true;
   }
   Napi::Value drains = handlers.Get("drainsQueues");
   if (env.IsExceptionPending()) return env.Undefined();
@@ -237,7 +231,7 @@ Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
 
 void Binding::run_in_js_scope(void (*body)(void*), void* data) {
   v8::HandleScope handle_scope(isolate_);
-  if (!has_async_context_) return body(data);
+  if (async_resource_.IsEmpty()) return body(data);
   node::CallbackScope scope(isolate_, async_resource_.Get(isolate_), async_context_);
   body(data);
 }
@@ -253,7 +247,7 @@ void Binding::run_unscoped(void (*body)(void*), void* data) {
 
 // What closing a callback scope does: microtasks, then nextTicks (and rejections to report).
 void Binding::run_queues() {
-  if (!has_async_context_) return;
+  if (async_resource_.IsEmpty()) return;
   node::CallbackScope scope(isolate_, async_resource_.Get(isolate_), async_context_);
 }
 
@@ -261,7 +255,6 @@ void Binding::start(Call& call) {
   if (call.kind == CallKind::kTransform) return start_transform(call);
   v8::HandleScope scope(isolate_);
   Handoff& handoff = Handoff::get();
-  const size_t index = static_cast<size_t>(call.kind);
   napi_value args[4];
   size_t argc = 0;
   args[argc++] = Napi::Number::New(env_, call.instance->id());
@@ -288,45 +281,50 @@ void Binding::start(Call& call) {
   }
   if (!parsed) return handoff.complete(call, std::move(failure));
 
-  napi_value result = nullptr;
-  if (napi_call_function(env_, handlers_object_.Value(), handlers_[index].Value(), argc, args,
-          &result) != napi_ok) {
-    return handoff.complete(call, failure_from_pending(kHandlerNames[index]));
-  }
-  settle_result(call, result);
+  v8::Local<v8::Value> argv[4];
+  for (size_t i = 0; i < argc; ++i) argv[i] = to_v8(args[i]);
+  v8::Local<v8::Value> result;
+  if (call_handler(call, static_cast<int>(argc), argv, &result)) settle_result(call, to_napi(result));
 }
 
-// The per-buffer call, as start() does it for the other handlers but through V8 itself.
+// The per-buffer call: no Node-API on its way (no JSON, no strings), and a handler that
+// returned nothing completes it at once.
 void Binding::start_transform(Call& call) {
   v8::HandleScope scope(isolate_);
   // Outside a callback scope (run_unscoped), the handler drains the queues itself.
   const bool drain = unscoped_;
   unscoped_ = false;
   write_transform_state(call);
-  v8::Local<v8::Context> context = isolate_->GetCurrentContext();
   v8::Local<v8::Value> argv[] = {v8::Integer::New(isolate_, call.instance->id()),
                                  v8::Boolean::New(isolate_, drain)};
   v8::Local<v8::Value> result;
-  v8::Local<v8::Value> thrown;
-  {
-    v8::TryCatch try_catch(isolate_);
-    if (!transform_v8_.Get(isolate_)
-             ->Call(context, handlers_v8_.Get(isolate_), 2, argv)
-             .ToLocal(&result)) {
-      if (try_catch.HasCaught() && !try_catch.HasTerminated()) thrown = try_catch.Exception();
-    }
-  }
-  if (result.IsEmpty()) {
-    // No exception: execution was terminated, which Node does when it stops.
-    return Handoff::get().complete(call, thrown.IsEmpty()
-        ? Outcome::failure("Could not call transform: Node.js is shutting down", "")
-        : describe_thrown(to_napi(thrown), "threw"));
-  }
+  if (!call_handler(call, 2, argv, &result)) return;
   if (result->IsUndefined()) return Handoff::get().complete(call, Outcome{});
   settle_result(call, to_napi(result));
   // A Promise: its reactions were just registered, after the handler drained the queues. If
   // it has settled already they are due now, as they would be at the end of a scope.
   if (drain) run_queues();
+}
+
+// Calls the call's handler. False when it threw or could not run; the call is then completed
+// with the failure.
+bool Binding::call_handler(Call& call, int argc, v8::Local<v8::Value>* argv, v8::Local<v8::Value>* result) {
+  const size_t index = static_cast<size_t>(call.kind);
+  v8::Local<v8::Value> thrown;
+  {
+    v8::TryCatch try_catch(isolate_);
+    if (handlers_[index].Get(isolate_)
+            ->Call(isolate_->GetCurrentContext(), handlers_object_.Get(isolate_), argc, argv)
+            .ToLocal(result)) {
+      return true;
+    }
+    if (try_catch.HasCaught() && !try_catch.HasTerminated()) thrown = try_catch.Exception();
+  }
+  // No exception: execution was terminated, which Node does when it stops.
+  Handoff::get().complete(call, thrown.IsEmpty()
+      ? Outcome::failure(std::string("Could not call ") + kHandlerNames[index] + ": Node.js is shutting down", "")
+      : describe_thrown(to_napi(thrown), "threw"));
+  return false;
 }
 
 // A handler may return a Promise, or any thenable; everything else means "done".

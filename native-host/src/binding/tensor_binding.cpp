@@ -800,32 +800,18 @@ napi_value trim_pool(napi_env env, napi_callback_info info) {
 // classArgmax(data: Float32Array, first, classes, candidates, bestScore: Float32Array,
 // bestClass: Int32Array): the class-major argmax of decodeYolo (postprocess/class_argmax.h) over
 // data[first ..], on the calling thread. The TS side checks the sizes first; this checks again.
-bool typed_array_of(napi_env env, napi_value value, napi_typedarray_type type, const char* name, const char* what,
-    void** data, size_t* length) {
-  bool is_typed = false;
-  napi_typedarray_type actual = napi_int8_array;
-  if (napi_is_typedarray(env, value, &is_typed) != napi_ok) return false;
-  if (is_typed && napi_get_typedarray_info(env, value, &actual, length, data, nullptr, nullptr) != napi_ok) return false;
-  if (!is_typed || actual != type) {
-    throw_error(env, ErrorKind::kType,
-        std::string("Expected ") + what + " for " + name + " but received " + metabind::describe_value(env, value));
-    return false;
-  }
-  return true;
-}
-
 napi_value class_argmax(napi_env env, napi_callback_info info) {
   Args args(env, info);
   if (!args.ok) return nullptr;
   void *data = nullptr, *best_score = nullptr, *best_class = nullptr;
   size_t data_length = 0, score_length = 0, class_length = 0;
   int64_t first = 0, classes = 0, candidates = 0;
-  if (!typed_array_of(env, args[0], napi_float32_array, "data", "a Float32Array", &data, &data_length) ||
+  if (!metabind::read_typed_array(env, args[0], FieldName("data"), napi_float32_array, &data, &data_length) ||
       !metabind::read_integer(env, args[1], FieldName("first"), 0, metabind::kMaxSafeInteger, &first) ||
       !metabind::read_integer(env, args[2], FieldName("classes"), 0, INT32_MAX, &classes) ||
       !metabind::read_integer(env, args[3], FieldName("candidates"), 0, INT32_MAX, &candidates) ||
-      !typed_array_of(env, args[4], napi_float32_array, "bestScore", "a Float32Array", &best_score, &score_length) ||
-      !typed_array_of(env, args[5], napi_int32_array, "bestClass", "an Int32Array", &best_class, &class_length)) {
+      !metabind::read_typed_array(env, args[4], FieldName("bestScore"), napi_float32_array, &best_score, &score_length) ||
+      !metabind::read_typed_array(env, args[5], FieldName("bestClass"), napi_int32_array, &best_class, &class_length)) {
     return nullptr;
   }
   const double needed = static_cast<double>(first) + static_cast<double>(classes) * static_cast<double>(candidates);

@@ -209,10 +209,10 @@ class CallerLock {
     end_unlocker();  // locks again
   }
 
-  // With the isolate entered, once per thread: its outermost HandleScope, holding one handle
-  // so that its block of handles stays allocated (V8 frees a thread's last block when its
-  // outermost scope closes, and each call would allocate it again), and the main context,
-  // entered for the thread's life. Both are per-thread V8 state, archived with the rest while
+  // With the isolate entered, once per thread: its outermost HandleScope, and the main
+  // context entered for the thread's life. The context's handle lives in that scope and keeps
+  // the thread's block of handles allocated (V8 frees a thread's last block when its outermost
+  // scope closes, and each call would allocate it again). Both are per-thread V8 state, archived with the rest while
   // the thread sits in the Unlocker.
   void enter_for_good(const v8::Global<v8::Context>& context) {
     if (scope_ != nullptr) return;
@@ -531,9 +531,7 @@ void NodeRuntime::run_environment() {
     }
 
     handoff.close_after_loop(setup->event_loop(), "its event loop ended");
-    if (const char* stats = g_getenv("DS_ELEMENT_HANDOFF_STATS"); stats != nullptr && *stats == '1') {
-      handoff.print_statistics();
-    }
+    if (handoff.settings().statistics) handoff.print_statistics();
     after_fatal_exception_.Reset();
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -238,9 +238,6 @@ void host_log(GstElement *element, DsnodeLogLevel level, const char *file, int l
       message != nullptr ? message : "");
 }
 
-// Posts the pending asynchronous error once, from whichever thread gets there first: the
-// call_async worker, or the streaming thread about to fail the next buffer (which must post
-// before its flow error makes upstream post a vaguer "Internal data stream error").
 // Posts the recorded error once, from whichever thread comes first: the streaming thread at
 // its next buffer, or the worker host_post_error asked. The streaming thread then returns
 // GST_FLOW_ERROR, and its source posts "Internal data stream error": so a streaming thread

@@ -42,7 +42,7 @@ struct SpinSettings {
   // Spinning callers beyond the spare cores only steal the JS thread's core.
   int max_spinning_callers = 1;
   HandoffMode mode = HandoffMode::kDirect;  // DS_ELEMENT_HANDOFF=direct (default) or queue
-  bool statistics = false;                   // DS_ELEMENT_HANDOFF_STATS=1: count per call
+  bool statistics = false;                   // DS_ELEMENT_HANDOFF_STATS=1: count, print at exit
 
   static SpinSettings from_environment();
 };

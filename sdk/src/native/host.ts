@@ -87,6 +87,8 @@ const callStop = (instance: ElementInstanceV1): unknown => instance.stop();
 const callCaps = (instance: ElementInstanceV1, caps: Caps): unknown => instance.caps(caps);
 const callEvent = (instance: ElementInstanceV1, event: StreamEvent): unknown => instance.event(event);
 const callTransform = (instance: ElementInstanceV1, state: Float64Array): unknown => instance.transform(state);
+const callProperty = (instance: ElementInstanceV1, jsName: string, value: unknown): unknown =>
+  instance.property(jsName, value);
 
 /**
  * transform() for a call the runtime made outside a Node callback scope (its per-buffer fast
@@ -101,7 +103,7 @@ function callTransformAndDrain(
   report: (thrown: unknown) => void,
 ): unknown {
   try {
-    return settle(instance.transform(state));
+    return settle(callTransform(instance, state));
   } finally {
     for (;;) {
       try {
@@ -119,8 +121,6 @@ function processFunction(name: "_tickCallback" | "_fatalException"): ((...args: 
   const value = (process as unknown as Record<string, unknown>)[name];
   return typeof value === "function" ? (value.bind(process) as (...args: unknown[]) => unknown) : undefined;
 }
-const callProperty = (instance: ElementInstanceV1, jsName: string, value: unknown): unknown =>
-  instance.property(jsName, value);
 
 /** Installs the handlers on `native` and the process-wide error attribution. */
 export function startHost(native: NativeBinding, options: HostOptions = {}): Host {
