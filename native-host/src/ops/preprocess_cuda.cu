@@ -108,10 +108,8 @@ __device__ __forceinline__ void store_pixels(T *frame_out, int32_t width, int32_
 }
 
 // grid: (out_height, frames in this launch); block: up to 256 threads, 4 columns each, looping
-// across rows wider than 1024. Source bytes are read straight from global memory (__ldg): the
-// few a row samples stay in L1/L2 for its neighbours. (Staging each source row in shared
-// memory first was 1.4x slower on an H200: a barrier per block, and the whole row copied
-// where a 3x downscale samples a third of it; bench/RESULTS.md.)
+// across rows wider than 1024. Reads as the file's header says. (Staging each source row in
+// shared memory first was 1.4x slower on an H200: docs/internals/ops.md.)
 template <typename T, bool kNCHW, int kChannels>
 __global__ void __launch_bounds__(kMaxThreads) preprocess_kernel(const __grid_constant__ LaunchArgs args) {
   const int32_t y = static_cast<int32_t>(blockIdx.x);
@@ -151,19 +149,19 @@ __global__ void __launch_bounds__(kMaxThreads) preprocess_kernel(const __grid_co
         continue;
       }
       const detail::Tap tap = detail::source_tap(column, frame.pad_x, frame.width, frame.ratio_x);
+      // A zero weight (exact sampling, e.g. a 3x downscale) reads one pixel: lerp is exact at
+      // w = 0, so the result is the same bits. As for rows.
+      const bool two_columns = tap.weight != 0.0f;
       const int32_t byte0 = tap.i0 * pixel_bytes, byte1 = tap.i1 * pixel_bytes;
 #pragma unroll
       for (int c = 0; c < kChannels; ++c) {
         const int32_t offset = frame.channel_offset[c];
-        // A zero weight (exact sampling, e.g. a 3x downscale) reads one pixel: lerp is exact
-        // at w = 0, so the result is the same bits.
-        float value = load(top_row + byte0 + offset);
-        if (tap.weight != 0.0f) value = detail::lerp(value, load(top_row + byte1 + offset), tap.weight);
-        if (two_rows) {
-          float bottom = load(bottom_row + byte0 + offset);
-          if (tap.weight != 0.0f) bottom = detail::lerp(bottom, load(bottom_row + byte1 + offset), tap.weight);
-          value = detail::lerp(value, bottom, row_tap.weight);
-        }
+        const auto sample = [&](const uint8_t *row) {
+          const float left = load(row + byte0 + offset);
+          return two_columns ? detail::lerp(left, load(row + byte1 + offset), tap.weight) : left;
+        };
+        float value = sample(top_row);
+        if (two_rows) value = detail::lerp(value, sample(bottom_row), row_tap.weight);
         values[i][c] = detail::normalise(value, maths.alpha[c], maths.beta[c]);
       }
     }
