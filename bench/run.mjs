@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the TypeScript element against its peers in one run (STYLE.md habit 9).
-//   1. per-buffer overhead over identity: noopts (TypeScript) vs noopy (gst-python), and noopts
+//   1. per-buffer overhead over identity: noopts (TypeScript) vs noopy (gst-python), in the
+//      steady state (one process, the three in turn) and per whole gst-launch run, and noopts
 //      under the hand-off tunables;
 //   2. gst-inspect cost of noopts vs identity (and noopy), plus a check that inspecting does
 //      not load libnode;
@@ -8,11 +9,11 @@
 //      the same work in C++ on the portable backend.
 // Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
 // `--only <section>[,<section>]` (per-buffer, inspect, meta) runs only those sections.
-// Settings: DS_BENCH_BUFFERS (50000), DS_BENCH_LONG_BUFFERS (200000: the second length of the
-// steady-state measurement; not above DS_BENCH_BUFFERS turns it off), DS_BENCH_ROUNDS (7), DS_BENCH_INSPECT_RUNS (15),
+// Settings: DS_BENCH_SEGMENT_BUFFERS (20000), DS_BENCH_SEGMENT_ROUNDS (15), DS_BENCH_TRIALS (3)
+// for the steady state; DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7) for whole runs; DS_BENCH_INSPECT_RUNS (15),
 // DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
 // DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0,
-// dsnode_meta.node and dsnode-meta-bench).
+// dsnode_meta.node, dsnode-meta-bench and dsnode-pipeline-bench).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,8 +22,9 @@ import { idleLoad } from "./harness/cpu-load.mjs";
 import { checkLazyLibnode, measureInspect } from "./harness/inspect.mjs";
 import { describeMachine, describeVersions } from "./harness/machine.mjs";
 import { buildMetaPeer, measureMeta, metaPeers } from "./harness/meta.mjs";
+import { buildPipelineBench, measureInProcess, pipelineBenchPath } from "./harness/in-process.mjs";
 import { measurePerBuffer, perBufferConfigurations } from "./harness/per-buffer.mjs";
-import { printHeader, printInspect, printMeta, printPerBuffer } from "./harness/report.mjs";
+import { printHeader, printInProcess, printInspect, printMeta, printPerBuffer } from "./harness/report.mjs";
 import { prepareBench } from "./harness/setup.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -62,8 +64,10 @@ function progress(stage) {
 async function main() {
   const sections = selectedSections(process.argv.slice(2));
   const settings = {
+    segmentBuffers: positiveInteger("DS_BENCH_SEGMENT_BUFFERS", 20000),
+    segmentRounds: positiveInteger("DS_BENCH_SEGMENT_ROUNDS", 15),
+    trials: positiveInteger("DS_BENCH_TRIALS", 3),
     buffers: positiveInteger("DS_BENCH_BUFFERS", 50000),
-    longBuffers: positiveInteger("DS_BENCH_LONG_BUFFERS", 200000),
     rounds: positiveInteger("DS_BENCH_ROUNDS", 7),
     inspectRuns: positiveInteger("DS_BENCH_INSPECT_RUNS", 15),
     metaObjects: positiveInteger("DS_BENCH_META_OBJECTS", 1000),
@@ -81,6 +85,10 @@ async function main() {
     bench = await prepareBench(root);
   }
   const peers = metaPeers(root);
+  if (sections.has("per-buffer")) {
+    process.stderr.write("bench: building dsnode-pipeline-bench (the in-process per-buffer runs)\n");
+    await buildPipelineBench(root);
+  }
   if (sections.has("meta")) {
     process.stderr.write(`bench: building the C++ metadata peer in ${relative(root, peers.buildDir) || "."}\n`);
     await buildMetaPeer(peers);
@@ -121,9 +129,15 @@ async function main() {
 }
 
 async function perBufferSection(bench, settings, machine, results) {
+  const inProcess = await measureInProcess({
+    executable: pipelineBenchPath(root), env: bench.env, buffers: settings.segmentBuffers, rounds: settings.segmentRounds,
+    trials: settings.trials, onProgress: progress("in-process trials"),
+  });
+  printInProcess(inProcess, machine.cores);
+
   const configurations = perBufferConfigurations(bench.native.tunables);
-  const { results: perBuffer, load: perBufferLoad, steady } = await measurePerBuffer({
-    env: bench.env, configurations, buffers: settings.buffers, longBuffers: settings.longBuffers, rounds: settings.rounds, onProgress: progress("per-buffer runs"),
+  const { results: perBuffer, load: perBufferLoad } = await measurePerBuffer({
+    env: bench.env, configurations, buffers: settings.buffers, rounds: settings.rounds, onProgress: progress("per-buffer runs"),
   });
   const tsResult = perBuffer.find((result) => result.peer === "ts");
   const pythonResult = perBuffer.find((result) => result.peer === "python");
@@ -135,18 +149,23 @@ async function perBufferSection(bench, settings, machine, results) {
     tsToPython: python > 0 ? ts / python : null,
     bestRunTsToPython: pythonResult.bestRunOverheadUs > 0 ? tsResult.bestRunOverheadUs / pythonResult.bestRunOverheadUs : null,
   };
-  printPerBuffer(perBuffer, perBufferRatios, settings.buffers, perBufferLoad, machine.cores, steady);
+  printPerBuffer(perBuffer, perBufferRatios, settings.buffers, perBufferLoad, machine.cores);
   results.perBuffer = {
-    method: "gst-launch 'Execution ended after' (PLAYING->EOS); overhead = (median T_element - median T_identity) / buffers",
-    results: perBuffer,
-    backgroundCores: perBufferLoad.backgroundCores,
-    tsOverheadUs: ts,
-    gstPythonOverheadUs: python,
-    ratioTsToGstPython: perBufferRatios.tsToPython,
-    bestRunRatioTsToGstPython: perBufferRatios.bestRunTsToPython,
-    steadyState: steady,
-    steadyStateRatioTsToGstPython: steady?.tsToPython ?? null,
     target: 0.1,
+    steadyState: {
+      method: "dsnode-pipeline-bench: one process, identity/noopy/noopts pipelines played in turn; per round (T_element - T_identity) / buffers; median round per trial, median of trials",
+      ...inProcess,
+    },
+    ratioTsToGstPython: inProcess.ratioTsToGstPython,
+    wholeRuns: {
+      method: "gst-launch 'Execution ended after' (PLAYING->EOS), one process per run; overhead = (median T_element - median T_identity) / buffers",
+      results: perBuffer,
+      backgroundCores: perBufferLoad.backgroundCores,
+      tsOverheadUs: ts,
+      gstPythonOverheadUs: python,
+      ratioTsToGstPython: perBufferRatios.tsToPython,
+      bestRunRatioTsToGstPython: perBufferRatios.bestRunTsToPython,
+    },
   };
 }
 

@@ -51,7 +51,23 @@ describe("errors in user code", () => {
       { dists: [fixturesDist] },
     );
     expectElementError(run, "timerthrow", "timerthrow: timer callback failed");
-    expect(run.stderr).toMatch(/src\/timerthrow\.ts:14:\d+/);
+    expect(run.stderr).toMatch(/src\/timerthrow\.ts:27:\d+/);
+  });
+
+  it("an uncaught error in a timer that a transform() started names that element, not the one before it", () => {
+    // Both elements run on the per-buffer fast path, one after the other on one thread; the
+    // second starts the timer on its 10th buffer. The first's timer would fire after the run.
+    const run = launch(
+      `videotestsrc is-live=true num-buffers=100 ! video/x-raw,format=RGB,width=64,height=48 ! ` +
+        `timerthrow delay-ms=600000 ! timerthrow from=transform delay-ms=0 ! fakesink`,
+      { dists: [fixturesDist] },
+    );
+    expect(run.signal, run.output).toBeNull();
+    expect(run.code, run.output).not.toBe(0);
+    expect(run.stderr).toContain("ERROR: from element /GstPipeline:pipeline0/DsNode_timerthrow:timerthrow1:");
+    expect(run.stderr).not.toContain("DsNode_timerthrow:timerthrow0:");
+    expect(run.stderr).toContain("timerthrow: timer callback failed");
+    expect(run.stderr).toMatch(/src\/timerthrow\.ts:27:\d+/);
   });
 
   it("a nextTick callback that a transform() queued and that throws", () => {

@@ -4,10 +4,11 @@
 // in-place element copy the buffer, so this also proves the metadata survives buffer copies
 // (portable GstMeta deep copy, or DeepStream's nvds_batch_meta_copy_func under
 // `npm run test:deepstream`).
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { launch, scratchDir, type GstRun } from "./helpers/gst";
+import { launch, repoRoot, scratchDir, type GstRun } from "./helpers/gst";
 import { builtinDist, fixturesDist } from "./helpers/projects";
 
 const FRAMES = 12;
@@ -99,5 +100,47 @@ describe("metadata through a pipeline (tee, two branches)", () => {
     expect(dumped).toHaveLength(FRAMES);
     expect(dumped.map(batchOf)).toEqual(written);
     expect((dumped[0] as unknown as { buffer: { pts: number } }).buffer.pts).toBe(0);
+  });
+});
+
+// A plain buffer gets a one-frame batch for the call; it goes onto the buffer only when the
+// element wrote something into it (reading costs no GstMeta per buffer), and what was written
+// reaches the next element.
+describe("the batch of a buffer that arrived without one", () => {
+  const source = "videotestsrc num-buffers=12 ! video/x-raw,format=RGB,width=64,height=48";
+
+  function carried(description: string): { buffers: number; withBatch: number[] } {
+    const dir = scratchDir("batch-carried");
+    const run = spawnSync("/usr/bin/python3", [join(repoRoot, "test", "stress", "batch_carried.py"), description], {
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, GST_PLUGIN_PATH: fixturesDist, GST_REGISTRY_1_0: join(dir, "registry.bin") },
+    });
+    expect(run.signal, run.stderr).toBeNull();
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { buffers: number; withBatch: number[] };
+  }
+
+  it("leaves with the buffers the element wrote to, and only those", () => {
+    expect(carried(`${source} ! framemark name=watched every=3 ! fakesink`)).toEqual({ buffers: 12, withBatch: [0, 3, 6, 9] });
+  });
+
+  it("is not put on buffers by an element that only reads", () => {
+    const dir = scratchDir("batch-carried-reader");
+    expect(carried(`${source} ! metareader name=watched location=${join(dir, "read.jsonl")} ! fakesink`)).toEqual({ buffers: 12, withBatch: [] });
+  });
+
+  it("carries the frame fields written to the element after it; the other frames are numbered alike", () => {
+    const dir = scratchDir("batch-carried-fields");
+    const file = join(dir, "read.jsonl");
+    const run = launch(`${source} ! framemark every=3 ! metareader location=${file} ! fakesink`, { dists: [fixturesDist] });
+    expect(run.code, run.output).toBe(0);
+    const frames = lines(file).map((line) => line.frameItems[0]!);
+    expect(frames.map((frame) => frame.frameNum)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    for (const frame of frames) {
+      const n = frame.frameNum as number;
+      expect(frame.inferDone, `frame ${n}`).toBe(n % 3 === 0);
+      expect(frame.miscFrameInfo, `frame ${n}`).toEqual(n % 3 === 0 ? [n, 7, 0, 0] : [0, 0, 0, 0]);
+    }
   });
 });

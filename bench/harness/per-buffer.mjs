@@ -1,9 +1,8 @@
-// Per-buffer overhead: the same pipeline with identity, the gst-python peer and the TypeScript
-// element (under each hand-off tunable), timed by gst-launch from PLAYING to EOS, so that
-// starting Node or Python is not counted. overhead = (T_element - T_identity) / buffers.
-// The three headline configurations also run with a longer stream: the slope between the two
-// lengths is the steady-state cost of one more buffer, and what is left over is the one-off
-// cost of a run (JIT warm-up for the TypeScript element).
+// Per-buffer overhead of whole runs: the same pipeline with identity, the gst-python peer and
+// the TypeScript element (under each hand-off tunable), one gst-launch process per run, timed
+// by gst-launch from PLAYING to EOS, so that starting Node or Python is not counted but each
+// run's warm-up is. overhead = (T_element - T_identity) / buffers. The steady state is measured
+// in one process (in-process.mjs).
 import { commandFailure, runCommand } from "./command.mjs";
 import { backgroundCores, machineBusySeconds } from "./cpu-load.mjs";
 import { interleaved, summary } from "./statistics.mjs";
@@ -18,9 +17,9 @@ import { interleaved, summary } from "./statistics.mjs";
 export function perBufferConfigurations(tunables) {
   const ts = (label, settings) => ({ label, element: "noopts", peer: "ts", env: settings });
   const configurations = [
-    { label: "identity (C)", element: "identity", peer: "baseline", env: {}, headline: true },
-    { label: "noopy (gst-python)", element: "noopy", peer: "python", env: {}, headline: true },
-    { ...ts("noopts (TS), default (direct hand-off)", {}), headline: true },
+    { label: "identity (C)", element: "identity", peer: "baseline", env: {} },
+    { label: "noopy (gst-python)", element: "noopy", peer: "python", env: {} },
+    { ...ts("noopts (TS), default (direct hand-off)", {}) },
   ];
   // The spin tunables shape the queue hand-off only (the default direct hand-off does not
   // spin), so they are measured with DS_ELEMENT_HANDOFF=queue.
@@ -61,12 +60,8 @@ export function handoffStatistics(output) {
   return Object.fromEntries([...line.matchAll(/([a-zA-Z -]+?) (\d+)(?:, |$)/g)].map(([, name, count]) => [name.trim().replaceAll(" ", "-"), Number(count)]));
 }
 
-export async function measurePerBuffer({ env, configurations, buffers, longBuffers, rounds, onProgress }) {
-  // The headline configurations once more at the longer length (steady state, below).
-  const long = longBuffers > buffers
-    ? configurations.filter((configuration) => configuration.headline).map((configuration) => ({ ...configuration, buffers: longBuffers, of: configuration }))
-    : [];
-  const all = [...configurations, ...long];
+export async function measurePerBuffer({ env, configurations, buffers, rounds, onProgress }) {
+  const all = configurations;
   const runs = new Map(all.map((configuration) => [configuration, []]));
   // Round -1 is a warm-up (page cache, registry, CPU frequency) and is not recorded.
   const order = [...interleaved(all, 1).map((step) => ({ ...step, round: -1 })), ...interleaved(all, rounds)];
@@ -74,7 +69,7 @@ export async function measurePerBuffer({ env, configurations, buffers, longBuffe
   const startedAt = process.hrtime.bigint();
   let ownCpuS = 0;
   for (const [index, { round, configuration }] of order.entries()) {
-    const argv = pipelineCommand(configuration.element, configuration.buffers ?? buffers);
+    const argv = pipelineCommand(configuration.element, buffers);
     const runEnv = { ...env, ...configuration.env, ...(configuration.peer === "ts" ? { DS_ELEMENT_HANDOFF_STATS: "1" } : {}) };
     const result = await runCommand(argv, { env: runEnv, cpu: true });
     const seconds = executionSeconds(result.output);
@@ -113,34 +108,5 @@ export async function measurePerBuffer({ env, configurations, buffers, longBuffe
       command: pipelineCommand(configuration.element, buffers).join(" "),
     };
   });
-  return { results, load, steady: steadyState({ runs, long, buffers, longBuffers, results }) };
-}
-
-/**
- * From the two lengths of each headline configuration: the cost of one more buffer over
- * identity (the slope), and the one-off cost of a run over identity's (what a run of `buffers`
- * costs beyond `buffers` times that slope). Medians of each length.
- */
-function steadyState({ runs, long, buffers, longBuffers, results }) {
-  if (long.length === 0) return null;
-  const medianSeconds = (configuration) => summary(runs.get(configuration).map((run) => run.seconds)).median;
-  const slopeS = (configuration) => (medianSeconds(configuration) - medianSeconds(configuration.of)) / (longBuffers - buffers);
-  const baseline = long.find((configuration) => configuration.peer === "baseline");
-  const baselineSlope = slopeS(baseline);
-  const entries = long.map((configuration) => {
-    const short = results.find((result) => result.label === configuration.label);
-    const overheadUs = (slopeS(configuration) - baselineSlope) * 1e6;  // 0 for the baseline
-    return {
-      label: configuration.label,
-      peer: configuration.peer,
-      longRuns: runs.get(configuration).map((run) => run.seconds),
-      longMedianS: medianSeconds(configuration),
-      usPerBuffer: slopeS(configuration) * 1e6,
-      overheadUs,
-      oneOffMs: ((short.overheadUs - overheadUs) * buffers) / 1000,
-    };
-  });
-  const overhead = (peer) => entries.find((entry) => entry.peer === peer).overheadUs;
-  const tsToPython = overhead("python") > 0 ? overhead("ts") / overhead("python") : null;
-  return { buffers, longBuffers, results: entries, tsToPython };
+  return { results, load };
 }

@@ -20,14 +20,39 @@ export function printHeader({ machine, versions, native, settings }) {
   const quiet = machine.idleBusyCores < 0.1 ? "quiet" : "NOT quiet: figures will be noisy, the TypeScript ones most";
   console.log(`  idle load ${machine.idleBusyCores.toFixed(2)} of ${machine.cores} cores busy before starting (${quiet})`);
   const parts = [];
-  if (settings.sections.includes("per-buffer")) parts.push(`${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up)`);
+  if (settings.sections.includes("per-buffer")) {
+    parts.push(`steady state ${settings.trials} processes x ${settings.segmentRounds} rounds x ${settings.segmentBuffers} buffers`);
+    parts.push(`whole runs ${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up)`);
+  }
   if (settings.sections.includes("inspect")) parts.push(`${settings.inspectRuns} gst-inspect runs per element`);
   if (settings.sections.includes("meta")) parts.push(`${settings.metaObjects} objects x ${settings.metaRounds} rounds x ${settings.metaTrials} trials per metadata peer`);
   console.log(`  settings  ${parts.join(", ")}`);
 }
 
-export function printPerBuffer(results, ratios, buffers, load, cores, steady) {
-  console.log(`\n1. Per-buffer overhead over identity (gst-launch PLAYING->EOS, median of the rounds)`);
+export function printInProcess(run, cores) {
+  console.log(`\n1. Per-buffer overhead over identity, steady state: one process plays the three pipelines in turn`);
+  console.log(`   videotestsrc num-buffers=${run.buffers} ! video/x-raw,format=GRAY8,width=16,height=16 ! <element> ! fakesink`);
+  console.log(`   ${run.trials} processes (dsnode-pipeline-bench) x ${run.rounds} rounds; a round's overhead is its element segment minus its identity segment\n`);
+  const rows = run.perTrial.map((trial, index) => [
+    String(index + 1),
+    fixed(trial.usPerBuffer.identity, 2),
+    fixed(trial.overheadUs.noopy, 2),
+    fixed(trial.overheadUs.noopts, 2),
+    fixed(trial.ratio, 3),
+    trial.roundRatioQuartiles.map((value) => fixed(value, 3)).join(" / "),
+    `${fixed(trial.firstSegmentMs.identity, 0)} / ${fixed(trial.firstSegmentMs.noopy, 0)} / ${fixed(trial.firstSegmentMs.noopts, 0)}`,
+  ]);
+  console.log(table(["trial", "identity us/buf", "gst-python overhead us/buf", "TS overhead us/buf", "TS / gst-python", "per-round ratio q1 / median / q3", "first segment ms id / py / TS"], rows));
+  console.log(`\n   TS overhead               ${fixed(run.tsOverheadUs, 2)} us/buffer   (median of the trials)`);
+  console.log(`   gst-python overhead       ${fixed(run.gstPythonOverheadUs, 2)} us/buffer`);
+  console.log(`   ratio TS / gst-python     ${fixed(run.ratioTsToGstPython, 3)}   (${verdict(run.ratioTsToGstPython, 0.1)})`);
+  console.log(`   first segment: each element's first ${run.buffers} buffers in its process, start-up (Node, Python) and warm-up included; not counted above`);
+  const warning = run.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
+  console.log(`   background load during these runs: ${run.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
+}
+
+export function printPerBuffer(results, ratios, buffers, load, cores) {
+  console.log(`\n   Whole runs: one gst-launch process per run (PLAYING->EOS, median of the rounds; each run's warm-up included)`);
   console.log(`   videotestsrc num-buffers=${buffers} ! video/x-raw,format=GRAY8,width=16,height=16 ! <element> ! fakesink\n`);
   const rows = results.map((result) => [
     result.label,
@@ -40,24 +65,11 @@ export function printPerBuffer(results, ratios, buffers, load, cores, steady) {
     result.handoff ? `${result.handoff["caller-spin-hits"] ?? "?"}/${result.handoff["caller-sleeps"] ?? "?"}/${result.handoff["JS-spin-hits"] ?? "?"}/${result.handoff["JS-wakes"] ?? "?"}` : "",
   ]);
   console.log(table(["configuration", "median ms", "min-max ms", "overhead us/buf", "x gst-python", "best-run us/buf", "process CPU s", "hand-off spin-hit/sleep/JS-hit/JS-wake"], rows));
-  console.log(`\n   At ${buffers} buffers (a run's one-off costs included):`);
+  console.log(`\n   At ${buffers} buffers a run (its warm-up included):`);
   console.log(`   TS (default) overhead     ${fixed(ratios.ts, 2)} us/buffer`);
   console.log(`   gst-python overhead       ${fixed(ratios.python, 2)} us/buffer`);
-  console.log(`   ratio TS / gst-python     ${fixed(ratios.tsToPython, 3)}   (${verdict(ratios.tsToPython, 0.1)})`);
+  console.log(`   ratio TS / gst-python     ${fixed(ratios.tsToPython, 3)}   (whole runs; the target is about the steady state above)`);
   console.log(`   best-run ratio            ${fixed(ratios.bestRunTsToPython, 3)}   (fastest run of each against the fastest identity run)`);
-  if (steady) {
-    console.log(`\n   Steady state: the cost of one more buffer, the slope between ${steady.buffers} and ${steady.longBuffers} buffers (medians of each):\n`);
-    const steadyRows = steady.results.map((result) => [
-      result.label,
-      fixed(result.longMedianS * 1000, 1),
-      fixed(result.usPerBuffer, 2),
-      result.peer === "baseline" ? "0 (baseline)" : fixed(result.overheadUs, 2),
-      result.peer === "baseline" ? "" : fixed(result.oneOffMs, 1),
-    ]);
-    console.log(table(["configuration", `median ms @${steady.longBuffers}`, "us per buffer", "overhead us/buf", `one-off ms over identity`], steadyRows));
-    console.log(`\n   steady-state ratio TS / gst-python   ${fixed(steady.tsToPython, 3)}   (${verdict(steady.tsToPython, 0.1)})`);
-    console.log(`   one-off: what a run costs beyond its buffers (the TypeScript element's JIT warm-up, mostly), over identity's`);
-  }
   console.log(`   process CPU s: whole gst-launch process incl. start-up (Node/Python), user+sys; spinning shows up here.`);
   console.log(`   hand-off counters (DS_ELEMENT_HANDOFF_STATS=1) are from the median run.`);
   const warning = load.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores; the spin hand-off needs a spare core" : "";

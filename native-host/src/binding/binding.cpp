@@ -290,7 +290,8 @@ void Binding::start(Call& call) {
 // The per-buffer call: no Node-API on its way (no JSON, no strings), and a handler that
 // returned nothing completes it at once.
 void Binding::start_transform(Call& call) {
-  v8::HandleScope scope(isolate_);
+  // No HandleScope of its own: every caller of start() holds one (run_locked, run_in_js_scope,
+  // a Promise callback's), and this one makes three handles.
   // Outside a callback scope (run_unscoped), the handler drains the queues itself.
   const bool drain = unscoped_;
   unscoped_ = false;

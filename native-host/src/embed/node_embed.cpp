@@ -129,7 +129,26 @@ return function afterFatalException(exitCode) {
 };
 )JS";
 
-constexpr int kPlatformThreads = 4;  // Node's default --v8-pool-size
+constexpr int kMaxPlatformThreads = 4;  // Node's default --v8-pool-size
+
+// V8's worker threads (concurrent compilation, parallel and concurrent GC). Node starts 4
+// whatever the machine; on a small one they outnumber the cores and take them from the
+// streaming threads while V8 warms up: on 2 cores, 4 workers stalled a no-op element's
+// stream for ~17 ms in its first 20 000 buffers (median of 5 runs; 1 worker: ~7 ms). So: the
+// cores this process may use, less one, between 1 and 4; DS_ELEMENT_V8_THREADS overrides.
+int platform_threads() {
+  if (const char* value = g_getenv("DS_ELEMENT_V8_THREADS"); value != nullptr && *value) {
+    char* end = nullptr;
+    const long threads = std::strtol(value, &end, 10);
+    if (*end == '\0' && threads >= 1 && threads <= 64) return static_cast<int>(threads);
+    g_warning("dsnode: DS_ELEMENT_V8_THREADS=%s is not a number from 1 to 64; using the default", value);
+  }
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  const int available = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
+  if (available <= 0) return kMaxPlatformThreads;
+  return available - 1 < 1 ? 1 : (available - 1 > kMaxPlatformThreads ? kMaxPlatformThreads : available - 1);
+}
 constexpr auto kStopGrace = std::chrono::seconds(2);
 constexpr auto kTerminateGrace = std::chrono::seconds(10);
 
@@ -204,6 +223,7 @@ class CallerLock {
       std::lock_guard<std::mutex> guard(teardown_mutex());
       isolate_ = isolate;
       locker_ = new v8::Locker(isolate);
+      isolate->Enter();  // for the thread's life, like the context (see enter_for_good)
       return;
     }
     end_unlocker();  // locks again
@@ -239,12 +259,10 @@ class CallerLock {
     if (!isolate_alive()) return;  // the isolate took our state with it
     end_unlocker();
     if (scope_ != nullptr) {
-      {
-        v8::Isolate::Scope isolate_scope(isolate_);
-        isolate_->GetEnteredOrMicrotaskContext()->Exit();
-      }
+      isolate_->GetEnteredOrMicrotaskContext()->Exit();
       scope_->~HandleScope();
     }
+    isolate_->Exit();
     delete locker_;
   }
 
@@ -439,7 +457,7 @@ bool NodeRuntime::initialize_process(std::string* error) {
   args_ = result->args();
   exec_args_ = result->exec_args();
 
-  platform_ = node::MultiIsolatePlatform::Create(kPlatformThreads);
+  platform_ = node::MultiIsolatePlatform::Create(platform_threads());
   v8::V8::InitializePlatform(platform_.get());
   v8::V8::Initialize();
   return true;
@@ -539,6 +557,10 @@ void NodeRuntime::run_environment() {
     }
     node::Stop(env);
   }
+  // Caller threads still alive keep the isolate entered (CallerLock); V8 refuses to dispose
+  // an entered isolate. Their entries are alike (entered from no other isolate), so the JS
+  // thread can pop them; those threads no longer touch the isolate (isolate_disposing).
+  while (isolate_->IsInUse()) isolate_->Exit();
   setup.reset();  // frees the environment and the isolate, closes the loop
   isolate_ = nullptr;
   loop_ = nullptr;
@@ -604,7 +626,6 @@ void NodeRuntime::run_locked(void (*body)(void*), void* data) {
   callers_waiting_.fetch_sub(1);
   lock_generation_.fetch_add(1);
   {
-    v8::Isolate::Scope isolate_scope(isolate_);
     lock.enter_for_good(context_);  // the HandleScope and context every call needs
     v8::HandleScope handle_scope(isolate_);
     body(data);

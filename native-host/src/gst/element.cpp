@@ -62,12 +62,18 @@ struct RunState {
   std::string caps_string;
   // Caps JS rejected: basetransform offers them again on every buffer, and one error is enough.
   GstCaps *rejected_caps = nullptr;
+  // The one-frame batch of a plain buffer, between buffers: it goes onto a buffer only when
+  // the call changed it (most elements only read), and is reused by the next buffer otherwise.
+  meta::PortableBatchMeta *spare_batch = nullptr;
 
   RunState() {
     stream.memory = DSNODE_MEMORY_OTHER;  // until caps arrive
     stream.caps_string = caps_string.c_str();
   }
-  ~RunState() { gst_clear_caps(&rejected_caps); }
+  ~RunState() {
+    gst_clear_caps(&rejected_caps);
+    if (spare_batch != nullptr) meta::release_portable_batch(spare_batch);
+  }
 };
 
 // An error JS raised outside a call the element waits for (a timer, process.exit).
@@ -519,11 +525,13 @@ gboolean element_src_event(GstBaseTransform *trans, GstEvent *event) {
 }
 
 // The one frame of a buffer that arrives without batch metadata (DESIGN §2.3): frame_num
-// counts buffers (a gint in DeepStream, so it wraps as DeepStream's does), buf_pts is the
-// buffer's PTS, the sizes come from the negotiated caps, ids are 0.
-meta::FrameFields one_frame_fields(RunState *state, GstBuffer *buffer) {
+// counts the buffers this element has seen, with a batch or without (an element upstream puts
+// one only on the buffers it wrote to, and numbers frames the same way), a gint in DeepStream
+// that wraps as DeepStream's does; buf_pts is the buffer's PTS, the sizes come from the
+// negotiated caps, ids are 0.
+meta::FrameFields one_frame_fields(RunState *state, GstBuffer *buffer, uint64_t index) {
   meta::FrameFields fields;
-  fields.frame_num = static_cast<int32_t>(static_cast<uint32_t>(state->next_frame_num++));
+  fields.frame_num = static_cast<int32_t>(static_cast<uint32_t>(index));
   fields.buf_pts = GST_BUFFER_PTS(buffer);
   fields.source_frame_width = fields.pipeline_width = state->width;
   fields.source_frame_height = fields.pipeline_height = state->height;
@@ -531,10 +539,12 @@ meta::FrameFields one_frame_fields(RunState *state, GstBuffer *buffer) {
 }
 
 // The buffer's batch for one transform call: a portable backend lives in here (nothing
-// allocated per buffer), a DeepStream one on the heap.
+// allocated per buffer), a DeepStream one on the heap. `unattached`: the portable batch is
+// RunState::spare_batch, not yet on the buffer (finish_batch decides).
 struct OpenBatch {
   std::optional<meta::PortableBackend> portable;
   std::unique_ptr<meta::Batch> deepstream;
+  bool unattached = false;
   meta::Batch *get() { return portable ? &*portable : deepstream.get(); }
 };
 
@@ -542,6 +552,7 @@ struct OpenBatch {
 // DeepStream batch when there is one, else ours; a plain buffer gets a one-frame batch of
 // the kind this build speaks. False when none can be attached.
 bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
+  const uint64_t index = state->next_frame_num++;
 #ifdef DSNODE_HAVE_DEEPSTREAM
   if (meta::has_deepstream_batch(buffer)) {
     out->deepstream = meta::open_deepstream_batch(buffer, 1);
@@ -552,16 +563,35 @@ bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
     out->portable.emplace(portable);
     return true;
   }
-  const meta::FrameFields frame = one_frame_fields(state, buffer);
+  const meta::FrameFields frame = one_frame_fields(state, buffer, index);
 #ifdef DSNODE_HAVE_DEEPSTREAM
   out->deepstream = meta::open_deepstream_batch(buffer, 1);
   return out->deepstream != nullptr && meta::add_deepstream_frame(*out->deepstream, frame);
 #else
-  meta::PortableBatchMeta *portable = meta::attach_portable_batch(buffer, 1);
-  if (portable == nullptr || portable->add_frame(frame) == nullptr) return false;
+  // Unattached until the call writes to it (finish_batch): downstream sees a batch on the
+  // buffer exactly when this element put something in it, and a reading element costs no
+  // GstMeta per buffer.
+  meta::PortableBatchMeta *portable = state->spare_batch;
+  if (portable == nullptr) {
+    portable = state->spare_batch = meta::new_portable_batch(1);
+    if (portable->add_frame(frame) == nullptr) return false;
+  } else {
+    portable->frame_meta_list[0]->fields = frame;
+  }
   out->portable.emplace(portable);
+  out->unattached = true;
   return true;
 #endif
+}
+
+// After the call: a spare batch the call changed goes onto the buffer (and the next buffer
+// gets a fresh one); an unchanged one stays for the next buffer. False if it cannot attach.
+bool finish_batch(RunState *state, GstBuffer *buffer, OpenBatch *batch) {
+  batch->get()->end_call();
+  if (!batch->unattached || !batch->portable->modified()) return true;
+  meta::PortableBatchMeta *changed = state->spare_batch;
+  state->spare_batch = nullptr;
+  return meta::attach_portable_batch(buffer, changed);
 }
 
 GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
@@ -587,7 +617,11 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
   ScopedResult result;
   state->runtime->api->transform(state->instance, buffer, batch.get(), &state->stream, &result.raw);
   // Metas acquired and never added go back to their pool before the buffer moves on.
-  batch.get()->end_call();
+  if (!finish_batch(state, buffer, &batch)) {
+    GST_ELEMENT_ERROR(self, CORE, FAILED, ("%s: cannot attach the batch metadata",
+            GST_OBJECT_NAME(self)), (nullptr));
+    return GST_FLOW_ERROR;
+  }
   if (!result.ok()) {
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
     return GST_FLOW_ERROR;

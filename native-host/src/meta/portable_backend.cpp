@@ -65,6 +65,7 @@ void PortableBackend::read_frame(FrameHandle frame, FrameFields *out) const {
 }
 
 Status PortableBackend::write_frame(FrameHandle frame, const FrameFields &fields) {
+  modified_ = true;
   Status status = validate_frame(fields);
   if (status.ok())
     as<PortableFrame>(frame)->fields = fields;
@@ -74,12 +75,14 @@ Status PortableBackend::write_frame(FrameHandle frame, const FrameFields &fields
 // --- objects
 
 ObjectHandle PortableBackend::acquire_object() {
+  modified_ = true;
   PortableObject *object = batch_->object_pool.acquire();
   acquired_objects_.push_back(object);
   return handle_of<ObjectHandle>(object);
 }
 
 Status PortableBackend::add_object(FrameHandle frame_handle, ObjectHandle object_handle, ObjectHandle parent_handle) {
+  modified_ = true;
   auto *frame = as<PortableFrame>(frame_handle);
   auto *object = as<PortableObject>(object_handle);
   if (object->state != MetaState::kAcquired)
@@ -98,6 +101,7 @@ Status PortableBackend::add_object(FrameHandle frame_handle, ObjectHandle object
 }
 
 Status PortableBackend::remove_object(FrameHandle frame_handle, ObjectHandle object_handle) {
+  modified_ = true;
   auto *frame = as<PortableFrame>(frame_handle);
   auto *object = as<PortableObject>(object_handle);
   if (object->state != MetaState::kAdded || object->owner != frame || !erase_from(frame->obj_meta_list, object))
@@ -130,6 +134,7 @@ void PortableBackend::read_object(ObjectHandle object, ObjectFields *out) const 
 }
 
 Status PortableBackend::write_object(ObjectHandle object, const ObjectFields &fields) {
+  modified_ = true;
   Status status = validate_object(fields);
   if (status.ok())
     as<PortableObject>(object)->fields = fields;
@@ -143,12 +148,14 @@ ObjectHandle PortableBackend::parent_of(ObjectHandle object) const {
 // --- classifiers and label infos
 
 ClassifierHandle PortableBackend::acquire_classifier() {
+  modified_ = true;
   PortableClassifier *classifier = batch_->classifier_pool.acquire();
   acquired_classifiers_.push_back(classifier);
   return handle_of<ClassifierHandle>(classifier);
 }
 
 Status PortableBackend::add_classifier(ObjectHandle object_handle, ClassifierHandle classifier_handle) {
+  modified_ = true;
   auto *object = as<PortableObject>(object_handle);
   auto *classifier = as<PortableClassifier>(classifier_handle);
   if (classifier->state != MetaState::kAcquired)
@@ -160,6 +167,7 @@ Status PortableBackend::add_classifier(ObjectHandle object_handle, ClassifierHan
 }
 
 Status PortableBackend::remove_classifier(ObjectHandle object_handle, ClassifierHandle classifier_handle) {
+  modified_ = true;
   auto *object = as<PortableObject>(object_handle);
   auto *classifier = as<PortableClassifier>(classifier_handle);
   if (classifier->state != MetaState::kAdded || classifier->owner != object ||
@@ -180,6 +188,7 @@ void PortableBackend::read_classifier(ClassifierHandle classifier, ClassifierFie
 }
 
 Status PortableBackend::write_classifier(ClassifierHandle classifier, const ClassifierFields &fields) {
+  modified_ = true;
   Status status = validate_classifier(fields);
   if (status.ok())
     as<PortableClassifier>(classifier)->fields = fields;
@@ -187,12 +196,14 @@ Status PortableBackend::write_classifier(ClassifierHandle classifier, const Clas
 }
 
 LabelInfoHandle PortableBackend::acquire_label_info() {
+  modified_ = true;
   PortableLabelInfo *label = batch_->label_info_pool.acquire();
   acquired_labels_.push_back(label);
   return handle_of<LabelInfoHandle>(label);
 }
 
 Status PortableBackend::add_label_info(ClassifierHandle classifier_handle, LabelInfoHandle label_handle) {
+  modified_ = true;
   auto *classifier = as<PortableClassifier>(classifier_handle);
   auto *label = as<PortableLabelInfo>(label_handle);
   if (label->state != MetaState::kAcquired)
@@ -204,6 +215,7 @@ Status PortableBackend::add_label_info(ClassifierHandle classifier_handle, Label
 }
 
 Status PortableBackend::remove_label_info(ClassifierHandle classifier_handle, LabelInfoHandle label_handle) {
+  modified_ = true;
   auto *classifier = as<PortableClassifier>(classifier_handle);
   auto *label = as<PortableLabelInfo>(label_handle);
   if (label->state != MetaState::kAdded || label->owner != classifier ||
@@ -224,6 +236,7 @@ void PortableBackend::read_label_info(LabelInfoHandle label, LabelInfoFields *ou
 }
 
 Status PortableBackend::write_label_info(LabelInfoHandle label, const LabelInfoFields &fields) {
+  modified_ = true;
   Status status = validate_label_info(fields);
   if (status.ok())
     as<PortableLabelInfo>(label)->fields = fields;
@@ -233,12 +246,14 @@ Status PortableBackend::write_label_info(LabelInfoHandle label, const LabelInfoF
 // --- display metas
 
 DisplayHandle PortableBackend::acquire_display() {
+  modified_ = true;
   PortableDisplay *display = batch_->display_pool.acquire();
   acquired_displays_.push_back(display);
   return handle_of<DisplayHandle>(display);
 }
 
 Status PortableBackend::add_display(FrameHandle frame_handle, DisplayHandle display_handle) {
+  modified_ = true;
   auto *frame = as<PortableFrame>(frame_handle);
   auto *display = as<PortableDisplay>(display_handle);
   if (display->state != MetaState::kAcquired)
@@ -250,6 +265,7 @@ Status PortableBackend::add_display(FrameHandle frame_handle, DisplayHandle disp
 }
 
 Status PortableBackend::remove_display(FrameHandle frame_handle, DisplayHandle display_handle) {
+  modified_ = true;
   auto *frame = as<PortableFrame>(frame_handle);
   auto *display = as<PortableDisplay>(display_handle);
   if (display->state != MetaState::kAdded || display->owner != frame ||
@@ -270,6 +286,7 @@ void PortableBackend::read_display(DisplayHandle display, DisplayFields *out) co
 }
 
 Status PortableBackend::write_display(DisplayHandle display, const DisplayFields &fields) {
+  modified_ = true;
   Status status = validate_display(fields);
   if (status.ok())
     as<PortableDisplay>(display)->fields = fields;
@@ -288,12 +305,14 @@ std::vector<PortableUserMeta *> *PortableBackend::user_list(UserMetaLevel level,
 }
 
 UserHandle PortableBackend::acquire_user_meta() {
+  modified_ = true;
   PortableUserMeta *user = batch_->user_pool.acquire();
   acquired_users_.push_back(user);
   return handle_of<UserHandle>(user);
 }
 
 Status PortableBackend::add_user_meta(UserMetaLevel level, void *owner, UserHandle user_handle) {
+  modified_ = true;
   auto *user = as<PortableUserMeta>(user_handle);
   if (user->state != MetaState::kAcquired)
     return not_acquired("UserMeta", "addUserMeta", user->state);
@@ -306,6 +325,7 @@ Status PortableBackend::add_user_meta(UserMetaLevel level, void *owner, UserHand
 }
 
 Status PortableBackend::remove_user_meta(UserMetaLevel level, void *owner, UserHandle user_handle) {
+  modified_ = true;
   auto *user = as<PortableUserMeta>(user_handle);
   if (user->state != MetaState::kAdded || !erase_from(*user_list(level, owner), user))
     return not_in("a UserMeta", level == UserMetaLevel::kBatch ? "batch" :
@@ -325,6 +345,7 @@ void PortableBackend::read_user_meta(UserHandle user, UserMetaFields *out) const
 }
 
 Status PortableBackend::write_user_meta(UserHandle user_handle, const UserMetaFields &fields) {
+  modified_ = true;
   auto *user = as<PortableUserMeta>(user_handle);
   if (user->fields.kind == PayloadKind::kTensorOutput || user->fields.kind == PayloadKind::kForeign)
     return validate_user_meta(user->fields);  // the read-only error
@@ -346,6 +367,7 @@ bool PortableBackend::read_tensor_output(UserHandle user, TensorOutput *out) con
 
 Status PortableBackend::add_tensor_output(UserMetaLevel level, void *owner, const TensorOutput &output,
     std::vector<std::vector<uint8_t>> bytes, UserHandle *created) {
+  modified_ = true;
   if (bytes.size() != output.layers.size())
     return Status::Invalid("Expected " + std::to_string(output.layers.size()) +
         " layer buffers for NvDsInferTensorMeta.out_buf_ptrs_host but received " + std::to_string(bytes.size()));
@@ -375,6 +397,7 @@ Status PortableBackend::add_tensor_output(UserMetaLevel level, void *owner, cons
 }
 
 void PortableBackend::end_call() {
+  if (!modified_) return;  // nothing was acquired (every acquire_* marks the call modified)
   // A meta may be acquired, added, removed (back in the pool: kFree) and re-acquired within
   // one call, so it can be listed twice: release only what is still kAcquired, once.
   for (PortableObject *object : acquired_objects_)

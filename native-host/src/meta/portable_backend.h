@@ -68,6 +68,10 @@ class PortableBackend final : public Batch {
 
   void end_call() override;
 
+  // Whether this call changed the batch, or took a meta from its pools (a method other than
+  // the frame reads and the object/classifier/... reads ran).
+  bool modified() const { return modified_; }
+
  private:
   std::vector<PortableUserMeta *> *user_list(UserMetaLevel level, void *owner) const;
 
@@ -78,6 +82,7 @@ class PortableBackend final : public Batch {
   std::vector<PortableLabelInfo *> acquired_labels_;
   std::vector<PortableDisplay *> acquired_displays_;
   std::vector<PortableUserMeta *> acquired_users_;
+  bool modified_ = false;
 };
 
 }  // namespace dsnode::meta

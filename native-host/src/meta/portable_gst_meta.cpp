@@ -110,15 +110,26 @@ const GstMetaInfo *dsnode_portable_batch_meta_get_info(void) {
 namespace dsnode::meta {
 
 PortableBatchMeta *attach_portable_batch(GstBuffer *buffer, uint32_t max_frames_in_batch) {
-  g_return_val_if_fail(GST_IS_BUFFER(buffer), nullptr);
-  g_return_val_if_fail(gst_buffer_is_writable(buffer), nullptr);
-  auto *carrier = reinterpret_cast<DsNodePortableBatchGstMeta *>(
-      gst_buffer_add_meta(buffer, dsnode_portable_batch_meta_get_info(), nullptr));
-  if (carrier == nullptr)
-    return nullptr;
-  carrier->batch = new_batch(max_frames_in_batch);
-  return carrier->batch;
+  PortableBatchMeta *batch = new_batch(max_frames_in_batch);
+  return attach_portable_batch(buffer, batch) ? batch : nullptr;
 }
+
+PortableBatchMeta *new_portable_batch(uint32_t max_frames_in_batch) { return new_batch(max_frames_in_batch); }
+
+bool attach_portable_batch(GstBuffer *buffer, PortableBatchMeta *batch) {
+  auto *carrier = GST_IS_BUFFER(buffer) && gst_buffer_is_writable(buffer)
+      ? reinterpret_cast<DsNodePortableBatchGstMeta *>(
+            gst_buffer_add_meta(buffer, dsnode_portable_batch_meta_get_info(), nullptr))
+      : nullptr;
+  if (carrier == nullptr) {
+    recycle_batch(batch);
+    return false;
+  }
+  carrier->batch = batch;
+  return true;
+}
+
+void release_portable_batch(PortableBatchMeta *batch) { recycle_batch(batch); }
 
 PortableBatchMeta *find_portable_batch(GstBuffer *buffer) {
   auto *carrier = reinterpret_cast<DsNodePortableBatchGstMeta *>(

@@ -24,6 +24,12 @@ namespace dsnode::meta {
 
 // Attaches an empty batch (no frames) to a writable buffer; null when it cannot.
 PortableBatchMeta *attach_portable_batch(GstBuffer *buffer, uint32_t max_frames_in_batch);
+// An empty batch on no buffer, from the same recycling as attached ones. Hand it to a buffer
+// with attach_portable_batch(buffer, batch), or back with release_portable_batch.
+PortableBatchMeta *new_portable_batch(uint32_t max_frames_in_batch);
+// Attaches `batch` (taking it) to a writable buffer; false, the batch released, when it cannot.
+bool attach_portable_batch(GstBuffer *buffer, PortableBatchMeta *batch);
+void release_portable_batch(PortableBatchMeta *batch);
 // The buffer's portable batch, or null.
 PortableBatchMeta *find_portable_batch(GstBuffer *buffer);
 
