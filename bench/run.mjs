@@ -9,7 +9,7 @@
 //      the same work in C++ on the portable backend.
 // Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
 // `--only <section>[,<section>]` (per-buffer, inspect, meta) runs only those sections.
-// Settings: DS_BENCH_SEGMENT_BUFFERS (20000), DS_BENCH_SEGMENT_ROUNDS (15), DS_BENCH_TRIALS (3)
+// Settings: DS_BENCH_SEGMENT_BUFFERS (20000), DS_BENCH_SEGMENT_ROUNDS (15), DS_BENCH_TRIALS (5)
 // for the steady state; DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7) for whole runs; DS_BENCH_INSPECT_RUNS (15),
 // DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
 // DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0,
@@ -66,7 +66,7 @@ async function main() {
   const settings = {
     segmentBuffers: positiveInteger("DS_BENCH_SEGMENT_BUFFERS", 20000),
     segmentRounds: positiveInteger("DS_BENCH_SEGMENT_ROUNDS", 15),
-    trials: positiveInteger("DS_BENCH_TRIALS", 3),
+    trials: positiveInteger("DS_BENCH_TRIALS", 5),
     buffers: positiveInteger("DS_BENCH_BUFFERS", 50000),
     rounds: positiveInteger("DS_BENCH_ROUNDS", 7),
     inspectRuns: positiveInteger("DS_BENCH_INSPECT_RUNS", 15),

@@ -214,7 +214,12 @@ bool watcher_queue_pending(const uv_loop_t* loop) {
 class CallerLock {
  public:
   static CallerLock& for_this_thread() {
+    // A trivial thread_local is one __tls_get_addr; the object with its destructor costs a
+    // guard check on top, so it is reached once per thread.
+    thread_local CallerLock* cached = nullptr;
+    if (cached != nullptr) return *cached;
     thread_local CallerLock lock;
+    cached = &lock;
     return lock;
   }
 

@@ -45,10 +45,13 @@ bool spin_until(Done done, int64_t since_ns, int64_t budget_ns) {
 // How long the JS thread serves calls in one go before it lets its loop take a turn.
 constexpr int64_t kDrainSliceNs = 2000000;
 
-// How many direct calls this thread is inside (a host callback made from JS may re-enter).
-thread_local int t_direct_depth = 0;
-// The blocking call this thread is running directly, and waits for.
-thread_local const Call* t_direct_call = nullptr;
+// A thread's direct calls, in one thread_local: in a dlopen'ed library each one is a call to
+// __tls_get_addr, and the per-buffer path reads this several times.
+struct DirectThread {
+  int depth = 0;                 // direct calls this thread is inside (a host callback may re-enter)
+  const Call* call = nullptr;    // the blocking call it runs directly, and waits for
+};
+thread_local DirectThread t_direct;
 
 }  // namespace
 
@@ -144,7 +147,7 @@ void Handoff::close_after_loop(uv_loop_t* loop, const std::string& reason) {
 
 void Handoff::set_executor(JsExecutor* executor) { executor_ = executor; }
 
-bool Handoff::in_direct_call() { return t_direct_depth > 0; }
+bool Handoff::in_direct_call() { return t_direct.depth > 0; }
 
 void Handoff::wait_for_direct_callers() {
   // state_ is no longer kOpen (shut_door): callers that come now turn back before the Locker.
@@ -238,7 +241,8 @@ void Handoff::wait(Call& call) {
 }
 
 void Handoff::call_direct(Call& call) {
-  if (t_direct_depth > 0) {
+  DirectThread& direct = t_direct;
+  if (direct.depth > 0) {
     // A host callback (log, post_error) that re-enters the API from inside JS: this thread
     // holds the Locker, and the call would queue behind the one it is part of.
     call.outcome = Outcome::failure(
@@ -257,12 +261,12 @@ void Handoff::call_direct(Call& call) {
     return;
   }
   call.instance->ref();
-  ++t_direct_depth;
-  t_direct_call = &call;
+  ++direct.depth;
+  direct.call = &call;
   lock_host_->run_locked(&Handoff::run_direct, &call);
-  const bool completed_here = t_direct_call == nullptr;  // finish() took it
-  t_direct_call = nullptr;
-  --t_direct_depth;
+  const bool completed_here = direct.call == nullptr;  // finish() took it
+  direct.call = nullptr;
+  --direct.depth;
   if (settings_.statistics) statistics_.direct_calls.fetch_add(1, std::memory_order_relaxed);
   direct_users_.fetch_sub(1);
   // Done unless it returned a Promise or queued behind a call of its instance that had not
@@ -507,8 +511,8 @@ void Handoff::complete_if_running(int instance_id, uint64_t sequence, Outcome ou
 void Handoff::finish(Call& call, Outcome outcome) {
   if (call.blocking) {
     call.outcome = std::move(outcome);
-    if (&call == t_direct_call) {
-      t_direct_call = nullptr;
+    if (&call == t_direct.call) {
+      t_direct.call = nullptr;
       call.completion.signal_on_waiting_thread();
     } else {
       call.completion.signal();
