@@ -90,6 +90,32 @@ describe("this.log", () => {
   });
 });
 
+describe("DS_ELEMENT_V8_THREADS (V8's worker threads)", () => {
+  /** The host process's thread count while its element runs, under DS_ELEMENT_V8_THREADS=value. */
+  const threads = (value: string) => {
+    const location = join(scratchDir("v8-threads"), "threads.txt");
+    const run = launch(
+      `videotestsrc num-buffers=20 ! video/x-raw,format=RGB,width=64,height=48 ! threadcount location=${location} ! fakesink`,
+      { dists: [fixturesDist], env: { DS_ELEMENT_V8_THREADS: value } },
+    );
+    expect(run.code, run.output).toBe(0);
+    return { count: Number(readFileSync(location, "utf8")), stderr: run.stderr };
+  };
+
+  it("sets how many worker threads V8 gets", () => {
+    const one = threads("1");
+    const five = threads("5");
+    expect(five.count - one.count).toBe(4);
+    expect(one.stderr + five.stderr).not.toContain("DS_ELEMENT_V8_THREADS");
+  });
+
+  it("warns about a value that is not a number from 1 to 64, naming it, and runs with the default", () => {
+    for (const value of ["many", "0", "65"]) {
+      expect(threads(value).stderr).toContain(`DS_ELEMENT_V8_THREADS=${value} is not a number from 1 to 64; using the default`);
+    }
+  });
+});
+
 describe("an async transform() that awaits a timer", () => {
   it("is awaited for every buffer: all 100 frames finish, in order, before EOS", () => {
     const location = join(scratchDir("async"), "frames.txt");
