@@ -113,7 +113,9 @@ say "machine"
   echo "torch: $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)' 2>/dev/null || echo 'not importable')"
   echo "numpy: $(python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || echo 'not importable')"
   echo "xz: $(command -v xz || echo 'not found (python3 unpacks)')"
+  # The device copy's .git can lag its working tree; the bundle says what its dist/ was built from.
   echo "repo: $(git rev-parse --short HEAD 2>/dev/null || echo 'no git here')"
+  echo "bundle built from: $(sed -n 's/^repo: //p' "$repo/gpu-bundle/MANIFEST" 2>/dev/null | head -n 1)"
 } | tee "$results/machine.txt"
 
 # ---------------------------------------------------------------------------------------------
