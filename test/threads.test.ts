@@ -65,3 +65,24 @@ describe("a Python (python3-gi) host building and tearing down the pipeline 50 t
     expect(lateGrowthKiB, JSON.stringify(rss)).toBeLessThan(1.5 * 1024);
   });
 });
+
+describe("buffers pushed from short-lived threads of the application's own (python3-gi)", () => {
+  it("every thread's calls run, threads that end let go of the isolate, and the process exits cleanly with one still alive", () => {
+    const dir = scratchDir("caller-threads");
+    const location = join(dir, "frames.jsonl");
+    // Each of 12 threads pushes 25 buffers into the element's sink pad itself (the direct
+    // hand-off runs the transforms on those threads) and ends; the 12th is still alive, blocked,
+    // when the process exits.
+    const output = execFileSync(
+      "/usr/bin/python3",
+      [join(repoRoot, "test", "stress", "caller_threads.py"), "framecounter", location, "12", "25"],
+      {
+        encoding: "utf8",
+        timeout: 120_000,
+        env: { ...process.env, GST_PLUGIN_PATH: exampleDist, GST_REGISTRY_1_0: join(dir, "registry.bin") },
+      },
+    );
+    expect(JSON.parse(output)).toEqual({ threads: 12, pushed: 300, flows: ["ok"] });
+    expect(frameNumbers(location)).toEqual([...Array(300).keys()]);
+  });
+});
