@@ -26,7 +26,7 @@ interface Run {
 
 /** A user's shell: without the npm_* and VITEST* variables of the `npm test` running this file. */
 function userEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env, NO_COLOR: "1" };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
   for (const key of Object.keys(env)) if (/^(npm_|vitest|init_cwd$)/i.test(key)) delete env[key];
   return env;
 }

@@ -90,11 +90,11 @@ describe.skipIf(skipped !== undefined)(`TensorRT runner${skipped ? ` (skipped: $
   });
 
   /** Runs the affine engine on `batch` frames of seed `seed`; checks against the JS reference. */
-  async function inferAffine(target: TensorRTRunner, batch: number, seed: number, bias = 0.5): Promise<RunnerOutput[]> {
+  async function inferAffine(target: TensorRTRunner, batch: number, seed: number, bias = 0.5, ownContext = false): Promise<RunnerOutput[]> {
     const images = ramp(batch * 48, seed);
     const outputs = await target.infer({
-      images: memory.tensor(images, "float32", [batch, 3, 4, 4]),
-      bias: memory.tensor(Float32Array.of(bias), "float32", [1]),
+      images: memory.tensor(images, "float32", [batch, 3, 4, 4], { ownContext }),
+      bias: memory.tensor(Float32Array.of(bias), "float32", [1], { ownContext }),
     });
     const expected = affineReference(images, batch, bias);
     expect(outputs.map((o) => [o.name, o.dtype, o.shape])).toEqual([
@@ -136,6 +136,12 @@ describe.skipIf(skipped !== undefined)(`TensorRT runner${skipped ? ` (skipped: $
       expect(output.shape).toEqual([...expected.dims]);
       expect(worstExcess(new Float32Array(memory.read(output)), expected.data as Float32Array, 1e-5)).toBeLessThanOrEqual(1e-5);
     }
+  });
+
+  it("binds inputs whose memory belongs to another CUDA context of the device, as (memory:CUDAMemory) frames' does", async () => {
+    // GstCudaMemory (and preprocess's output of it) lives in GStreamer's own CUDA context; the
+    // engine runs in the primary one and binds the pointers as they are (docs/internals/runners.md §4).
+    await inferAffine(runner, 2, 4, 0.25, true);
   });
 
   it("follows the batch size through the profile: 1, 3 and 8", async () => {

@@ -59,6 +59,8 @@ export interface CudaTesting {
   upload(view: ArrayBufferView, deviceId?: number): bigint;
   download(address: bigint, byteLength: number, deviceId?: number): ArrayBuffer;
   free(address: bigint, deviceId?: number): void;
+  /** Like upload, in a CUDA context of its own on the device (as GstCudaMemory frames are). */
+  uploadInOwnContext(view: ArrayBufferView, deviceId?: number): bigint;
 }
 
 export interface TensorRTAddon {
@@ -93,9 +95,12 @@ export class DeviceMemory {
     this.#cuda = cuda;
   }
 
-  /** A CUDA tensor holding `values` (their bytes as they are). */
-  tensor(values: ArrayBufferView, dtype: string, shape: number[]): DeviceTensor {
-    const address = this.#cuda.upload(values);
+  /**
+   * A CUDA tensor holding `values` (their bytes as they are); with `ownContext`, its memory
+   * belongs to a CUDA context other than the device's primary one, as a GstCudaMemory frame's does.
+   */
+  tensor(values: ArrayBufferView, dtype: string, shape: number[], { ownContext = false } = {}): DeviceTensor {
+    const address = ownContext ? this.#cuda.uploadInOwnContext(values) : this.#cuda.upload(values);
     this.#addresses.push(address);
     return { device: { type: "cuda", id: 0 }, dtype, shape, dataPtr: address };
   }
