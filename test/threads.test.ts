@@ -16,6 +16,20 @@ function frameNumbers(path: string): number[] {
     .map((line) => line.frameNum as number);
 }
 
+/** A python3-gi program of test/stress/ with the example on the plugin path and a registry in `dir`; its stdout. */
+function runStressScript(script: string, args: string[], dir: string, timeout: number): string {
+  return execFileSync(
+    // Debian's Python: python3-gi is installed for it, not for any other python3 on PATH.
+    "/usr/bin/python3",
+    [join(repoRoot, "test", "stress", script), ...args],
+    {
+      encoding: "utf8",
+      timeout,
+      env: { ...process.env, GST_PLUGIN_PATH: exampleDist, GST_REGISTRY_1_0: join(dir, "registry.bin") },
+    },
+  );
+}
+
 describe("two TS elements on different streaming threads (tee + queues)", () => {
   it("both process every buffer", () => {
     const dir = scratchDir("tee");
@@ -35,16 +49,7 @@ describe("two TS elements on different streaming threads (tee + queues)", () => 
 
 describe("a Python (python3-gi) host building and tearing down the pipeline 50 times", () => {
   const dir = scratchDir("cycles");
-  const output = execFileSync(
-    // Debian's Python: python3-gi is installed for it, not for any other python3 on PATH.
-    "/usr/bin/python3",
-    [join(repoRoot, "test", "stress", "pipeline_cycles.py"), "framecounter", dir, "50", "300"],
-    {
-      encoding: "utf8",
-      timeout: 300_000,
-      env: { ...process.env, GST_PLUGIN_PATH: exampleDist, GST_REGISTRY_1_0: join(dir, "registry.bin") },
-    },
-  );
+  const output = runStressScript("pipeline_cycles.py", ["framecounter", dir, "50", "300"], dir, 300_000);
   const report = JSON.parse(output) as { iterations: number; rss_kib: Record<string, number>; counts: number[][] };
 
   it("finishes every iteration without a crash, every buffer processed on both branches", () => {
@@ -73,15 +78,7 @@ describe("buffers pushed from short-lived threads of the application's own (pyth
     // Each of 12 threads pushes 25 buffers into the element's sink pad itself (the direct
     // hand-off runs the transforms on those threads) and ends; the 12th is still alive, blocked,
     // when the process exits.
-    const output = execFileSync(
-      "/usr/bin/python3",
-      [join(repoRoot, "test", "stress", "caller_threads.py"), "framecounter", location, "12", "25"],
-      {
-        encoding: "utf8",
-        timeout: 120_000,
-        env: { ...process.env, GST_PLUGIN_PATH: exampleDist, GST_REGISTRY_1_0: join(dir, "registry.bin") },
-      },
-    );
+    const output = runStressScript("caller_threads.py", ["framecounter", location, "12", "25"], dir, 120_000);
     expect(JSON.parse(output)).toEqual({ threads: 12, pushed: 300, flows: ["ok"] });
     expect(frameNumbers(location)).toEqual([...Array(300).keys()]);
   });
