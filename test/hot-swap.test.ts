@@ -4,11 +4,10 @@
 // a known buffer and counts buffers in and out. No buffer may be lost, every frame must carry
 // the output of exactly one model, and the switch must happen between two batches, at the
 // first one after the new model finished loading (logged by the element).
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, scratchDir } from "./helpers/gst";
+import { pythonHost, repoRoot, scratchDir } from "./helpers/gst";
 import { ballDetectorDist, builtinDist } from "./helpers/projects";
 
 const models = join(repoRoot, "examples", "ball-detector", "model");
@@ -24,23 +23,14 @@ interface Swap {
 function runSwap(newModel: string): Swap {
   const dir = scratchDir("hot-swap");
   const dump = join(dir, "dump.jsonl");
-  const run = spawnSync(
-    "/usr/bin/python3",
-    [join(repoRoot, "test", "stress", "hot_swap.py"), join(models, "ball.onnx"), newModel, dump, String(FRAMES), String(SWAP_AT)],
-    {
-      encoding: "utf8",
-      timeout: 150_000,
-      env: {
-        ...process.env,
-        GST_PLUGIN_PATH: `${ballDetectorDist}:${builtinDist}`,
-        GST_REGISTRY_1_0: join(dir, "registry.bin"),
-        GST_DEBUG: "balldetector:4",
-        GST_DEBUG_NO_COLOR: "1",
-      },
-    },
-  );
+  const run = pythonHost("hot_swap.py", [join(models, "ball.onnx"), newModel, dump, String(FRAMES), String(SWAP_AT)], {
+    dists: [ballDetectorDist, builtinDist],
+    registry: join(dir, "registry.bin"),
+    timeoutMs: 150_000,
+    env: { GST_DEBUG: "balldetector:4" },
+  });
   expect(run.signal, run.stderr).toBeNull();
-  expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  expect(run.code, run.output).toBe(0);
   const lines = readFileSync(dump, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { frameItems: { frameNum: number; objectItems: { classId: number }[] }[] });
   return {
     counts: JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Swap["counts"],

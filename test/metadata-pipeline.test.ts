@@ -4,11 +4,10 @@
 // in-place element copy the buffer, so this also proves the metadata survives buffer copies
 // (portable GstMeta deep copy, or DeepStream's nvds_batch_meta_copy_func under
 // `npm run test:deepstream`).
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { launch, repoRoot, scratchDir, type GstRun } from "./helpers/gst";
+import { launch, pythonHost, scratchDir, type GstRun } from "./helpers/gst";
 import { builtinDist, fixturesDist } from "./helpers/projects";
 
 const FRAMES = 12;
@@ -111,13 +110,9 @@ describe("the batch of a buffer that arrived without one", () => {
 
   function carried(description: string): { buffers: number; withBatch: number[] } {
     const dir = scratchDir("batch-carried");
-    const run = spawnSync("/usr/bin/python3", [join(repoRoot, "test", "stress", "batch_carried.py"), description], {
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, GST_PLUGIN_PATH: fixturesDist, GST_REGISTRY_1_0: join(dir, "registry.bin") },
-    });
+    const run = pythonHost("batch_carried.py", [description], { dists: [fixturesDist], registry: join(dir, "registry.bin") });
     expect(run.signal, run.stderr).toBeNull();
-    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.code, run.output).toBe(0);
     return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { buffers: number; withBatch: number[] };
   }
 

@@ -1,10 +1,9 @@
 // Acceptance 5: two TS elements on two streaming threads, and a long-lived host process that
 // builds and tears pipelines down many times.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { launch, repoRoot, scratchDir } from "./helpers/gst";
+import { launch, pythonHost, scratchDir } from "./helpers/gst";
 import { exampleDist } from "./helpers/projects";
 
 function frameNumbers(path: string): number[] {
@@ -17,17 +16,11 @@ function frameNumbers(path: string): number[] {
 }
 
 /** A python3-gi program of test/stress/ with the example on the plugin path and a registry in `dir`; its stdout. */
-function runStressScript(script: string, args: string[], dir: string, timeout: number): string {
-  return execFileSync(
-    // Debian's Python: python3-gi is installed for it, not for any other python3 on PATH.
-    "/usr/bin/python3",
-    [join(repoRoot, "test", "stress", script), ...args],
-    {
-      encoding: "utf8",
-      timeout,
-      env: { ...process.env, GST_PLUGIN_PATH: exampleDist, GST_REGISTRY_1_0: join(dir, "registry.bin") },
-    },
-  );
+function runStressScript(script: string, args: string[], dir: string, timeoutMs: number): string {
+  const run = pythonHost(script, args, { dists: [exampleDist], registry: join(dir, "registry.bin"), timeoutMs });
+  expect(run.signal, run.output).toBeNull();
+  expect(run.code, run.output).toBe(0);
+  return run.stdout;
 }
 
 describe("two TS elements on different streaming threads (tee + queues)", () => {

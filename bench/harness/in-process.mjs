@@ -7,32 +7,23 @@
 // this is the steady state. Each element's first segment (start-up and warm-up) is kept apart.
 // Several trials (processes) in alternating element order, because a process's code and heap
 // layout also make it a little faster or slower as a whole.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { commandFailure, runCommand } from "./command.mjs";
 import { backgroundCores, machineBusySeconds } from "./cpu-load.mjs";
-import { median } from "./statistics.mjs";
+import { buildNativeTarget, nativeBuildDir } from "./native-build.mjs";
+import { median, quartiles } from "./statistics.mjs";
 
-export const IN_PROCESS_ELEMENTS = [
-  { element: "identity", peer: "baseline", label: "identity (C)" },
-  { element: "noopy", peer: "python", label: "noopy (gst-python)" },
-  { element: "noopts", peer: "ts", label: "noopts (TS)" },
-];
+/** In this order in even trials, reversed in odd ones; identity is each round's baseline. */
+const ELEMENTS = ["identity", "noopy", "noopts"];
 
-/** The built executable: in DS_BENCH_NATIVE_DIR (a CMake build folder) or native-host/build. */
+/** The built executable, in the native build folder. */
 export function pipelineBenchPath(root) {
-  return join(process.env.DS_BENCH_NATIVE_DIR ?? join(root, "native-host", "build"), "dsnode-pipeline-bench");
+  return join(nativeBuildDir(root), "dsnode-pipeline-bench");
 }
 
 /** Builds dsnode-pipeline-bench (a CMake target outside ALL) in the native build folder. */
 export async function buildPipelineBench(root) {
-  const buildDir = process.env.DS_BENCH_NATIVE_DIR ?? join(root, "native-host", "build");
-  if (!existsSync(join(buildDir, "CMakeCache.txt"))) {
-    throw new Error(`Expected a configured native build in ${buildDir}: run \`npm run setup\` (or \`npm run build\`) first`);
-  }
-  const argv = ["cmake", "--build", buildDir, "--target", "dsnode-pipeline-bench"];
-  const result = await runCommand(argv, { timeoutMs: 600_000 });
-  if (result.code !== 0) throw commandFailure("building dsnode-pipeline-bench", argv, result);
+  await buildNativeTarget(nativeBuildDir(root), "dsnode-pipeline-bench", "dsnode-pipeline-bench");
 }
 
 /** The program's JSON line, or null. */
@@ -51,18 +42,17 @@ export function parseSegments(output) {
  * The figures: medians over the trials, and the ratio TS / gst-python of those.
  */
 export function summariseSegments(trials) {
-  const names = IN_PROCESS_ELEMENTS.map((entry) => entry.element);
   const perTrial = trials.map(({ buffers, elements }) => {
     const ms = Object.fromEntries(elements.map((entry) => [entry.name, entry.ms]));
-    const first = Object.fromEntries(elements.map((entry) => [entry.name, entry.firstMs]));
     const rounds = ms.identity.length;
     const overhead = (name) => median(Array.from({ length: rounds }, (_, i) => ((ms[name][i] - ms.identity[i]) / buffers) * 1000));
+    const overheadUs = { noopy: overhead("noopy"), noopts: overhead("noopts") };
     const roundRatios = Array.from({ length: rounds }, (_, i) => (ms.noopts[i] - ms.identity[i]) / (ms.noopy[i] - ms.identity[i]));
     return {
-      usPerBuffer: Object.fromEntries(names.map((name) => [name, (median(ms[name]) / buffers) * 1000])),
-      overheadUs: { noopy: overhead("noopy"), noopts: overhead("noopts") },
-      firstSegmentMs: first,
-      ratio: overhead("noopts") / overhead("noopy"),
+      usPerBuffer: Object.fromEntries(ELEMENTS.map((name) => [name, (median(ms[name]) / buffers) * 1000])),
+      overheadUs,
+      firstSegmentMs: Object.fromEntries(elements.map((entry) => [entry.name, entry.firstMs])),
+      ratio: overheadUs.noopts / overheadUs.noopy,
       roundRatioQuartiles: quartiles(roundRatios),
     };
   });
@@ -77,20 +67,13 @@ export function summariseSegments(trials) {
   };
 }
 
-function quartiles(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))];
-  return [at(0.25), at(0.5), at(0.75)];
-}
-
 export async function measureInProcess({ executable, env, buffers, rounds, trials, onProgress }) {
   const busyBeforeS = machineBusySeconds();
   const startedAt = process.hrtime.bigint();
   let ownCpuS = 0;
   const runs = [];
   for (let trial = 0; trial < trials; trial++) {
-    const elements = IN_PROCESS_ELEMENTS.map((entry) => entry.element);
-    if (trial % 2 === 1) elements.reverse();
+    const elements = trial % 2 === 1 ? [...ELEMENTS].reverse() : ELEMENTS;
     const argv = [executable, String(buffers), String(rounds), ...elements];
     const result = await runCommand(argv, { env, cpu: true, timeoutMs: 600_000 });
     ownCpuS += result.cpuS ?? 0;

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { commandFailure, runCommand } from "./command.mjs";
 import { backgroundCores, machineBusySeconds } from "./cpu-load.mjs";
+import { buildNativeTarget, nativeBuildDir } from "./native-build.mjs";
 import { median } from "./statistics.mjs";
 
 export const META_TARGETS = { oneByOne: 10, bulk: 2 };
@@ -24,7 +25,7 @@ export function metaWarmupRounds(objects) {
  */
 export function metaPeers(root) {
   const nativeDir = process.env.DS_BENCH_NATIVE_DIR;
-  const buildDir = nativeDir ?? join(root, "native-host", "build");
+  const buildDir = nativeBuildDir(root);
   return {
     buildDir,
     executable: join(buildDir, "dsnode-meta-bench"),
@@ -36,15 +37,10 @@ export function metaPeers(root) {
 
 /** Builds the C++ peer (a CMake target outside ALL) in the native build folder. */
 export async function buildMetaPeer(peers) {
-  if (!existsSync(join(peers.buildDir, "CMakeCache.txt"))) {
-    throw new Error(`Expected a configured native build in ${peers.buildDir}: run \`npm run setup\` (or \`npm run build\`) first`);
-  }
   for (const file of [peers.addon, peers.sdk]) {
     if (!existsSync(file)) throw new Error(`Expected ${file}: run \`npm run build\` first`);
   }
-  const argv = ["cmake", "--build", peers.buildDir, "--target", "dsnode-meta-bench"];
-  const result = await runCommand(argv, { timeoutMs: 600_000 });
-  if (result.code !== 0) throw commandFailure("building the C++ peer dsnode-meta-bench", argv, result);
+  await buildNativeTarget(peers.buildDir, "dsnode-meta-bench", "the C++ peer dsnode-meta-bench");
 }
 
 export async function measureMeta({ peers, objects, rounds, trials, onProgress }) {

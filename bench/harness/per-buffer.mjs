@@ -19,7 +19,7 @@ export function perBufferConfigurations(tunables) {
   const configurations = [
     { label: "identity (C)", element: "identity", peer: "baseline", env: {} },
     { label: "noopy (gst-python)", element: "noopy", peer: "python", env: {} },
-    { ...ts("noopts (TS), default (direct hand-off)", {}) },
+    ts("noopts (TS), default (direct hand-off)", {}),
   ];
   // The spin tunables shape the queue hand-off only (the default direct hand-off does not
   // spin), so they are measured with DS_ELEMENT_HANDOFF=queue.
@@ -61,10 +61,9 @@ export function handoffStatistics(output) {
 }
 
 export async function measurePerBuffer({ env, configurations, buffers, rounds, onProgress }) {
-  const all = configurations;
-  const runs = new Map(all.map((configuration) => [configuration, []]));
+  const runs = new Map(configurations.map((configuration) => [configuration, []]));
   // Round -1 is a warm-up (page cache, registry, CPU frequency) and is not recorded.
-  const order = [...interleaved(all, 1).map((step) => ({ ...step, round: -1 })), ...interleaved(all, rounds)];
+  const order = [...interleaved(configurations, 1).map((step) => ({ ...step, round: -1 })), ...interleaved(configurations, rounds)];
   const busyBeforeS = machineBusySeconds();
   const startedAt = process.hrtime.bigint();
   let ownCpuS = 0;

@@ -8,6 +8,13 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** The values at the quarter, half and three quarters of the sorted list (nearest rank). */
+export function quartiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))];
+  return [at(0.25), at(0.5), at(0.75)];
+}
+
 export function summary(values) {
   const present = values.filter((value) => value !== null && value !== undefined);
   if (present.length === 0) return { median: null, min: null, max: null };

@@ -73,3 +73,11 @@ export function launch(pipeline: string, options: GstOptions): GstRun {
 export function inspect(args: string[], options: GstOptions): GstRun {
   return runGst("gst-inspect-1.0", args, options);
 }
+
+/**
+ * A python3-gi program of test/stress/ as the GStreamer host. Debian's Python: python3-gi is
+ * installed for it, not for any other python3 on PATH.
+ */
+export function pythonHost(script: string, args: string[], options: GstOptions): GstRun {
+  return runGst("/usr/bin/python3", [join(repoRoot, "test", "stress", script), ...args], options);
+}

@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cstdint>
@@ -147,7 +148,7 @@ int platform_threads() {
   CPU_ZERO(&cpus);
   const int available = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
   if (available <= 0) return kMaxPlatformThreads;
-  return available - 1 < 1 ? 1 : (available - 1 > kMaxPlatformThreads ? kMaxPlatformThreads : available - 1);
+  return std::clamp(available - 1, 1, kMaxPlatformThreads);
 }
 constexpr auto kStopGrace = std::chrono::seconds(2);
 constexpr auto kTerminateGrace = std::chrono::seconds(10);

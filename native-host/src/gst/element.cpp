@@ -539,12 +539,10 @@ meta::FrameFields one_frame_fields(RunState *state, GstBuffer *buffer, uint64_t 
 }
 
 // The buffer's batch for one transform call: a portable backend lives in here (nothing
-// allocated per buffer), a DeepStream one on the heap. `unattached`: the portable batch is
-// RunState::spare_batch, not yet on the buffer (finish_batch decides).
+// allocated per buffer), a DeepStream one on the heap.
 struct OpenBatch {
   std::optional<meta::PortableBackend> portable;
   std::unique_ptr<meta::Batch> deepstream;
-  bool unattached = false;
   meta::Batch *get() { return portable ? &*portable : deepstream.get(); }
 };
 
@@ -579,7 +577,6 @@ bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
     portable->frame_meta_list[0]->fields = frame;
   }
   out->portable.emplace(portable);
-  out->unattached = true;
   return true;
 #endif
 }
@@ -588,10 +585,16 @@ bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
 // gets a fresh one); an unchanged one stays for the next buffer. False if it cannot attach.
 bool finish_batch(RunState *state, GstBuffer *buffer, OpenBatch *batch) {
   batch->get()->end_call();
-  if (!batch->unattached || !batch->portable->modified()) return true;
+  const bool spare = batch->portable && batch->portable->data() == state->spare_batch;  // not on the buffer yet
+  if (!spare || !batch->portable->modified()) return true;
   meta::PortableBatchMeta *changed = state->spare_batch;
   state->spare_batch = nullptr;
   return meta::attach_portable_batch(buffer, changed);
+}
+
+GstFlowReturn batch_attach_failed(DsNodeElement *self) {
+  GST_ELEMENT_ERROR(self, CORE, FAILED, ("%s: cannot attach the batch metadata", GST_OBJECT_NAME(self)), (nullptr));
+  return GST_FLOW_ERROR;
 }
 
 GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
@@ -608,20 +611,12 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
   }
 
   OpenBatch batch;
-  if (!open_batch(state, buffer, &batch)) {
-    GST_ELEMENT_ERROR(self, CORE, FAILED, ("%s: cannot attach the batch metadata",
-            GST_OBJECT_NAME(self)), (nullptr));
-    return GST_FLOW_ERROR;
-  }
+  if (!open_batch(state, buffer, &batch)) return batch_attach_failed(self);
 
   ScopedResult result;
   state->runtime->api->transform(state->instance, buffer, batch.get(), &state->stream, &result.raw);
   // Metas acquired and never added go back to their pool before the buffer moves on.
-  if (!finish_batch(state, buffer, &batch)) {
-    GST_ELEMENT_ERROR(self, CORE, FAILED, ("%s: cannot attach the batch metadata",
-            GST_OBJECT_NAME(self)), (nullptr));
-    return GST_FLOW_ERROR;
-  }
+  if (!finish_batch(state, buffer, &batch)) return batch_attach_failed(self);
   if (!result.ok()) {
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
     return GST_FLOW_ERROR;
