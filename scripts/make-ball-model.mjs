@@ -4,7 +4,10 @@
 // computes and how to feed it: docs/internals/ball-model.md.
 //
 //   node scripts/make-ball-model.mjs --out test/out/ball.onnx [--ball-class 0] [--classes 2]
-//                                    [--size 640] [--batch 1|dynamic]
+//                                    [--size 640] [--batch 1|dynamic] [--setup-work 0]
+//
+// --setup-work N makes the model slow to load (N matrix products ONNX Runtime computes while it
+// sets the session up) and leaves what it computes unchanged: for tests of loading in the background.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
@@ -13,13 +16,14 @@ import {
   DEFAULT_BALL_CLASS,
   DEFAULT_BATCH,
   DEFAULT_CLASSES,
+  DEFAULT_SETUP_WORK,
   DEFAULT_SIZE,
   ballModelLabels,
   buildBallModel,
 } from "./ball-model/detector-graph.mjs";
 
 const USAGE =
-  "Usage: node scripts/make-ball-model.mjs --out <model.onnx> [--ball-class K] [--classes C] [--size S] [--batch N|dynamic]";
+  "Usage: node scripts/make-ball-model.mjs --out <model.onnx> [--ball-class K] [--classes C] [--size S] [--batch N|dynamic] [--setup-work N]";
 
 /** An integer option within [min, max], or the message that says why not. */
 function integerOption(name, text, min, max) {
@@ -39,6 +43,7 @@ function parseOptions(argv) {
       classes: { type: "string", default: String(DEFAULT_CLASSES) },
       size: { type: "string", default: String(DEFAULT_SIZE) },
       batch: { type: "string", default: String(DEFAULT_BATCH) },
+      "setup-work": { type: "string", default: String(DEFAULT_SETUP_WORK) },
       help: { type: "boolean", default: false },
     },
   });
@@ -51,7 +56,8 @@ function parseOptions(argv) {
   const size = integerOption("size", values.size, 32, 4096);
   if (size % 32 !== 0) throw new Error(`Expected a multiple of 32 for --size but received ${size}`);
   const batch = values.batch === "dynamic" ? "dynamic" : integerOption("batch", values.batch, 1, 1024);
-  return { out: values.out, ballClass, classes, size, batch };
+  const setupWork = integerOption("setup-work", values["setup-work"], 0, 100000);
+  return { out: values.out, ballClass, classes, size, batch, setupWork };
 }
 
 function sidecarPath(modelPath) {
@@ -70,9 +76,9 @@ function main() {
     console.log(USAGE);
     return;
   }
-  const { out, ballClass, classes, size, batch } = options;
+  const { out, ballClass, classes, size, batch, setupWork } = options;
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, buildBallModel({ ballClass, classes, size, batch }));
+  writeFileSync(out, buildBallModel({ ballClass, classes, size, batch, setupWork }));
   const sidecar = {
     labels: ballModelLabels({ ballClass, classes }),
     ballClass,

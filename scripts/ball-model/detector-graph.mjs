@@ -10,6 +10,10 @@ export const DEFAULT_BALL_CLASS = 0;
 export const DEFAULT_CLASSES = 2;
 export const DEFAULT_SIZE = 640;
 export const DEFAULT_BATCH = 1;
+export const DEFAULT_SETUP_WORK = 0;
+
+/** Side of the constant matrix of the set-up work (see buildBallModel's `setupWork`). */
+export const SETUP_WORK_SIZE = 512;
 
 /**
  * Pixels count as ball from this grey level up (0..1 input). It sits above 114/255 = 0.447,
@@ -99,12 +103,31 @@ function axisMoments(graph, axis, profile, coordinates, safeMass, four) {
 }
 
 /**
+ * A scalar zero that costs `steps` products of SETUP_WORK_SIZE² matrices to compute, all of them
+ * from constants: ONNX Runtime's constant folding computes it once, while it sets the session up,
+ * and inferences never see it. It makes a model slow to load and as fast as before to run, which
+ * is what a test of loading in the background needs. The matrix is the identity, so the values
+ * stay finite however many steps there are.
+ */
+function setupWorkZero(graph, steps, zero) {
+  const side = SETUP_WORK_SIZE;
+  const identity = Array.from({ length: side * side }, (_, index) => (index % (side + 1) === 0 ? 1 : 0));
+  let product = graph.floats("setup_work_matrix", identity, [side, side]);
+  for (let step = 1; step <= steps; step++) {
+    product = graph.op("MatMul", `setup_work_product_${step}`, [product, "setup_work_matrix"]);
+  }
+  const total = graph.op("ReduceSum", "setup_work_total", [product], { keepdims: { int: 0 } });
+  return graph.op("Mul", "setup_work_zero", [total, zero]);
+}
+
+/**
  * The ONNX bytes of the ball detector.
- * @param {{ ballClass: number, classes: number, size: number, batch: number | "dynamic" }} options
- *   already validated by the caller
+ * @param {{ ballClass: number, classes: number, size: number, batch: number | "dynamic", setupWork?: number }} options
+ *   already validated by the caller; `setupWork` > 0 adds that many steps of set-up work
+ *   ({@link setupWorkZero}) without changing the outputs
  * @returns {Uint8Array}
  */
-export function buildBallModel({ ballClass, classes, size, batch }) {
+export function buildBallModel({ ballClass, classes, size, batch, setupWork = DEFAULT_SETUP_WORK }) {
   const graph = new GraphBuilder();
   const rows = 4 + classes;
   const batchDim = batch === "dynamic" ? "batch" : batch;
@@ -154,7 +177,8 @@ export function buildBallModel({ ballClass, classes, size, batch }) {
   // zero column of the batch's height broadcasts the constant to every image of the batch.
   const lowClass = (ballClass + 1) % classes;
   const lowColumn = [size / 4, size / 4, size / 4, size / 4, ...Array.from({ length: classes }, (_, index) => (index === lowClass ? LOW_DECOY_SCORE : 0))];
-  const batchZeros = graph.op("Mul", "batch_zeros", [mass, "zero"]);
+  const massZeros = graph.op("Mul", "batch_zeros", [mass, "zero"]);
+  const batchZeros = setupWork > 0 ? graph.op("Add", "batch_zeros_after_setup_work", [massZeros, setupWorkZero(graph, setupWork, "zero")]) : massZeros;
   const low = graph.op("Add", "low", [batchZeros, graph.floats("low_candidate", lowColumn, [1, rows])]);
 
   const columns = { duplicate, ball, low };

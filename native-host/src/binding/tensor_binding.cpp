@@ -573,6 +573,93 @@ napi_value address_of(napi_env env, napi_callback_info info) {
   return make_pointer(env, base);
 }
 
+// ---------------------------------------------------------------- holds
+
+// A hold keeps a tensor's memory (a pooled block, a frame's GstMemory, a JS ArrayBuffer) while
+// native work or another thread reads it after the JS side may have let go of the tensor
+// (dispose(), the end of its call). letGo() ends it at once; GC ends a forgotten one.
+constexpr napi_type_tag kHoldTag = {0x64736e6f64652d68ull, 0x6f6c642d74656e73ull};
+
+struct Hold {
+  std::shared_ptr<void> keep_alive;
+  napi_ref js_memory = nullptr;
+};
+
+void drop_hold(napi_env env, Hold* hold) {
+  hold->keep_alive.reset();
+  if (hold->js_memory != nullptr) {
+    napi_delete_reference(env, hold->js_memory);
+    hold->js_memory = nullptr;
+  }
+}
+
+void finalize_hold(napi_env env, void* data, void* hint) {
+  auto* hold = static_cast<Hold*>(data);
+  drop_hold(env, hold);
+  delete hold;
+}
+
+napi_value hold(napi_env env, napi_callback_info info) {
+  Args args(env, info);
+  Resolved source;
+  if (!args.ok || !resolve(env, args[0], "tensor", &source)) return nullptr;
+  auto* held = new Hold{std::move(source.keep_alive)};
+  napi_value object = nullptr;
+  if ((source.js_buffer != nullptr && napi_create_reference(env, source.js_buffer, 1, &held->js_memory) != napi_ok) ||
+      napi_create_object(env, &object) != napi_ok || napi_type_tag_object(env, object, &kHoldTag) != napi_ok ||
+      napi_wrap(env, object, held, finalize_hold, nullptr, nullptr) != napi_ok) {
+    drop_hold(env, held);
+    delete held;
+    return nullptr;
+  }
+  return object;
+}
+
+napi_value let_go(napi_env env, napi_callback_info info) {
+  Args args(env, info);
+  bool tagged = false;
+  void* data = nullptr;
+  if (!args.ok) return nullptr;
+  if (napi_check_object_type_tag(env, args[0], &kHoldTag, &tagged) != napi_ok || !tagged ||
+      napi_unwrap(env, args[0], &data) != napi_ok) {
+    return throw_error(env, ErrorKind::kType,
+        "Expected a hold from tensor.hold() for hold but received " + metabind::describe_value(env, args[0]));
+  }
+  drop_hold(env, static_cast<Hold*>(data));
+  return metabind::make_undefined(env);
+}
+
+// An ArrayBuffer over host memory this environment does not own, for a worker thread that
+// reads a tensor of the main thread in place (the ONNX Runtime runner's session thread). It frees
+// nothing: the caller keeps the memory alive (a DLPack capsule on the main thread) until the
+// worker is done with the view.
+napi_value host_view(napi_env env, napi_callback_info info) {
+  Args args(env, info);
+  if (!args.ok) return nullptr;
+  uint64_t address = 0;
+  bool lossless = false;
+  napi_valuetype type = napi_undefined;
+  if (napi_typeof(env, args[0], &type) != napi_ok || type != napi_bigint ||
+      napi_get_value_bigint_uint64(env, args[0], &address, &lossless) != napi_ok || !lossless || address == 0) {
+    return throw_error(env, ErrorKind::kType,
+        "Expected a host address (a non-zero bigint) for address but received " + metabind::describe_value(env, args[0]));
+  }
+  double byte_length = 0;
+  if (!metabind::read_double(env, args[1], FieldName("byteLength"), &byte_length)) return nullptr;
+  if (!(byte_length >= 1 && byte_length <= 9007199254740991.0) || byte_length != static_cast<double>(static_cast<uint64_t>(byte_length))) {
+    return throw_error(env, ErrorKind::kRange,
+        "Expected a whole number of bytes from 1 to 2^53 - 1 for byteLength but received " + metabind::describe_value(env, args[1]));
+  }
+  napi_value view = nullptr;
+  if (napi_create_external_arraybuffer(env, reinterpret_cast<void*>(static_cast<uintptr_t>(address)),
+          static_cast<size_t>(byte_length), nullptr, nullptr, &view) != napi_ok) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    return pending ? nullptr : throw_tensor_error(env, "Could not make an ArrayBuffer over host memory");
+  }
+  return view;
+}
+
 bool read_options_number(napi_env env, napi_value options, const char* key, double* out) {
   napi_value value = nullptr;
   const std::string name = std::string("options.") + key;
@@ -840,6 +927,9 @@ constexpr Export kExports[] = {
     {"toDLPack", to_dlpack},
     {"inspectDLPack", inspect_dlpack},
     {"addressOf", address_of},
+    {"hostView", host_view},
+    {"hold", hold},
+    {"letGo", let_go},
     {"preprocess", preprocess},
     {"stats", stats},
     {"trimPool", trim_pool},

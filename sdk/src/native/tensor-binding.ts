@@ -145,6 +145,21 @@ export interface TensorBinding {
   inspectDLPack(capsule: object, versioned: boolean): NativeDLPackView;
   /** The address of `data.buffer`'s first byte. */
   addressOf(data: ArrayBufferView): bigint;
+  /**
+   * An ArrayBuffer over `byteLength` bytes of host memory at `address`, which it does not own:
+   * how a worker thread reads the main thread's tensors in place (worker-binding.ts). Absent
+   * from builds older than it.
+   */
+  hostView?(address: bigint, byteLength: number): ArrayBuffer;
+  /**
+   * Keeps a tensor's memory (pooled block, frame memory, JS ArrayBuffer) until `letGo`, even
+   * after the tensor is disposed or its call ends: for work that reads it elsewhere (a worker
+   * thread). A hold dropped without `letGo` lets go when collected. Absent from builds older
+   * than it.
+   */
+  hold?(source: NativeTensorSource): object;
+  /** Ends a hold now; harmless twice. */
+  letGo?(hold: object): void;
   /** Frames → one owned network input on their device; transforms: 8 numbers per frame. */
   preprocess(frames: readonly NativeTensorSource[], options: NativePreprocessOptions): { tensor: NativeTensorInfo; transforms: Float64Array };
   stats(): NativeTensorStats;

@@ -1,5 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidValueError, RunnerError } from "../errors/errors.js";
@@ -7,6 +9,7 @@ import { preprocess } from "../ops/preprocess.js";
 import { decodeYolo } from "../postprocess/decode-yolo.js";
 import { makeBallModel, diskFrame } from "../test-support/ball-model.js";
 import { TensorHandle } from "../tensor/tensor-handle.js";
+import { tensorStats } from "../tensor/tensor-stats.js";
 import { loadRunner } from "./load-runner.js";
 import type { Runner } from "./types.js";
 
@@ -122,6 +125,75 @@ describe("loadRunner, ONNX Runtime backend", () => {
     const [output] = await pending;
     await disposed;
     expect(output!.shape).toEqual([1, 6, 3]);
+  });
+});
+
+/** Threads of this process, as the kernel counts them. */
+function threadCount(): number {
+  return Number(/^Threads:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))![1]);
+}
+
+/** Polls until `check` holds (threads end a little after their exit event), at most 5 s. */
+async function eventually(check: () => boolean): Promise<boolean> {
+  for (let waited = 0; waited < 5000 && !check(); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  return check();
+}
+
+describe("loadRunner, ONNX Runtime backend: the session's own thread", () => {
+  it("loads a slow model without blocking the JS thread", async () => {
+    // ONNX Runtime computes this model's constant subgraph while it sets the session up.
+    const slow = makeBallModel("slow-to-load", ["--size", "64", "--setup-work", "150"]);
+    const ticks: number[] = [];
+    const timer = setInterval(() => ticks.push(performance.now()), 1);
+    const started = performance.now();
+    const runner = await loadRunner(slow);
+    const loadMs = performance.now() - started;
+    clearInterval(timer);
+    const gaps = ticks.map((tick, i) => tick - (ticks[i - 1] ?? started));
+    // On the JS thread, the set-up would have been one gap as long as the load itself.
+    expect(ticks.length).toBeGreaterThan(10);
+    expect(Math.max(...gaps), `largest gap between timer ticks during a ${loadMs.toFixed(0)} ms load`).toBeLessThan(loadMs / 2);
+    await runner.dispose();
+  });
+
+  it("keeps an input's memory until it has read it, even when the caller disposes the input at once", async () => {
+    const path = makeBallModel("ball-in-place", ["--size", "64"]);
+    const runner = await loadRunner(path);
+    const frame = TensorHandle.fromTypedArray(diskFrame(64, 64, 20, 40), [64, 64, 3], { format: "RGB" });
+    const { tensor } = preprocess([frame], { width: 64, height: 64 });
+    const [expected] = await runner.infer([tensor]);
+    const before = tensorStats().pool.liveBlocks;
+    const pending = runner.infer([tensor]);
+    tensor.dispose();
+    // Were the block back in the pool, this would reuse it and overwrite the disk with black.
+    const { tensor: black } = preprocess([TensorHandle.fromTypedArray(new Uint8Array(64 * 64 * 3), [64, 64, 3], { format: "RGB" })], { width: 64, height: 64 });
+    const [output] = await pending;
+    expect(Array.from(output!.toTypedArray())).toEqual(Array.from(expected!.toTypedArray()));
+    // The hold ended with the inference: only `black` is left of the two inputs.
+    expect(tensorStats().pool.liveBlocks).toBe(before);
+    black.dispose();
+    await runner.dispose();
+  });
+
+  it("has one thread per runner, ended by dispose()", async () => {
+    const path = makeBallModel("ball-threads", ["--size", "64"]);
+    const baseline = threadCount();
+    const runners = await Promise.all([1, 2, 3].map(() => loadRunner(path, { intraOpThreads: 1 })));
+    expect(threadCount()).toBeGreaterThanOrEqual(baseline + 3);
+    await Promise.all(runners.map((runner) => runner.dispose()));
+    expect(await eventually(() => threadCount() <= baseline), `threads: ${threadCount()}, before loading: ${baseline}`).toBe(true);
+  });
+
+  it("ends the thread of a runner collected without dispose()", async () => {
+    const path = makeBallModel("ball-collected", ["--size", "64"]);
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const baseline = threadCount();
+    let runner: Runner | undefined = await loadRunner(path, { intraOpThreads: 1 });
+    expect(threadCount()).toBeGreaterThan(baseline);
+    runner = undefined;
+    expect(runner).toBeUndefined();
+    expect(await eventually(() => (gc(), threadCount() <= baseline)), `threads: ${threadCount()}, before loading: ${baseline}`).toBe(true);
   });
 });
 

@@ -1,70 +1,58 @@
 /**
  * The ONNX Runtime backend: `.onnx` models on the CPU through the npm package
  * `onnxruntime-node`, which the element's project depends on (the SDK does not: most elements
- * never load a model, and the package is 45 MB). Inputs are read in place: an ONNX Runtime
- * tensor is made over the TensorHandle's own memory.
- *
- * onnxruntime-node runs sessions synchronously on the thread that calls them (the JS thread):
- * creating a session and each inference keep that thread busy for their duration. The file is
- * read asynchronously first, so only the graph's own set-up counts.
+ * never load a model, and the package is 45 MB). Each runner's session lives on a thread of its
+ * own (onnx-session-thread.ts), so neither loading a model nor an inference holds up the JS
+ * thread; inputs are read there in place, outputs come back without a copy.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidValueError, RunnerError } from "../errors/errors.js";
-import { TensorHandle } from "../tensor/tensor-handle.js";
+import { tensorBinding } from "../native/tensor-binding.js";
+import { bindingLibraryPath } from "../native/worker-binding.js";
+import { nativeTensorSource, TensorHandle } from "../tensor/tensor-handle.js";
 import { DTYPES, type DType } from "../tensor/types.js";
+import {
+  SESSION_THREAD_SOURCE,
+  type SessionInput,
+  type SessionOutput,
+  type SessionReply,
+  type SessionRequest,
+  type SessionThreadData,
+  type SessionValueMetadata,
+} from "./onnx-session-thread.js";
 import { checkedInputs, describeShape, InflightCounter } from "./runner-inputs.js";
 import type { LoadRunnerOptions, Runner, RunnerInputs, TensorInfo } from "./types.js";
 
-/** The parts of onnxruntime-node's API this backend uses (it ships its own types; the SDK does not depend on it). */
-interface OrtTensor {
-  readonly type: string;
-  readonly dims: readonly number[];
-  readonly data: unknown;
-}
-interface OrtValueMetadata {
-  readonly name: string;
-  readonly isTensor: boolean;
-  readonly type?: string;
-  readonly shape?: readonly (number | string)[];
-}
-interface OrtSession {
-  readonly inputNames: readonly string[];
-  readonly outputNames: readonly string[];
-  readonly inputMetadata?: readonly OrtValueMetadata[];
-  readonly outputMetadata?: readonly OrtValueMetadata[];
-  run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
-  release(): Promise<void>;
-}
-interface OrtModule {
-  readonly InferenceSession: { create(model: Uint8Array, options?: Record<string, unknown>): Promise<OrtSession> };
-  readonly Tensor: new (type: string, data: unknown, dims: readonly number[]) => OrtTensor;
+const PACKAGE = "onnxruntime-node";
+
+function loadError(path: string, reason: string, cause?: unknown): RunnerError {
+  return new RunnerError("ERR_DS_ELEMENT_RUNNER_LOAD", `Cannot load the ONNX model ${path}: ${reason}`, cause === undefined ? undefined : { cause });
 }
 
-const PACKAGE = "onnxruntime-node";
-let ort: OrtModule | undefined;
+function packageMissing(path: string, reason: string, cause?: unknown): RunnerError {
+  return loadError(
+    path,
+    `the ONNX Runtime backend needs the npm package ${PACKAGE}, which could not be loaded (${reason.split("\n")[0]}): ` +
+      `add it to the element's project (\`npm install ${PACKAGE}\`) and run \`ds-element build\` again`,
+    cause,
+  );
+}
 
 /**
- * onnxruntime-node, resolved from this file: inside a built element that is the bundle, whose
- * node_modules/ holds the copy `ds-element build` made; in a project's tests, the project's
- * node_modules. The name is a variable so that bundlers leave the require alone.
+ * onnxruntime-node's main file, resolved from this file: inside a built element that is the
+ * bundle, whose node_modules/ holds the copy `ds-element build` made; in a project's tests, the
+ * project's node_modules. The name is a variable so that bundlers leave the lookup alone.
  */
-function requireOnnxRuntime(path: string): OrtModule {
-  if (ort !== undefined) return ort;
+function resolveOnnxRuntime(path: string): string {
   const name = PACKAGE;
   try {
-    ort = createRequire(__filename)(name) as OrtModule;
+    return createRequire(__filename).resolve(name);
   } catch (error) {
-    throw new RunnerError(
-      "ERR_DS_ELEMENT_RUNNER_LOAD",
-      `Cannot load the ONNX model ${path}: the ONNX Runtime backend needs the npm package ${PACKAGE}, ` +
-        `which could not be loaded (${(error as Error).message.split("\n")[0]}): add it to the element's project ` +
-        `(\`npm install ${PACKAGE}\`) and run \`ds-element build\` again`,
-      { cause: error },
-    );
+    throw packageMissing(path, (error as Error).message, error);
   }
-  return ort;
 }
 
 /** ONNX type names the SDK's tensors hold as they are; bool is held as uint8 (0 or 1). */
@@ -73,7 +61,7 @@ function dtypeOf(type: string | undefined): DType | string {
   return type ?? "unknown";
 }
 
-function infoOf(metadata: OrtValueMetadata | undefined, name: string): TensorInfo {
+function infoOf(metadata: SessionValueMetadata | undefined, name: string): TensorInfo {
   const shape: number[] = [];
   const dimNames: (string | undefined)[] = [];
   for (const dim of metadata?.shape ?? []) {
@@ -85,83 +73,218 @@ function infoOf(metadata: OrtValueMetadata | undefined, name: string): TensorInf
   return Object.freeze({ name, dtype, shape: Object.freeze(shape), dimNames: Object.freeze(dimNames) });
 }
 
-async function readModel(path: string): Promise<Uint8Array> {
-  const fail = (reason: string, cause?: unknown): never => {
-    throw new RunnerError("ERR_DS_ELEMENT_RUNNER_LOAD", `Cannot load the ONNX model ${path}: ${reason}`, { cause });
-  };
-  let size = 0;
+/** The file's own problems, named before a thread is started for it. */
+async function checkModelFile(path: string): Promise<void> {
+  let info;
   try {
-    const info = await stat(path);
-    if (info.isDirectory()) fail("it is a directory");
-    size = info.size;
+    info = await stat(path);
   } catch (error) {
-    if (error instanceof RunnerError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    fail(code === "ENOENT" ? "no such file" : (error as Error).message, error);
+    throw loadError(path, code === "ENOENT" ? "no such file" : (error as Error).message, error);
   }
-  if (size === 0) fail("the file is empty");
-  return readFile(path);
+  if (info.isDirectory()) throw loadError(path, "it is a directory");
+  if (info.size === 0) throw loadError(path, "the file is empty");
 }
+
+type Loaded = Extract<SessionReply, { kind: "loaded" }>;
+
+/** What the runner needs of the native binding: holds on the inputs' memory while the thread reads it. */
+interface Holds {
+  hold(source: ReturnType<typeof nativeTensorSource>): object;
+  letGo(hold: object): void;
+}
+
+/** The binding's holds and the library the session thread loads it from. */
+function nativeParts(path: string): { holds: Holds; libraryPath: string } {
+  try {
+    const binding = tensorBinding("The ONNX Runtime backend");
+    const { hold, letGo } = binding;
+    if (typeof hold !== "function" || typeof letGo !== "function" || typeof binding.hostView !== "function") {
+      throw new Error("the native library is older than the SDK (rebuild both with one release: `npm run build`)");
+    }
+    return { holds: { hold, letGo }, libraryPath: bindingLibraryPath() };
+  } catch (error) {
+    throw loadError(path, `its ONNX Runtime thread needs ds-element's native binding: ${(error as Error).message}`, error);
+  }
+}
+
+interface Pending {
+  resolve(outputs: readonly SessionOutput[]): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The main thread's end of a session thread. Holds no reference to the runner, so a runner
+ * dropped without dispose() can be collected (and its thread ended, see {@link threads}).
+ * The worker keeps the process alive only while something waits for it.
+ */
+class SessionThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #loaded: Promise<Loaded>;
+  /** Set when the thread stopped unasked or failed to load: every later call fails with it. */
+  #failure: string | undefined;
+  #exited: Promise<void>;
+
+  constructor(data: SessionThreadData) {
+    this.#worker = new Worker(SESSION_THREAD_SOURCE, { eval: true, workerData: data, stdout: false, stderr: false });
+    let settleLoad!: { resolve(loaded: Loaded): void; reject(error: Error): void };
+    this.#loaded = new Promise((resolve, reject) => (settleLoad = { resolve, reject }));
+    this.#exited = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
+    this.#worker.on("message", (reply: SessionReply) => {
+      switch (reply.kind) {
+        case "loaded":
+          this.#worker.unref();
+          settleLoad.resolve(reply);
+          break;
+        case "load-failed":
+          this.#failure = reply.message;
+          settleLoad.reject(Object.assign(new Error(reply.message), { stage: reply.stage }));
+          break;
+        case "result":
+        case "failed":
+          this.#settle(reply);
+          break;
+      }
+    });
+    const stopped = (reason: string): void => {
+      this.#failure ??= `its ONNX Runtime thread stopped (${reason})`;
+      settleLoad.reject(new Error(this.#failure));
+      for (const [id, pending] of this.#pending) {
+        this.#pending.delete(id);
+        pending.reject(new Error(this.#failure));
+      }
+    };
+    this.#worker.on("error", (error) => stopped(error.message));
+    this.#worker.on("exit", (code) => stopped(`exit code ${code}`));
+  }
+
+  /** Resolves with the session's inputs and outputs; rejects with `stage` set when it did not load. */
+  get loaded(): Promise<Loaded> {
+    return this.#loaded;
+  }
+
+  /** Why the thread cannot serve, if it cannot. */
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
+  infer(inputs: readonly SessionInput[]): Promise<readonly SessionOutput[]> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref();
+      this.#pending.set(id, { resolve, reject });
+      this.#post({ kind: "infer", id, inputs });
+    });
+  }
+
+  #settle(reply: Extract<SessionReply, { kind: "result" | "failed" }>): void {
+    const pending = this.#pending.get(reply.id);
+    if (pending === undefined) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (reply.kind === "result") pending.resolve(reply.outputs);
+    else pending.reject(new Error(reply.message));
+  }
+
+  #post(request: SessionRequest): void {
+    this.#worker.postMessage(request);
+  }
+
+  /** Frees the session and ends the thread; resolves once it has exited. */
+  release(): Promise<void> {
+    this.#failure ??= "its session was released";
+    this.#worker.ref();
+    this.#post({ kind: "release" });
+    return this.#exited;
+  }
+
+  /** Ends the thread at once (a runner collected without dispose()). */
+  terminate(): void {
+    void this.#worker.terminate();
+  }
+}
+
+/** Ends the threads of runners collected without dispose(). */
+const threads = new FinalizationRegistry<SessionThread>((thread) => thread.terminate());
 
 class OnnxRuntimeRunner implements Runner {
   readonly backend = "onnxruntime" as const;
   readonly inputs: readonly TensorInfo[];
   readonly outputs: readonly TensorInfo[];
-  #session: OrtSession | undefined;
+  /** ONNX Runtime's element type of each input (bool inputs take uint8 tensors). */
+  readonly #inputTypes: readonly string[];
+  readonly #thread: SessionThread;
+  readonly #holds: Holds;
   readonly #inflight = new InflightCounter();
   #disposing: Promise<void> | undefined;
 
   constructor(
     readonly path: string,
-    session: OrtSession,
-    private readonly module: OrtModule,
+    thread: SessionThread,
+    loaded: Loaded,
+    holds: Holds,
   ) {
-    this.#session = session;
-    const inputMeta = new Map((session.inputMetadata ?? []).map((meta) => [meta.name, meta]));
-    const outputMeta = new Map((session.outputMetadata ?? []).map((meta) => [meta.name, meta]));
-    this.inputs = Object.freeze(session.inputNames.map((name) => infoOf(inputMeta.get(name), name)));
-    this.outputs = Object.freeze(session.outputNames.map((name) => infoOf(outputMeta.get(name), name)));
+    this.#thread = thread;
+    this.#holds = holds;
+    const inputMeta = new Map(loaded.inputMetadata.map((meta) => [meta.name, meta]));
+    const outputMeta = new Map(loaded.outputMetadata.map((meta) => [meta.name, meta]));
+    this.inputs = Object.freeze(loaded.inputNames.map((name) => infoOf(inputMeta.get(name), name)));
+    this.outputs = Object.freeze(loaded.outputNames.map((name) => infoOf(outputMeta.get(name), name)));
+    this.#inputTypes = loaded.inputNames.map((name) => inputMeta.get(name)?.type ?? "unknown");
+    threads.register(this, thread, this);
   }
 
   async infer(inputs: RunnerInputs): Promise<TensorHandle[]> {
-    const session = this.#session;
-    if (session === undefined || this.#disposing !== undefined) {
+    if (this.#disposing !== undefined) {
       throw new RunnerError(
         "ERR_DS_ELEMENT_RUNNER_DISPOSED",
         `Expected a live runner for infer but received one disposed by dispose() (${this.path})`,
       );
     }
     const ordered = checkedInputs(this.inputs, inputs, this.path, checkHostTensor);
-    const feeds: Record<string, OrtTensor> = {};
-    for (const [index, info] of this.inputs.entries()) {
-      const tensor = ordered[index]!;
-      // The typed array is a view of the handle's own memory: ONNX Runtime reads it in place.
-      feeds[info.name] = new this.module.Tensor(tensor.dtype, tensor.toTypedArray(), tensor.shape);
-    }
+    const failure = this.#thread.failure;
+    if (failure !== undefined) throw inferenceFailed(this.path, failure);
+    const requests = ordered.map(
+      (tensor, index): SessionInput => ({
+        name: this.inputs[index]!.name,
+        type: this.#inputTypes[index]!,
+        dims: tensor.shape,
+        address: tensor.dataPtr + BigInt(tensor.byteOffset),
+        byteLength: tensor.byteLength,
+      }),
+    );
+    // Each input's memory (an owned tensor's block, a frame's GstMemory) stays while the thread
+    // reads it, even if the caller disposes the tensor or its call ends first.
+    const holds = ordered.map((tensor, index) => this.#holds.hold(nativeTensorSource(tensor, `input "${this.inputs[index]!.name}"`)));
     this.#inflight.enter();
-    let results: Record<string, OrtTensor>;
+    let results: readonly SessionOutput[];
     try {
-      results = await session.run(feeds);
+      results = await this.#thread.infer(requests);
     } catch (error) {
-      throw new RunnerError(
-        "ERR_DS_ELEMENT_RUNNER_FAILED",
-        `ONNX Runtime inference on ${this.path} failed: ${(error as Error).message}`,
-        { cause: error },
-      );
+      const failed = inferenceFailed(this.path, (error as Error).message, error);
+      Error.captureStackTrace(failed, OnnxRuntimeRunner.prototype.infer);
+      throw failed;
     } finally {
+      for (const held of holds) this.#holds.letGo(held);
       this.#inflight.leave();
     }
-    return this.outputs.map((info) => outputTensor(results[info.name], info.name, this.path));
+    const byName = new Map(results.map((output) => [output.name, output]));
+    return this.outputs.map((info) => outputTensor(byName.get(info.name), info.name, this.path));
   }
 
   dispose(): Promise<void> {
-    this.#disposing ??= this.#inflight.idle().then(async () => {
-      const session = this.#session;
-      this.#session = undefined;
-      await session?.release();
+    this.#disposing ??= this.#inflight.idle().then(() => {
+      threads.unregister(this);
+      return this.#thread.release();
     });
     return this.#disposing;
   }
+}
+
+function inferenceFailed(path: string, reason: string, cause?: unknown): RunnerError {
+  return new RunnerError("ERR_DS_ELEMENT_RUNNER_FAILED", `ONNX Runtime inference on ${path} failed: ${reason}`, cause === undefined ? undefined : { cause });
 }
 
 function checkHostTensor(tensor: TensorHandle, name: string, path: string): void {
@@ -176,47 +299,48 @@ function checkHostTensor(tensor: TensorHandle, name: string, path: string): void
   }
 }
 
-function outputTensor(value: OrtTensor | undefined, name: string, path: string): TensorHandle {
+function outputTensor(value: SessionOutput | undefined, name: string, path: string): TensorHandle {
   if (value === undefined) {
     throw new RunnerError("ERR_DS_ELEMENT_RUNNER_FAILED", `ONNX Runtime inference on ${path} returned no output "${name}"`);
   }
   const type = value.type === "bool" ? "uint8" : value.type;
-  if (!DTYPES.includes(type as DType)) {
+  if (!DTYPES.includes(type as DType) || !ArrayBuffer.isView(value.data)) {
     throw new RunnerError(
       "ERR_DS_ELEMENT_RUNNER_FAILED",
       `ONNX Runtime inference on ${path}: output "${name}" is ${value.type}, which a TensorHandle cannot hold ` +
         `(${DTYPES.join(", ")}, and bool as uint8): change the model's output type`,
     );
   }
-  const data = value.data as ArrayBufferView;
+  const data = value.data;
   const array = type === "uint8" && !(data instanceof Uint8Array) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data;
   return TensorHandle.fromTypedArray(array, value.dims, { dtype: type as DType });
 }
 
 /** @internal loadRunner's ONNX Runtime branch. */
 export async function loadOnnxRunner(path: string, options: LoadRunnerOptions): Promise<Runner> {
-  const module = requireOnnxRuntime(path);
-  const bytes = await readModel(path);
+  const ortPath = resolveOnnxRuntime(path);
+  await checkModelFile(path);
   const sessionOptions: Record<string, unknown> = { executionProviders: ["cpu"], graphOptimizationLevel: "all" };
   if (options.intraOpThreads !== undefined) sessionOptions.intraOpNumThreads = options.intraOpThreads;
-  let session: OrtSession;
+  const { holds, libraryPath } = nativeParts(path);
+  const thread = new SessionThread({ ortPath, libraryPath, modelPath: path, sessionOptions });
+  let loaded: Loaded;
   try {
-    session = await module.InferenceSession.create(bytes, sessionOptions);
+    loaded = await thread.loaded;
   } catch (error) {
-    throw new RunnerError(
-      "ERR_DS_ELEMENT_RUNNER_LOAD",
-      `Cannot load the ONNX model ${path}: ONNX Runtime refused it: ${(error as Error).message}`,
-      { cause: error },
-    );
+    thread.terminate();
+    const { message, stage } = error as Error & { stage?: string };
+    if (stage === "package") throw packageMissing(path, message, error);
+    if (stage === "model") throw loadError(path, `ONNX Runtime refused it: ${message}`, error);
+    throw loadError(path, `its ONNX Runtime thread did not start: ${message}`, error);
   }
-  const runner = new OnnxRuntimeRunner(path, session, module);
+  const runner = new OnnxRuntimeRunner(path, thread, loaded, holds);
   const unusable = runner.inputs.find((input) => !DTYPES.includes(input.dtype as DType));
   if (unusable !== undefined) {
-    await session.release();
-    throw new RunnerError(
-      "ERR_DS_ELEMENT_RUNNER_LOAD",
-      `Cannot load the ONNX model ${path}: input "${unusable.name}" is ${unusable.dtype} ${describeShape(unusable.shape)}, ` +
-        `which a TensorHandle cannot hold (${DTYPES.join(", ")})`,
+    await runner.dispose();
+    throw loadError(
+      path,
+      `input "${unusable.name}" is ${unusable.dtype} ${describeShape(unusable.shape)}, which a TensorHandle cannot hold (${DTYPES.join(", ")})`,
     );
   }
   return runner;

@@ -7,7 +7,7 @@ import { InvalidTypeError, InvalidValueError, TensorError } from "../errors/erro
 import { tensorBinding } from "../native/tensor-binding.js";
 import { inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
 import { requireMetaAddon } from "../test-support/meta-addon.js";
-import { TensorHandle } from "./tensor-handle.js";
+import { nativeTensorSource, TensorHandle } from "./tensor-handle.js";
 
 const addon = requireMetaAddon();
 const binding = tensorBinding("the tests");
@@ -257,5 +257,52 @@ describe("toDLPack", () => {
     const seen = binding.inspectDLPack(capsule, false);
     expect(seen.elements![0]).toBe(made.pixel(0, 0, 0, 0));
     expect(seen.elements![3 * 5 * 3 - 1]).toBe(made.pixel(0, 2, 4, 2));
+  });
+});
+
+// What the ONNX Runtime runner's session thread relies on (runners/onnx-session-thread.ts).
+describe("holds and host views (the binding, for worker threads)", () => {
+  const hold = binding.hold!.bind(binding);
+  const letGo = binding.letGo!.bind(binding);
+  const hostView = binding.hostView!.bind(binding);
+
+  it("a hold keeps an owned tensor's block out of the pool after dispose(), until letGo", () => {
+    const baseline = binding.stats().liveBlocks;
+    const owned = TensorHandle.fromTypedArray(new Float32Array([1, 2, 3]), [3]).toHost();
+    const held = hold(nativeTensorSource(owned, "the test tensor"));
+    owned.dispose();
+    expect(binding.stats().liveBlocks).toBe(baseline + 1);
+    letGo(held);
+    expect(binding.stats().liveBlocks).toBe(baseline);
+    letGo(held);
+    expect(binding.stats().liveBlocks).toBe(baseline);
+  });
+
+  it("a hold that is never let go ends when collected", async () => {
+    const baseline = binding.stats().liveBlocks;
+    (() => {
+      const owned = TensorHandle.fromTypedArray(new Float32Array([1, 2, 3]), [3]).toHost();
+      hold(nativeTensorSource(owned, "the test tensor"));
+      owned.dispose();
+    })();
+    expect(binding.stats().liveBlocks).toBe(baseline + 1);
+    expect(await collectUntil(() => binding.stats().liveBlocks === baseline)).toBe(true);
+  });
+
+  it("a host view reads and writes the tensor's own memory", () => {
+    const owned = TensorHandle.fromTypedArray(new Int32Array([7, 8, 9]), [3]).toHost();
+    const view = new Int32Array(hostView(owned.dataPtr + BigInt(owned.byteOffset), owned.byteLength));
+    expect(Array.from(view)).toEqual([7, 8, 9]);
+    view[1] = 80;
+    expect(Array.from(owned.toTypedArray())).toEqual([7, 80, 9]);
+    owned.dispose();
+  });
+
+  it("refuses what is not an address, a length or a hold, with the one message shape", () => {
+    expect(() => hostView(0n, 4)).toThrow("Expected a host address (a non-zero bigint) for address but received 0n");
+    expect(() => hostView(4096 as never, 4)).toThrow("Expected a host address (a non-zero bigint) for address but received 4096");
+    expect(() => hostView(4096n, 0)).toThrow("Expected a whole number of bytes from 1 to 2^53 - 1 for byteLength but received 0");
+    expect(() => hostView(4096n, 1.5)).toThrow("Expected a whole number of bytes from 1 to 2^53 - 1 for byteLength but received 1.5");
+    expect(() => letGo({})).toThrow("Expected a hold from tensor.hold() for hold but received an object");
   });
 });
