@@ -6,15 +6,17 @@
 //   2. gst-inspect cost of noopts vs identity (and noopy), plus a check that inspecting does
 //      not load libnode;
 //   3. metadata writes: ns per object written from TypeScript (one by one and bulk) against
-//      the same work in C++ on the portable backend.
+//      the same work in C++ on the portable backend;
+//   4. the ONNX Runtime runner (its session thread) against onnxruntime-node on the JS thread
+//      (bench/onnx-runner.mjs, run as a child process).
 // Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
-// `--only <section>[,<section>]` (per-buffer, inspect, meta) runs only those sections.
+// `--only <section>[,<section>]` (per-buffer, inspect, meta, onnx-runner) runs only those sections.
 // Settings: DS_BENCH_SEGMENT_BUFFERS (20000), DS_BENCH_SEGMENT_ROUNDS (15), DS_BENCH_TRIALS (5)
 // for the steady state; DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7) for whole runs; DS_BENCH_INSPECT_RUNS (15),
 // DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
 // DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0,
 // dsnode_meta.node, dsnode-meta-bench and dsnode-pipeline-bench).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandFailure, runCommand } from "./harness/command.mjs";
@@ -28,7 +30,7 @@ import { printHeader, printInProcess, printInspect, printMeta, printPerBuffer } 
 import { prepareBench } from "./harness/setup.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SECTIONS = ["per-buffer", "inspect", "meta"];
+const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner"];
 
 /** The sections to run: all, or those of `--only a,b` (also `--only=a,b`). */
 function selectedSections(argv) {
@@ -118,6 +120,15 @@ async function main() {
     });
     printMeta(meta, machine.cores);
     results.meta = { ...meta, targets: "bulk <= 2x C++, one by one <= 10x C++ (issue 3)" };
+  }
+
+  if (sections.has("onnx-runner")) {
+    console.log("");
+    const script = join(root, "bench", "onnx-runner.mjs");
+    const run = await runCommand([process.execPath, script], { env: process.env, timeoutMs: 600_000 });
+    if (run.code !== 0) throw commandFailure("the ONNX Runtime runner section", [process.execPath, script], run);
+    process.stdout.write(run.output);
+    results.onnxRunner = JSON.parse(readFileSync(join(root, "bench", "out", "onnx-runner", "results.json"), "utf8"));
   }
 
   results.durationS = (Date.now() - started) / 1000;
