@@ -1,7 +1,8 @@
 // Issue 4, acceptance 1: the ball detector example (an InferenceElement on the ONNX test model)
 // runs in a real pipeline; the ball is located independently from the pixels of the same
 // frames, and every frame's detection must overlap it with IoU >= 0.7.
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ballBoxFromPixels, intersectionOverUnion, renderFrames, type Box, type RgbFrame } from "./helpers/ball-frames";
@@ -74,5 +75,23 @@ describe.each([
       ious.push(iou);
     }
     expect(ious).toHaveLength(frames);
+  });
+});
+
+describe("ball detector, its dist/ copied away from the repository", () => {
+  it("runs from the copy alone: onnxruntime-node and what it requires travel in dist/", () => {
+    // Outside the checkout, no node_modules/ above the copy can stand in for a missing package.
+    const copy = join(mkdtempSync(join(tmpdir(), "ds-element-dist-copy-")), "dist");
+    cpSync(ballDetectorDist, copy, { recursive: true });
+    const dump = join(scratchDir("ball-detector-copy"), "dump.jsonl");
+    const run = launch(
+      `videotestsrc pattern=ball num-buffers=10 ! video/x-raw,format=RGB,width=320,height=240 ! ` +
+        `balldetector model=${model} ! dsmetadump location=${dump} ! fakesink`,
+      { dists: [copy, builtinDist], timeoutMs: 120_000 },
+    );
+    expect(run.code, run.output).toBe(0);
+    const lines = dumped(dump);
+    expect(lines).toHaveLength(10);
+    expect(lines.every((line) => line.frameItems[0]!.objectItems.some((object) => object.label === "ball"))).toBe(true);
   });
 });

@@ -120,6 +120,16 @@ function forAnotherPlatform(parts: readonly string[]): boolean {
 }
 
 /**
+ * The folder of package `name` as Node would find it from the package at `fromDir`: the first
+ * node_modules/<name> up the tree with a package.json. Not `require.resolve("<name>/package.json")`:
+ * a package whose "exports" leave package.json out (onnxruntime-common) cannot be resolved that way.
+ */
+function installedPackageDir(fromDir: string, name: string): string | undefined {
+  const lookup = createRequire(join(fromDir, "package.json")).resolve.paths(name) ?? [];
+  return lookup.map((modules) => join(modules, name)).find((candidate) => existsSync(join(candidate, "package.json")));
+}
+
+/**
  * Copies each native package and its runtime dependencies into `<elementDir>/node_modules`.
  * Returns the copied package names.
  */
@@ -139,14 +149,10 @@ export function copyNativePackages(found: Map<string, string>, elementDir: strin
       },
     });
     const pkg = readPackage(dir);
-    const requireFromPackage = createRequire(join(dir, "package.json"));
     for (const dependency of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) {
-      try {
-        const dependencyDir = packageDirOf(requireFromPackage.resolve(`${dependency}/package.json`));
-        if (dependencyDir) queue.push([dependency, dependencyDir]);
-      } catch {
-        // optional or export-restricted: the package itself decides at run time
-      }
+      const dependencyDir = installedPackageDir(dir, dependency);
+      // Not installed (an optional one, say): the package itself decides at run time.
+      if (dependencyDir) queue.push([dependency, dependencyDir]);
     }
   }
   if (copied.size > 0) mkdirSync(join(elementDir, "node_modules"), { recursive: true });
