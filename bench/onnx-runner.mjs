@@ -2,7 +2,9 @@
 // The ONNX Runtime runner (sdk/dist: each session on a worker thread of its own, inputs read in
 // place, outputs transferred back) against onnxruntime-node used directly on the JS thread, the
 // way the runner itself worked before it had a thread, in one process:
-//   1. latency of one inference, sequential: what the thread's messages cost;
+//   1. latency of one inference, sequential, one intra-op thread each (so that ONNX Runtime's
+//      own pool, whose threads spin after a run, does not weigh in): what the thread's messages
+//      cost;
 //   2. how long the JS thread is held while a slow-to-set-up model loads (the longest gap
 //      between ticks of a 1 ms timer during the load);
 //   3. two models inferring at once (each with one intra-op thread): Promise.all over two
@@ -10,7 +12,7 @@
 // The model is the repository's ball detector (scripts/make-ball-model.mjs), input 1×3×S×S.
 //
 // usage: node bench/onnx-runner.mjs   (after `npm run build -w ds-element`)
-// settings: DS_BENCH_ONNX_ITERATIONS (per round, default 200), DS_BENCH_ONNX_ROUNDS (default 5),
+// settings: DS_BENCH_ONNX_ITERATIONS (per round, default 50), DS_BENCH_ONNX_ROUNDS (default 20),
 // DS_BENCH_ONNX_SETUP_WORK (the slow model's matrix products, default 150)
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -26,8 +28,8 @@ const require = createRequire(import.meta.url);
 const { loadRunner, TensorHandle } = require(path.join(root, "sdk", "dist", "index.js"));
 const ort = require("onnxruntime-node");
 
-const ITERATIONS = Number(process.env.DS_BENCH_ONNX_ITERATIONS ?? 200);
-const ROUNDS = Number(process.env.DS_BENCH_ONNX_ROUNDS ?? 5);
+const ITERATIONS = Number(process.env.DS_BENCH_ONNX_ITERATIONS ?? 50);
+const ROUNDS = Number(process.env.DS_BENCH_ONNX_ROUNDS ?? 20);
 const SETUP_WORK = Number(process.env.DS_BENCH_ONNX_SETUP_WORK ?? 150);
 const SESSION_OPTIONS = { executionProviders: ["cpu"], graphOptimizationLevel: "all" };
 
@@ -58,8 +60,8 @@ async function latency(size) {
   const model = makeModel(`ball-${size}`, ["--size", String(size)]);
   const dims = [1, 3, size, size];
   const input = TensorHandle.fromTypedArray(new Float32Array(3 * size * size).fill(0.25), dims);
-  const runner = await loadRunner(model);
-  const direct = await directSession(model);
+  const runner = await loadRunner(model, { intraOpThreads: 1 });
+  const direct = await directSession(model, { intraOpNumThreads: 1 });
   const viaRunner = async () => (await runner.infer([input]))[0].dispose();
   const viaDirect = () => direct(input.toTypedArray(), dims);
   for (let i = 0; i < 20; i++) await Promise.all([viaRunner(), viaDirect()]);
@@ -128,12 +130,12 @@ async function main() {
   console.log(`${ROUNDS} rounds of ${ITERATIONS} inferences, alternating; medians\n`);
 
   const latencies = [];
-  console.log("1. one inference at a time            runner µs   direct µs   runner / direct   thread cost µs");
+  console.log("1. one inference at a time (1 intra-op thread)  runner µs   direct µs   runner / direct   thread cost µs");
   for (const size of [64, 320, 640]) {
     const result = await latency(size);
     latencies.push(result);
     const ratio = result.runnerUs / result.directUs;
-    console.log(`   ball model 1x3x${size}x${size}`.padEnd(40) + `${result.runnerUs.toFixed(0).padStart(9)}   ${result.directUs.toFixed(0).padStart(9)}   ${ratio.toFixed(2).padStart(15)}   ${(result.runnerUs - result.directUs).toFixed(0).padStart(14)}`);
+    console.log(`   ball model 1x3x${size}x${size}`.padEnd(50) + `${result.runnerUs.toFixed(0).padStart(9)}   ${result.directUs.toFixed(0).padStart(9)}   ${ratio.toFixed(2).padStart(15)}   ${(result.runnerUs - result.directUs).toFixed(0).padStart(14)}`);
   }
 
   const load = await blockingLoad();
