@@ -168,7 +168,7 @@ describe("loadRunner, ONNX Runtime backend: the session's own thread", () => {
     // Were the block back in the pool, this would reuse it and overwrite the disk with black.
     const { tensor: black } = preprocess([TensorHandle.fromTypedArray(new Uint8Array(64 * 64 * 3), [64, 64, 3], { format: "RGB" })], { width: 64, height: 64 });
     const [output] = await pending;
-    expect(Array.from(output!.toTypedArray())).toEqual(Array.from(expected!.toTypedArray()));
+    expect(Array.from(output!.toTypedArray() as Float32Array)).toEqual(Array.from(expected!.toTypedArray() as Float32Array));
     // The hold ended with the inference: only `black` is left of the two inputs.
     expect(tensorStats().pool.liveBlocks).toBe(before);
     black.dispose();

@@ -7,22 +7,13 @@
  */
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidValueError, RunnerError } from "../errors/errors.js";
 import { tensorBinding } from "../native/tensor-binding.js";
 import { bindingLibraryPath } from "../native/worker-binding.js";
 import { nativeTensorSource, TensorHandle } from "../tensor/tensor-handle.js";
 import { DTYPES, type DType } from "../tensor/types.js";
-import {
-  SESSION_THREAD_SOURCE,
-  type SessionInput,
-  type SessionOutput,
-  type SessionReply,
-  type SessionRequest,
-  type SessionThreadData,
-  type SessionValueMetadata,
-} from "./onnx-session-thread.js";
+import { SessionThread, type Loaded, type SessionInput, type SessionOutput, type SessionValueMetadata } from "./onnx-session-thread.js";
 import { checkedInputs, describeShape, InflightCounter } from "./runner-inputs.js";
 import type { LoadRunnerOptions, Runner, RunnerInputs, TensorInfo } from "./types.js";
 
@@ -86,8 +77,6 @@ async function checkModelFile(path: string): Promise<void> {
   if (info.size === 0) throw loadError(path, "the file is empty");
 }
 
-type Loaded = Extract<SessionReply, { kind: "loaded" }>;
-
 /** What the runner needs of the native binding: holds on the inputs' memory while the thread reads it. */
 interface Holds {
   hold(source: ReturnType<typeof nativeTensorSource>): object;
@@ -97,7 +86,7 @@ interface Holds {
 /** The binding's holds and the library the session thread loads it from. */
 function nativeParts(path: string): { holds: Holds; libraryPath: string } {
   try {
-    const binding = tensorBinding("The ONNX Runtime backend");
+    const binding = tensorBinding("the ONNX Runtime backend");
     const { hold, letGo } = binding;
     if (typeof hold !== "function" || typeof letGo !== "function" || typeof binding.hostView !== "function") {
       throw new Error("the native library is older than the SDK (rebuild both with one release: `npm run build`)");
@@ -105,104 +94,6 @@ function nativeParts(path: string): { holds: Holds; libraryPath: string } {
     return { holds: { hold, letGo }, libraryPath: bindingLibraryPath() };
   } catch (error) {
     throw loadError(path, `its ONNX Runtime thread needs ds-element's native binding: ${(error as Error).message}`, error);
-  }
-}
-
-interface Pending {
-  resolve(outputs: readonly SessionOutput[]): void;
-  reject(error: Error): void;
-}
-
-/**
- * The main thread's end of a session thread. Holds no reference to the runner, so a runner
- * dropped without dispose() can be collected (and its thread ended, see {@link threads}).
- * The worker keeps the process alive only while something waits for it.
- */
-class SessionThread {
-  readonly #worker: Worker;
-  readonly #pending = new Map<number, Pending>();
-  #nextId = 1;
-  #loaded: Promise<Loaded>;
-  /** Set when the thread stopped unasked or failed to load: every later call fails with it. */
-  #failure: string | undefined;
-  #exited: Promise<void>;
-
-  constructor(data: SessionThreadData) {
-    this.#worker = new Worker(SESSION_THREAD_SOURCE, { eval: true, workerData: data, stdout: false, stderr: false });
-    let settleLoad!: { resolve(loaded: Loaded): void; reject(error: Error): void };
-    this.#loaded = new Promise((resolve, reject) => (settleLoad = { resolve, reject }));
-    this.#exited = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
-    this.#worker.on("message", (reply: SessionReply) => {
-      switch (reply.kind) {
-        case "loaded":
-          this.#worker.unref();
-          settleLoad.resolve(reply);
-          break;
-        case "load-failed":
-          this.#failure = reply.message;
-          settleLoad.reject(Object.assign(new Error(reply.message), { stage: reply.stage }));
-          break;
-        case "result":
-        case "failed":
-          this.#settle(reply);
-          break;
-      }
-    });
-    const stopped = (reason: string): void => {
-      this.#failure ??= `its ONNX Runtime thread stopped (${reason})`;
-      settleLoad.reject(new Error(this.#failure));
-      for (const [id, pending] of this.#pending) {
-        this.#pending.delete(id);
-        pending.reject(new Error(this.#failure));
-      }
-    };
-    this.#worker.on("error", (error) => stopped(error.message));
-    this.#worker.on("exit", (code) => stopped(`exit code ${code}`));
-  }
-
-  /** Resolves with the session's inputs and outputs; rejects with `stage` set when it did not load. */
-  get loaded(): Promise<Loaded> {
-    return this.#loaded;
-  }
-
-  /** Why the thread cannot serve, if it cannot. */
-  get failure(): string | undefined {
-    return this.#failure;
-  }
-
-  infer(inputs: readonly SessionInput[]): Promise<readonly SessionOutput[]> {
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      if (this.#pending.size === 0) this.#worker.ref();
-      this.#pending.set(id, { resolve, reject });
-      this.#post({ kind: "infer", id, inputs });
-    });
-  }
-
-  #settle(reply: Extract<SessionReply, { kind: "result" | "failed" }>): void {
-    const pending = this.#pending.get(reply.id);
-    if (pending === undefined) return;
-    this.#pending.delete(reply.id);
-    if (this.#pending.size === 0) this.#worker.unref();
-    if (reply.kind === "result") pending.resolve(reply.outputs);
-    else pending.reject(new Error(reply.message));
-  }
-
-  #post(request: SessionRequest): void {
-    this.#worker.postMessage(request);
-  }
-
-  /** Frees the session and ends the thread; resolves once it has exited. */
-  release(): Promise<void> {
-    this.#failure ??= "its session was released";
-    this.#worker.ref();
-    this.#post({ kind: "release" });
-    return this.#exited;
-  }
-
-  /** Ends the thread at once (a runner collected without dispose()). */
-  terminate(): void {
-    void this.#worker.terminate();
   }
 }
 

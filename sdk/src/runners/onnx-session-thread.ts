@@ -1,5 +1,5 @@
 /**
- * An ONNX Runtime session's own thread. onnxruntime-node creates sessions and runs them
+ * An ONNX Runtime session's own thread: the worker's source and the JS thread's end of it. onnxruntime-node creates sessions and runs them
  * synchronously on the thread that calls it; run on the JS thread, a model's set-up (graph
  * optimisation, seconds for a large model) and every inference would hold up every element of
  * the process. So each runner's session lives in a worker thread of its own: loading a new model
@@ -17,6 +17,7 @@
  *
  * @internal
  */
+import { Worker } from "node:worker_threads";
 import { OPEN_HOST_VIEW_SOURCE } from "../native/worker-binding.js";
 
 /** What the thread is started with (`workerData`). */
@@ -146,3 +147,104 @@ parentPort.on("message", (request) => {
   }
 });
 `;
+
+/** What the thread answers once the session is set up. */
+export type Loaded = Extract<SessionReply, { kind: "loaded" }>;
+
+interface Pending {
+  resolve(outputs: readonly SessionOutput[]): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The JS thread's end of a session thread. Holds no reference to the runner, so a runner
+ * dropped without dispose() can be collected (and its thread ended). The worker keeps the
+ * process alive only while something waits for it: a load, an inference, the release.
+ */
+export class SessionThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  readonly #loaded: Promise<Loaded>;
+  /** Set when the thread stopped unasked or failed to load: every later call fails with it. */
+  #failure: string | undefined;
+  readonly #exited: Promise<void>;
+
+  constructor(data: SessionThreadData) {
+    this.#worker = new Worker(SESSION_THREAD_SOURCE, { eval: true, workerData: data });
+    let settleLoad!: { resolve(loaded: Loaded): void; reject(error: Error): void };
+    this.#loaded = new Promise((resolve, reject) => (settleLoad = { resolve, reject }));
+    this.#exited = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
+    this.#worker.on("message", (reply: SessionReply) => {
+      switch (reply.kind) {
+        case "loaded":
+          this.#worker.unref();
+          settleLoad.resolve(reply);
+          break;
+        case "load-failed":
+          this.#failure = reply.message;
+          settleLoad.reject(Object.assign(new Error(reply.message), { stage: reply.stage }));
+          break;
+        case "result":
+        case "failed":
+          this.#settle(reply);
+          break;
+      }
+    });
+    const stopped = (reason: string): void => {
+      this.#failure ??= `its ONNX Runtime thread stopped (${reason})`;
+      settleLoad.reject(new Error(this.#failure));
+      for (const [id, pending] of this.#pending) {
+        this.#pending.delete(id);
+        pending.reject(new Error(this.#failure));
+      }
+    };
+    this.#worker.on("error", (error) => stopped(error.message));
+    this.#worker.on("exit", (code) => stopped(`exit code ${code}`));
+  }
+
+  /** Resolves with the session's inputs and outputs; rejects with `stage` set when it did not load. */
+  get loaded(): Promise<Loaded> {
+    return this.#loaded;
+  }
+
+  /** Why the thread cannot serve, if it cannot. */
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
+  infer(inputs: readonly SessionInput[]): Promise<readonly SessionOutput[]> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref();
+      this.#pending.set(id, { resolve, reject });
+      this.#post({ kind: "infer", id, inputs });
+    });
+  }
+
+  #settle(reply: Extract<SessionReply, { kind: "result" | "failed" }>): void {
+    const pending = this.#pending.get(reply.id);
+    if (pending === undefined) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (reply.kind === "result") pending.resolve(reply.outputs);
+    else pending.reject(new Error(reply.message));
+  }
+
+  #post(request: SessionRequest): void {
+    this.#worker.postMessage(request);
+  }
+
+  /** Frees the session and ends the thread; resolves once it has exited. */
+  release(): Promise<void> {
+    this.#failure ??= "its session was released";
+    this.#worker.ref();
+    this.#post({ kind: "release" });
+    return this.#exited;
+  }
+
+  /** Ends the thread at once (a runner collected without dispose()). */
+  terminate(): void {
+    void this.#worker.terminate();
+  }
+}

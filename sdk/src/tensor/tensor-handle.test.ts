@@ -294,7 +294,7 @@ describe("holds and host views (the binding, for worker threads)", () => {
     const view = new Int32Array(hostView(owned.dataPtr + BigInt(owned.byteOffset), owned.byteLength));
     expect(Array.from(view)).toEqual([7, 8, 9]);
     view[1] = 80;
-    expect(Array.from(owned.toTypedArray())).toEqual([7, 80, 9]);
+    expect(Array.from(owned.toTypedArray() as Int32Array)).toEqual([7, 80, 9]);
     owned.dispose();
   });
 
