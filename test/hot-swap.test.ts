@@ -5,10 +5,10 @@
 // the output of exactly one model, and the switch must happen between two batches, at the
 // first one after the new model finished loading (logged by the element). A model that takes
 // long to set up must not hold the buffers back meanwhile: it loads on a thread of its own.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { makeBallModel } from "../sdk/src/test-support/ball-model";
 import { pythonHost, repoRoot, scratchDir } from "./helpers/gst";
 import { ballDetectorDist, builtinDist } from "./helpers/projects";
 
@@ -63,8 +63,7 @@ describe("InferenceElement: model changed while PLAYING", () => {
   it("keeps every buffer flowing while a model that is slow to set up loads", () => {
     // ONNX Runtime computes this twin's constant subgraph (matrix products) while it sets the
     // session up; at inference it is the class-1 ball model.
-    const slow = join(scratchDir("hot-swap-slow"), "ball-as-class-1-slow.onnx");
-    execFileSync(process.execPath, [join(repoRoot, "scripts", "make-ball-model.mjs"), "--out", slow, "--ball-class", "1", "--setup-work", "150"]);
+    const slow = makeBallModel("ball-as-class-1-slow", ["--ball-class", "1", "--setup-work", "150"]);
     const frames = 480;
     const { counts, classes, log } = runSwap(slow, frames);
     expect(counts).toEqual({ in: frames, out: frames, swapAt: SWAP_AT });

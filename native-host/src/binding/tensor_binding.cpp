@@ -67,6 +67,20 @@ napi_value throw_tensor_error(napi_env env, const std::string& message) {
   return nullptr;
 }
 
+// An address from JS: a non-zero bigint that fits 64 bits. `kind` is "device" or "host".
+bool read_address(napi_env env, napi_value value, const char* kind, const std::string& name, uint64_t* out) {
+  bool lossless = false;
+  napi_valuetype type = napi_undefined;
+  if (napi_typeof(env, value, &type) != napi_ok || type != napi_bigint ||
+      napi_get_value_bigint_uint64(env, value, out, &lossless) != napi_ok || !lossless || *out == 0) {
+    throw_error(env, ErrorKind::kType,
+        std::string("Expected a ") + kind + " address (a non-zero bigint) for " + name + " but received " +
+            metabind::describe_value(env, value));
+    return false;
+  }
+  return true;
+}
+
 napi_value throw_frame_error(napi_env env, const tensor::FrameError& error) {
   if (error.kind == tensor::FrameError::Kind::kRange) return throw_error(env, ErrorKind::kRange, error.message);
   return throw_tensor_error(env, error.message);
@@ -324,19 +338,36 @@ bool copy_device(const Desc& src, uint8_t* dst, std::string* error) {
 constexpr napi_type_tag kDLPackTag = {0x64736e6f64652d64ull, 0x6c7061636b2d3038ull};           // v0.8 DLManagedTensor
 constexpr napi_type_tag kDLPackVersionedTag = {0x64736e6f64652d64ull, 0x6c7061636b2d3130ull};  // v1.0 versioned
 
+// What keeps a resolved tensor's memory: the pooled block or the frame's GstMemory, and for a
+// tensor over JS memory a reference to its ArrayBuffer. DLPack capsules and holds own one.
+struct HeldMemory {
+  std::shared_ptr<void> keep_alive;
+  napi_ref js_memory = nullptr;
+
+  bool take(napi_env env, Resolved* source) {
+    keep_alive = std::move(source->keep_alive);
+    return source->js_buffer == nullptr || napi_create_reference(env, source->js_buffer, 1, &js_memory) == napi_ok;
+  }
+
+  void drop(napi_env env) {
+    keep_alive.reset();
+    if (js_memory != nullptr) {
+      napi_delete_reference(env, js_memory);
+      js_memory = nullptr;
+    }
+  }
+};
+
 struct Capsule {
   DLManagedTensor managed{};
   DLManagedTensorVersioned versioned{};
   bool is_versioned = false;
   int64_t shape[tensor::kMaxDims] = {};
   int64_t strides[tensor::kMaxDims] = {};
-  std::shared_ptr<void> keep_alive;
+  HeldMemory memory;
   napi_env env = nullptr;
-  napi_ref js_memory = nullptr;  // a tensor over JS memory: its ArrayBuffer
 
-  ~Capsule() {
-    if (js_memory != nullptr) napi_delete_reference(env, js_memory);
-  }
+  ~Capsule() { memory.drop(env); }
 };
 
 void delete_managed(DLManagedTensor* self) { delete static_cast<Capsule*>(self->manager_ctx); }
@@ -444,9 +475,8 @@ napi_value to_dlpack(napi_env env, napi_callback_info info) {
   }
   auto* capsule = new Capsule();
   capsule->is_versioned = versioned;
-  capsule->keep_alive = std::move(source.keep_alive);
   capsule->env = env;
-  if (source.js_buffer != nullptr && napi_create_reference(env, source.js_buffer, 1, &capsule->js_memory) != napi_ok) {
+  if (!capsule->memory.take(env, &source)) {
     delete capsule;
     return nullptr;
   }
@@ -575,40 +605,27 @@ napi_value address_of(napi_env env, napi_callback_info info) {
 
 // ---------------------------------------------------------------- holds
 
-// A hold keeps a tensor's memory (a pooled block, a frame's GstMemory, a JS ArrayBuffer) while
-// native work or another thread reads it after the JS side may have let go of the tensor
-// (dispose(), the end of its call). letGo() ends it at once; GC ends a forgotten one.
+// A hold keeps a tensor's memory while native work or another thread reads it after the JS side
+// may have let go of the tensor (dispose(), the end of its call). letGo() ends it at once; GC
+// ends a forgotten one.
 constexpr napi_type_tag kHoldTag = {0x64736e6f64652d68ull, 0x6f6c642d74656e73ull};
 
-struct Hold {
-  std::shared_ptr<void> keep_alive;
-  napi_ref js_memory = nullptr;
-};
-
-void drop_hold(napi_env env, Hold* hold) {
-  hold->keep_alive.reset();
-  if (hold->js_memory != nullptr) {
-    napi_delete_reference(env, hold->js_memory);
-    hold->js_memory = nullptr;
-  }
-}
-
 void finalize_hold(napi_env env, void* data, void* hint) {
-  auto* hold = static_cast<Hold*>(data);
-  drop_hold(env, hold);
-  delete hold;
+  auto* held = static_cast<HeldMemory*>(data);
+  held->drop(env);
+  delete held;
 }
 
 napi_value hold(napi_env env, napi_callback_info info) {
   Args args(env, info);
   Resolved source;
   if (!args.ok || !resolve(env, args[0], "tensor", &source)) return nullptr;
-  auto* held = new Hold{std::move(source.keep_alive)};
+  auto* held = new HeldMemory();
   napi_value object = nullptr;
-  if ((source.js_buffer != nullptr && napi_create_reference(env, source.js_buffer, 1, &held->js_memory) != napi_ok) ||
-      napi_create_object(env, &object) != napi_ok || napi_type_tag_object(env, object, &kHoldTag) != napi_ok ||
+  if (!held->take(env, &source) || napi_create_object(env, &object) != napi_ok ||
+      napi_type_tag_object(env, object, &kHoldTag) != napi_ok ||
       napi_wrap(env, object, held, finalize_hold, nullptr, nullptr) != napi_ok) {
-    drop_hold(env, held);
+    held->drop(env);
     delete held;
     return nullptr;
   }
@@ -625,25 +642,19 @@ napi_value let_go(napi_env env, napi_callback_info info) {
     return throw_error(env, ErrorKind::kType,
         "Expected a hold from tensor.hold() for hold but received " + metabind::describe_value(env, args[0]));
   }
-  drop_hold(env, static_cast<Hold*>(data));
+  static_cast<HeldMemory*>(data)->drop(env);
   return metabind::make_undefined(env);
 }
 
 // An ArrayBuffer over host memory this environment does not own, for a worker thread that
 // reads a tensor of the main thread in place (the ONNX Runtime runner's session thread). It frees
-// nothing: the caller keeps the memory alive (a DLPack capsule on the main thread) until the
-// worker is done with the view.
+// nothing: the caller keeps the memory alive (a hold on the main thread) until the worker is done
+// with the view.
 napi_value host_view(napi_env env, napi_callback_info info) {
   Args args(env, info);
   if (!args.ok) return nullptr;
   uint64_t address = 0;
-  bool lossless = false;
-  napi_valuetype type = napi_undefined;
-  if (napi_typeof(env, args[0], &type) != napi_ok || type != napi_bigint ||
-      napi_get_value_bigint_uint64(env, args[0], &address, &lossless) != napi_ok || !lossless || address == 0) {
-    return throw_error(env, ErrorKind::kType,
-        "Expected a host address (a non-zero bigint) for address but received " + metabind::describe_value(env, args[0]));
-  }
+  if (!read_address(env, args[0], "host", "address", &address)) return nullptr;
   double byte_length = 0;
   if (!metabind::read_double(env, args[1], FieldName("byteLength"), &byte_length)) return nullptr;
   if (!(byte_length >= 1 && byte_length <= 9007199254740991.0) || byte_length != static_cast<double>(static_cast<uint64_t>(byte_length))) {
@@ -1048,15 +1059,7 @@ bool resolve(napi_env env, napi_value source, const char* name, Resolved* out) {
       return false;
     }
     uint64_t address = 0;
-    bool lossless = false;
-    napi_valuetype type = napi_undefined;
-    if (napi_typeof(env, pointer_value, &type) != napi_ok || type != napi_bigint ||
-        napi_get_value_bigint_uint64(env, pointer_value, &address, &lossless) != napi_ok || !lossless || address == 0) {
-      throw_error(env, ErrorKind::kType,
-          std::string("Expected a device address (a non-zero bigint) for ") + name + ".dataPtr but received " +
-              metabind::describe_value(env, pointer_value));
-      return false;
-    }
+    if (!read_address(env, pointer_value, "device", std::string(name) + ".dataPtr", &address)) return false;
     desc.byte_offset = static_cast<uint64_t>(byte_offset);
     if (device != "cuda" || device_id < 0 || stride_dims != desc.ndim || byte_offset < 0 ||
         static_cast<double>(desc.byte_offset) != byte_offset || desc.byte_offset % tensor::dtype_size(desc.dtype) != 0) {

@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidValueError, RunnerError } from "../errors/errors.js";
-import { tensorBinding } from "../native/tensor-binding.js";
+import { tensorBinding, type NativeTensorSource } from "../native/tensor-binding.js";
 import { bindingLibraryPath } from "../native/worker-binding.js";
 import { nativeTensorSource, TensorHandle } from "../tensor/tensor-handle.js";
 import { DTYPES, type DType } from "../tensor/types.js";
@@ -79,7 +79,7 @@ async function checkModelFile(path: string): Promise<void> {
 
 /** What the runner needs of the native binding: holds on the inputs' memory while the thread reads it. */
 interface Holds {
-  hold(source: ReturnType<typeof nativeTensorSource>): object;
+  hold(source: NativeTensorSource): object;
   letGo(hold: object): void;
 }
 
