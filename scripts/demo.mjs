@@ -14,6 +14,8 @@ const { runWithPlugins } = require(join(root, "sdk", "dist", "cli", "run.js"));
 
 const FRAMES = 300;
 const example = join(root, "examples", "ball-detector");
+// DS_ELEMENT_DEMO_DIST: another build of the example (`npm run test:deepstream`'s, against DeepStream).
+const exampleDist = process.env.DS_ELEMENT_DEMO_DIST || join(example, "dist");
 const dump = join(mkdtempSync(join(tmpdir(), "ds-element-demo-")), "metadata.jsonl");
 const pipeline = [
   "videotestsrc", `num-buffers=${FRAMES}`, "pattern=ball", "!",
@@ -25,7 +27,7 @@ const pipeline = [
 console.log(`$ gst-launch-1.0 ${pipeline.join(" ")}\n`);
 const started = process.hrtime.bigint();
 const code = await runWithPlugins({
-  dists: [join(example, "dist")],
+  dists: [exampleDist],
   command: ["gst-launch-1.0", ...pipeline],
   env: { ...process.env, GST_DEBUG: process.env.GST_DEBUG ?? "balldetector:4", GST_DEBUG_NO_COLOR: "1" },
 });

@@ -1,25 +1,65 @@
 #!/usr/bin/env bash
-# `npm run test:deepstream`: the same test suite as `npm test`, with the native code built
-# against an installed DeepStream SDK, so every pipeline test runs on DeepStream's
+# `npm run test:deepstream`: the whole test suite of `npm test`, with the native code built
+# against DeepStream's metadata libraries, so that every pipeline test runs on NVIDIA's
 # NvDsBatchMeta (docs/internals/metadata-design.md §2) instead of the portable GstMeta.
 #
-#   DS_SDK_ROOT=/opt/nvidia/deepstream/deepstream npm run test:deepstream
+#   DS_META_SOURCE=../shared/deepstream-9.1 npm run test:deepstream      # NVIDIA's source
+#   DS_SDK_ROOT=/opt/nvidia/deepstream/deepstream npm run test:deepstream # an installed SDK
 #
-# Needs a DeepStream install (headers in sources/includes, libnvds_meta and libnvdsgst_meta in
-# lib/). Leaves native-host/build configured for DeepStream; `npm run build` afterwards
-# keeps that configuration (cmake caches DS_SDK_ROOT): delete native-host/build to go back to the portable build.
+# DS_META_SOURCE is a folder laid out like NVIDIA/DeepStream (includes/, src/utils/nvdsmeta/,
+# src/gst-utils/gst-nvdsmeta/): its libnvds_meta.so and libnvdsgst_meta.so are built with
+# NVIDIA's Makefiles in a copy under the cache folder (DS_ELEMENT_CACHE, default
+# ~/.cache/ds-element), never in the source (it may be read-only) nor in this repository.
+#
+# The native host is built in native-host/build-deepstream; the element folders the tests run
+# go to test/out-deepstream. native-host/build and every dist/ stay the portable build, so
+# `npm test` afterwards runs the portable backend again. Arguments go to vitest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root="${DS_SDK_ROOT:-/opt/nvidia/deepstream/deepstream}"
-if [[ ! -f "$root/sources/includes/nvdsmeta.h" || ! -e "$root/lib/libnvds_meta.so" || ! -e "$root/lib/libnvdsgst_meta.so" ]]; then
-  echo "test:deepstream: no DeepStream SDK at $root (needs sources/includes/nvdsmeta.h, lib/libnvds_meta.so, lib/libnvdsgst_meta.so)." >&2
-  echo "Install DeepStream, or set DS_SDK_ROOT to its folder. Without DeepStream, \`npm test\` runs the same tests on the portable backend." >&2
-  exit 2
+repo=$(pwd)
+log() { printf '\033[1m[test:deepstream]\033[0m %s\n' "$*"; }
+fail() { printf 'test:deepstream: %s\n' "$*" >&2; exit 2; }
+
+if [[ -n "${DS_META_SOURCE:-}" ]]; then
+  src=$(cd "$DS_META_SOURCE" 2>/dev/null && pwd) || fail "DS_META_SOURCE=$DS_META_SOURCE is not a folder"
+  for need in includes/nvdsmeta.h includes/gstnvdsmeta.h src/utils/nvdsmeta/Makefile src/gst-utils/gst-nvdsmeta/Makefile; do
+    [[ -e "$src/$need" ]] || fail "DS_META_SOURCE=$src lacks $need (expected a folder laid out like NVIDIA/DeepStream, e.g. ../shared/deepstream-9.1)"
+  done
+  # One cache entry per content of the source: an edited source is rebuilt, an unchanged one is not.
+  key=$(cd "$src" && find includes src -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+  root="${DS_ELEMENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ds-element}/deepstream-meta/$key"
+  if [[ ! -e "$root/lib/libnvds_meta.so" || ! -e "$root/lib/libnvdsgst_meta.so" ]]; then
+    log "building NVIDIA's libnvds_meta.so and libnvdsgst_meta.so from $src in $root"
+    rm -rf "$root" && mkdir -p "$root/lib"
+    cp -R "$src/includes" "$src/src" "$root/" && chmod -R u+w "$root"
+    build_log="$root/make.log"
+    { make -C "$root/src/utils/nvdsmeta" LIB_INSTALL_DIR="$root/lib/" all install \
+        && make -C "$root/src/gst-utils/gst-nvdsmeta" LIB_INSTALL_DIR="$root/lib/" all install; } >"$build_log" 2>&1 \
+      || { tail -30 "$build_log" >&2; rm -rf "$root/lib"; fail "building NVIDIA's metadata libraries from $src failed (log above, in full in $build_log)"; }
+  fi
+else
+  root="${DS_SDK_ROOT:-/opt/nvidia/deepstream/deepstream}"
+  if [[ ! -f "$root/sources/includes/nvdsmeta.h" || ! -e "$root/lib/libnvds_meta.so" || ! -e "$root/lib/libnvdsgst_meta.so" ]]; then
+    echo "test:deepstream: no DeepStream SDK at $root (needs sources/includes/nvdsmeta.h, lib/libnvds_meta.so, lib/libnvdsgst_meta.so)." >&2
+    echo "Set DS_SDK_ROOT to an installed SDK, or DS_META_SOURCE to NVIDIA's source of the metadata libraries (e.g. ../shared/deepstream-9.1)." >&2
+    echo "Without DeepStream, \`npm test\` runs the same tests on the portable backend." >&2
+    exit 2
+  fi
 fi
+
+# The portable build and every package first (what `npm test` does), then the DeepStream build beside it.
 bash scripts/setup.sh
-echo "[test:deepstream] building the native code against $root"
-(cd native-host && npx cmake-js compile --out build --CDCMAKE_BUILD_TYPE=Release --CDDS_SDK_ROOT="$root")
-nm -C -D native-host/build/Release/libgstdsnode.so | grep -q nvds_create_batch_meta \
-  || { echo "test:deepstream: libgstdsnode.so was built without the DeepStream backend (see the cmake output above)" >&2; exit 1; }
+native="$repo/native-host/build-deepstream/Release"
+log "building the native host against $root in native-host/build-deepstream"
+(cd native-host && npx cmake-js compile --out build-deepstream --CDCMAKE_BUILD_TYPE=Release --CDDS_SDK_ROOT="$root")
+nm -C -D "$native/libgstdsnode.so" | grep -q nvds_create_batch_meta \
+  || fail "libgstdsnode.so was built without the DeepStream backend (see the cmake output above)"
+
 export LD_LIBRARY_PATH="$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+linked=$(ldd "$native/libgstdsnode.so" | awk '$1 == "libnvds_meta.so" { print $3 }')
+[[ -n "$linked" && -e "$linked" ]] || fail "libgstdsnode.so does not resolve libnvds_meta.so (ldd: $(ldd "$native/libgstdsnode.so" | grep nvds || true))"
+log "backend: DeepStream (NvDsBatchMeta), libnvds_meta.so: $(readlink -f "$linked")"
+
+out="$repo/test/out-deepstream"
+export DS_ELEMENT_NATIVE_DIR="$native" DS_ELEMENT_TEST_OUT="$out" DS_ELEMENT_BUILTIN_DIST="$out/dists/builtin"
 npx vitest run "$@"

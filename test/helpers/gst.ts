@@ -4,7 +4,11 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const repoRoot = resolve(__dirname, "..", "..");
-export const outRoot = join(repoRoot, "test", "out");
+/**
+ * Where tests write: test/out, or DS_ELEMENT_TEST_OUT (`npm run test:deepstream` uses
+ * test/out-deepstream, so its element folders never mix with the portable build's).
+ */
+export const outRoot = process.env.DS_ELEMENT_TEST_OUT ? resolve(process.env.DS_ELEMENT_TEST_OUT) : join(repoRoot, "test", "out");
 
 /** What a finished GStreamer command left behind. */
 export interface GstRun {

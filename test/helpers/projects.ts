@@ -5,11 +5,22 @@ import { join } from "node:path";
 import { outRoot, repoRoot } from "./gst";
 
 const cli = join(repoRoot, "sdk", "bin", "ds-element.js");
+const native = require(join(repoRoot, "native-host", "index.js")) as { buildDir: string; pluginPath: string };
 
-export const exampleDist = join(repoRoot, "examples", "frame-counter", "dist");
+/**
+ * Another native build than native-host/build/Release (DS_ELEMENT_NATIVE_DIR, set by
+ * `npm run test:deepstream`): the examples' and the SDK's element folders, which carry the
+ * native code, are then built under outRoot instead of their own dist/, which stay portable.
+ */
+const ownDists = process.env.DS_ELEMENT_NATIVE_DIR !== undefined;
+const distOf = (project: string, name: string): string => (ownDists ? join(outRoot, "dists", name) : join(repoRoot, project, "dist"));
+
+export const exampleDist = distOf("examples/frame-counter", "frame-counter");
 export const fixturesDist = join(outRoot, "fixture-elements");
 /** The ball detector example (its build also writes its test models into model/). */
-export const ballDetectorDist = join(repoRoot, "examples", "ball-detector", "dist");
+export const ballDetectorDist = distOf("examples/ball-detector", "ball-detector");
+/** The SDK's built-in elements (dsmetadump), built by the SDK's own build. */
+export const builtinDist = distOf("sdk/builtin", "builtin");
 
 /** Builds a ds-element project into `out` with the real CLI. */
 export function buildProject(project: string, out: string): void {
@@ -18,10 +29,15 @@ export function buildProject(project: string, out: string): void {
 
 /** Builds what the integration tests need (vitest globalSetup for the integration project). */
 export default function setup(): void {
-  if (!existsSync(join(repoRoot, "native-host", "build", "Release", "libgstdsnode.so"))) {
-    throw new Error("the native host is not built: run the tests with `npm test` (it builds everything first)");
+  if (!existsSync(native.pluginPath)) {
+    throw new Error(`the native host is not built (no ${native.pluginPath}): run the tests with \`npm test\` (it builds everything first)`);
   }
-  if (!existsSync(join(exampleDist, "ds-elements", "framecounter", "element.json"))) {
+  if (ownDists) {
+    // Every run: the native build they carry may have changed since the last one.
+    buildProject(join(repoRoot, "examples", "frame-counter"), exampleDist);
+    buildProject(join(repoRoot, "examples", "ball-detector"), ballDetectorDist);
+    buildProject(join(repoRoot, "sdk", "builtin"), builtinDist);
+  } else if (!existsSync(join(exampleDist, "ds-elements", "framecounter", "element.json"))) {
     buildProject(join(repoRoot, "examples", "frame-counter"), exampleDist);
   }
   if (!existsSync(join(ballDetectorDist, "ds-elements", "balldetector", "element.json"))) {
@@ -29,6 +45,3 @@ export default function setup(): void {
   }
   buildProject(join(repoRoot, "test", "fixtures", "elements"), fixturesDist);
 }
-
-/** The SDK's built-in elements (dsmetadump), built by the SDK's own build. */
-export const builtinDist = join(repoRoot, "sdk", "builtin", "dist");

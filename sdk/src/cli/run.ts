@@ -82,6 +82,8 @@ export function pluginEnvironment(
 /**
  * The SDK's own built elements (`dsmetadump`, in the package's builtin/dist), when built:
  * `ds-element run` and `inspect` put them on the plugin path after the user's dists.
+ * `DS_ELEMENT_BUILTIN_DIST` names another build of them (`npm run test:deepstream` builds
+ * them against DeepStream outside the package).
  *
  * @example
  * ```ts
@@ -89,7 +91,7 @@ export function pluginEnvironment(
  * ```
  */
 export function builtinDists(): string[] {
-  const dist = join(sdkRoot(), "builtin", "dist");
+  const dist = process.env.DS_ELEMENT_BUILTIN_DIST || join(sdkRoot(), "builtin", "dist");
   return existsSync(join(dist, "ds-elements")) ? [dist] : [];
 }
 

@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { temporaryDir } from "../test-support/bundle.js";
@@ -17,7 +18,8 @@ describe("loadMetaAddon", () => {
   });
 
   it("loads ds-element-native's dsnode_meta.node, once", () => {
-    expect(metaAddonPath()).toMatch(/build\/Release\/dsnode_meta\.node$/);
+    const native = createRequire(__filename)("ds-element-native") as { buildDir: string };
+    expect(metaAddonPath()).toBe(join(native.buildDir, "dsnode_meta.node"));
     const addon = loadMetaAddon();
     expect(typeof addon.harness.openCall).toBe("function");
     expect(loadMetaAddon()).toBe(addon);
