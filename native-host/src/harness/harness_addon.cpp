@@ -24,6 +24,7 @@
 #include "binding/records.h"
 #include "binding/state_layout.h"
 #include "binding/tensor_binding.h"
+#include "meta/deepstream_backend.h"
 #include "meta/portable_backend.h"
 #include "meta/portable_gst_meta.h"
 #include "meta/validate.h"
@@ -68,8 +69,38 @@ struct BufferBox {
 // Tells our buffer objects from any other wrapped object (napi_unwrap alone cannot).
 constexpr napi_type_tag kBufferTag = {0x64736e6f64656275ull, 0x66666572686e7331ull};
 
+// The harness's buffers carry the batch the plugin would find upstream: on a DeepStream build
+// DeepStream's NvDsBatchMeta (attached as nvstreammux does), else the portable batch; so that
+// the SDK's unit tests run on the backend the build's elements use.
+#ifdef DSNODE_HAVE_DEEPSTREAM
+bool attach_batch(GstBuffer* buffer, uint32_t max_frames) { return meta::open_deepstream_batch(buffer, max_frames) != nullptr; }
+std::unique_ptr<meta::Batch> open_batch(GstBuffer* buffer) {
+  return meta::has_deepstream_batch(buffer) ? meta::open_deepstream_batch(buffer, 0) : nullptr;
+}
+bool add_batch_frame(meta::Batch& batch, GstBuffer*, const meta::FrameFields& fields) {
+  return meta::add_deepstream_frame(batch, fields).ptr != nullptr;
+}
+meta::Status add_batch_tensor_output(meta::Batch& batch, meta::UserMetaLevel level, void* owner,
+    const meta::TensorOutput& output, std::vector<std::vector<uint8_t>> bytes, meta::UserHandle* created) {
+  return meta::add_deepstream_tensor_output(batch, level, owner, output, std::move(bytes), created);
+}
+#else
+bool attach_batch(GstBuffer* buffer, uint32_t max_frames) { return meta::attach_portable_batch(buffer, max_frames) != nullptr; }
+std::unique_ptr<meta::Batch> open_batch(GstBuffer* buffer) {
+  meta::PortableBatchMeta* batch = meta::find_portable_batch(buffer);
+  return batch != nullptr ? std::make_unique<meta::PortableBackend>(batch) : nullptr;
+}
+bool add_batch_frame(meta::Batch&, GstBuffer* buffer, const meta::FrameFields& fields) {
+  return meta::find_portable_batch(buffer)->add_frame(fields) != nullptr;
+}
+meta::Status add_batch_tensor_output(meta::Batch& batch, meta::UserMetaLevel level, void* owner,
+    const meta::TensorOutput& output, std::vector<std::vector<uint8_t>> bytes, meta::UserHandle* created) {
+  return static_cast<meta::PortableBackend&>(batch).add_tensor_output(level, owner, output, std::move(bytes), created);
+}
+#endif
+
 struct OpenCall {
-  std::unique_ptr<meta::PortableBackend> backend;  // its destructor ends the call (end_call)
+  std::unique_ptr<meta::Batch> backend;  // its destructor ends the call (end_call)
   // The buffer, kept alive (with its batch) by a reference on its JS object rather than a
   // GstBuffer ref: a second ref would make the buffer read-only, and frame access maps it
   // read/write as the plugin's in-place transform does.
@@ -192,9 +223,9 @@ napi_value create_buffer(napi_env env, napi_callback_info info) {
     return throw_error(env, ErrorKind::kRange, "Could not allocate " + std::to_string(size) + " bytes for createBuffer");
   }
   if (size > 0) gst_buffer_memset(buffer, 0, 0, static_cast<gsize>(size));
-  if (meta::attach_portable_batch(buffer, max_frames) == nullptr) {
+  if (!attach_batch(buffer, max_frames)) {
     gst_buffer_unref(buffer);
-    return throw_error(env, ErrorKind::kState, "Could not attach a portable batch meta in createBuffer");
+    return throw_error(env, ErrorKind::kState, "Could not attach a batch meta in createBuffer");
   }
   return wrap_buffer(env, buffer);
 }
@@ -228,7 +259,8 @@ napi_value copy_buffer(napi_env env, napi_callback_info info) {
   Args args(env, info);
   GstBuffer* buffer = nullptr;
   if (!args.ok || !read_buffer(env, args[0], "buffer", &buffer)) return nullptr;
-  // A copy transform: the portable meta deep-copies its batch, as after a tee.
+  // A copy transform: the batch meta is deep-copied (NVIDIA's copy function on a DeepStream
+  // build, the portable meta's otherwise), as after a tee.
   GstBuffer* copy = gst_buffer_copy(buffer);
   if (copy == nullptr) return throw_error(env, ErrorKind::kState, "Could not copy the buffer in copyBuffer");
   return wrap_buffer(env, copy);
@@ -253,12 +285,12 @@ napi_value add_frame(napi_env env, napi_callback_info info) {
   meta::FrameFields fields;
   meta::Status status = metabind::read_frame_record(static_cast<const double*>(data), &fields);
   if (!status.ok()) return throw_status(env, status);
-  meta::PortableBatchMeta* batch = meta::find_portable_batch(buffer);
-  if (batch == nullptr) return throw_error(env, ErrorKind::kState, "Expected a buffer with a portable batch for addFrame");
-  if (batch->add_frame(fields) == nullptr) {
+  std::unique_ptr<meta::Batch> batch = open_batch(buffer);
+  if (batch == nullptr) return throw_error(env, ErrorKind::kState, "Expected a buffer with a batch meta for addFrame");
+  if (batch->num_frames() >= batch->max_frames_in_batch() || !add_batch_frame(*batch, buffer, fields)) {
     return throw_error(env, ErrorKind::kState,
         "Expected a batch with room for another frame for addFrame but received one with " +
-            std::to_string(batch->frame_meta_list.size()) + " of " + std::to_string(batch->max_frames_in_batch) +
+            std::to_string(batch->num_frames()) + " of " + std::to_string(batch->max_frames_in_batch()) +
             " frames (maxFramesInBatch)");
   }
   return metabind::make_undefined(env);
@@ -365,9 +397,9 @@ napi_value open_call(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   GstBuffer* buffer = box->buffer;
-  meta::PortableBatchMeta* batch = meta::find_portable_batch(buffer);
-  if (batch == nullptr) return throw_error(env, ErrorKind::kState, "Expected a buffer with a portable batch for openCall");
-  const size_t frames = batch->frame_meta_list.size();
+  std::unique_ptr<meta::Batch> batch = open_batch(buffer);
+  if (batch == nullptr) return throw_error(env, ErrorKind::kState, "Expected a buffer with a batch meta for openCall");
+  const size_t frames = batch->num_frames();
   if (length < L::state_length(frames)) {
     return throw_error(env, ErrorKind::kRange,
         "Expected a state array of at least " + std::to_string(L::state_length(frames)) + " values (" +
@@ -375,7 +407,7 @@ napi_value open_call(napi_env env, napi_callback_info info) {
             std::to_string(frames) + " frames) for state but received " + std::to_string(length) + " values");
   }
   OpenCall call;
-  call.backend = std::make_unique<meta::PortableBackend>(batch);
+  call.backend = std::move(batch);
   call.buffer = buffer;
   if (napi_create_reference(env, args[0], 1, &call.object) != napi_ok) return nullptr;
   call.stream = box->stream;
@@ -495,7 +527,7 @@ napi_value add_tensor_output(napi_env env, napi_callback_info info) {
   }
   Harness* harness = harness_of(args);
   auto found = harness->calls.find(id);
-  meta::PortableBackend* backend = found != harness->calls.end() ? found->second.backend.get() : nullptr;
+  meta::Batch* backend = found != harness->calls.end() ? found->second.backend.get() : nullptr;
   // attach_user_meta reports a stale id; a live id that is not ours has no portable backend.
   return metabind::attach_user_meta(env, id, args[1], args[2],
       [&](meta::Batch*, meta::UserMetaLevel level, void* owner, meta::UserHandle* created) {
@@ -503,7 +535,7 @@ napi_value add_tensor_output(napi_env env, napi_callback_info info) {
           return meta::Status::State("Expected a call opened by harness.openCall for addTensorOutput but received "
               "call " + std::to_string(id));
         }
-        return backend->add_tensor_output(level, owner, output, std::move(bytes), created);
+        return add_batch_tensor_output(*backend, level, owner, output, std::move(bytes), created);
       });
 }
 

@@ -31,33 +31,103 @@ static_assert(static_cast<int>(TensorDataType::kUint8) == UINT8, "NvDsInferDataT
 
 namespace {
 
-// --- user meta payloads we write: type string + bytes/JSON, deep-copied with the buffer
+// --- user meta payloads we write. user_meta_data points at the payload's bytes, so that C code
+// downstream reads them as DeepStream components read any user meta: find it by meta_type
+// (nvds_get_user_meta_type("ORG.COMPONENT.DESCRIPTION")) and cast user_meta_data to the
+// struct it expects. JSON is its UTF-8 text. A NUL follows the bytes. Our header (type, kind,
+// size) sits just before them in the same allocation; copy_func/release_func duplicate and
+// free the whole block, so a tee's copy carries it.
 
 constexpr uint32_t kPayloadMagic = 0x44534E55;  // "DSNU"
 
-struct Payload {
-  uint32_t magic = kPayloadMagic;
-  std::string type;
-  PayloadKind kind = PayloadKind::kBytes;
-  std::vector<uint8_t> bytes;
+struct alignas(16) PayloadHeader {
+  uint32_t magic;
+  PayloadKind kind;
+  size_t size;
+  const char *type;  // interned
 };
 
+uint8_t *payload_bytes(PayloadHeader *header) { return reinterpret_cast<uint8_t *>(header + 1); }
+
+PayloadHeader *new_payload(const char *type, PayloadKind kind, const uint8_t *bytes, size_t size) {
+  auto *header = static_cast<PayloadHeader *>(g_malloc(sizeof(PayloadHeader) + size + 1));
+  *header = {kPayloadMagic, kind, size, type};
+  if (size > 0) std::memcpy(payload_bytes(header), bytes, size);
+  payload_bytes(header)[size] = 0;
+  return header;
+}
+
+PayloadHeader *header_of(gpointer user_meta_data) {
+  return reinterpret_cast<PayloadHeader *>(user_meta_data) - 1;
+}
+
 gpointer payload_copy(gpointer data, gpointer) {
-  auto *user = static_cast<NvDsUserMeta *>(data);
-  return new Payload(*static_cast<const Payload *>(user->user_meta_data));
+  const PayloadHeader *from = header_of(static_cast<NvDsUserMeta *>(data)->user_meta_data);
+  return payload_bytes(new_payload(from->type, from->kind, payload_bytes(const_cast<PayloadHeader *>(from)), from->size));
 }
 
 void payload_release(gpointer data, gpointer) {
   auto *user = static_cast<NvDsUserMeta *>(data);
-  delete static_cast<Payload *>(user->user_meta_data);
+  if (user->user_meta_data != nullptr) g_free(header_of(user->user_meta_data));
   user->user_meta_data = nullptr;
 }
 
-const Payload *own_payload(const NvDsUserMeta *user) {
+const PayloadHeader *own_payload(const NvDsUserMeta *user) {
   if (user->base_meta.release_func != payload_release || user->user_meta_data == nullptr)
     return nullptr;
-  const auto *payload = static_cast<const Payload *>(user->user_meta_data);
-  return payload->magic == kPayloadMagic ? payload : nullptr;
+  const PayloadHeader *header = header_of(user->user_meta_data);
+  return header->magic == kPayloadMagic ? header : nullptr;
+}
+
+// --- nvinfer-shaped tensor outputs (output-tensor-meta=1) that the testing harness attaches:
+// an NvDsInferTensorMeta over host copies of the layers, owned by the user meta.
+
+struct TensorMetaStorage {
+  NvDsInferTensorMeta meta{};
+  TensorOutput output;
+  std::vector<std::vector<uint8_t>> bytes;
+  std::vector<NvDsInferLayerInfo> layers;
+  std::vector<void *> host, device;
+
+  TensorMetaStorage(const TensorOutput &from, std::vector<std::vector<uint8_t>> data)
+      : output(from), bytes(std::move(data)), layers(from.layers.size()), host(from.layers.size()),
+        device(from.layers.size(), nullptr) {
+    for (size_t i = 0; i < layers.size(); ++i) {
+      const TensorLayer &layer = output.layers[i];
+      NvDsInferLayerInfo &info = layers[i];
+      info.dataType = static_cast<NvDsInferDataType>(layer.data_type);
+      info.inferDims.numDims = layer.num_dims;
+      std::copy_n(layer.dims, layer.num_dims, info.inferDims.d);
+      info.inferDims.numElements = layer.num_elements;
+      info.bindingIndex = layer.binding_index;
+      info.layerName = output.layers[i].layer_name.c_str();
+      info.buffer = host[i] = bytes[i].data();
+      info.isInput = 0;
+    }
+    meta.unique_id = output.unique_id;
+    meta.num_output_layers = static_cast<guint>(layers.size());
+    meta.output_layers_info = layers.data();
+    meta.out_buf_ptrs_host = host.data();
+    meta.out_buf_ptrs_dev = device.data();
+    meta.gpu_id = output.gpu_id;
+    meta.network_info = {output.network_width, output.network_height, output.network_channels};
+    meta.maintain_aspect_ratio = output.maintain_aspect_ratio;
+    meta.symmetric_padding = output.symmetric_padding;
+    meta.priv_data = this;
+  }
+};
+
+gpointer tensor_meta_copy(gpointer data, gpointer) {
+  const auto *from = static_cast<const TensorMetaStorage *>(
+      static_cast<const NvDsInferTensorMeta *>(static_cast<NvDsUserMeta *>(data)->user_meta_data)->priv_data);
+  return &(new TensorMetaStorage(from->output, from->bytes))->meta;
+}
+
+void tensor_meta_release(gpointer data, gpointer) {
+  auto *user = static_cast<NvDsUserMeta *>(data);
+  if (user->user_meta_data != nullptr)
+    delete static_cast<TensorMetaStorage *>(static_cast<NvDsInferTensorMeta *>(user->user_meta_data)->priv_data);
+  user->user_meta_data = nullptr;
 }
 
 // --- conversions between the model and DeepStream's structs
@@ -168,8 +238,21 @@ class MetaLock {
 template <typename T, typename H>
 T *as(H handle) { return static_cast<T *>(handle.ptr); }
 
+// DeepStream appends frames and batch user metas but prepends every other list
+// (nvds_add_meta_to_parent): the newest object, classifier, label info, display meta and
+// frame/object user meta comes first. Those lists are read from their end, so that the
+// Batch interface sees them in the order they were added, as the portable backend keeps
+// them; NVIDIA's copy (a tee, gst_buffer_make_writable) reverses them on both backends
+// (portable_batch.cpp, docs/internals/metadata-design.md §2.4).
 template <typename H>
-void collect(GList *list, std::vector<H> *out) {
+void collect_added_order(GList *list, std::vector<H> *out) {
+  out->clear();
+  for (GList *node = list; node != nullptr; node = node->next) out->push_back(H{node->data});
+  std::reverse(out->begin(), out->end());
+}
+
+template <typename H>
+void collect_list_order(GList *list, std::vector<H> *out) {
   out->clear();
   for (GList *node = list; node != nullptr; node = node->next) out->push_back(H{node->data});
 }
@@ -259,6 +342,9 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) override {
+    auto *parent_meta = as<NvDsObjectMeta>(parent);
+    if (parent_meta != nullptr && !in_a_frame(parent_meta))
+      return Status::State("Expected an ObjectMeta added to a frame for parent but received one that is not in a frame");
     if (!take_pending(pending_objects_, as<NvDsObjectMeta>(object)))
       return not_pending("ObjectMeta", "addObjectMeta");
     MetaLock lock(batch_);
@@ -282,7 +368,7 @@ class DeepStreamBackend final : public Batch {
 
   void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const override {
     MetaLock lock(batch_);
-    collect(as<NvDsFrameMeta>(frame)->obj_meta_list, out);
+    collect_added_order(as<NvDsFrameMeta>(frame)->obj_meta_list, out);
   }
 
   size_t num_objects(FrameHandle frame) const override {
@@ -342,6 +428,13 @@ class DeepStreamBackend final : public Batch {
     return Status::Ok();
   }
 
+  bool in_a_frame(NvDsObjectMeta *object) const {
+    MetaLock lock(batch_);
+    for (NvDsFrameMeta *frame : frames_)
+      if (contains(frame->obj_meta_list, object)) return true;
+    return false;
+  }
+
   ObjectHandle parent_of(ObjectHandle object) const override {
     return ObjectHandle{as<NvDsObjectMeta>(object)->parent};
   }
@@ -374,7 +467,7 @@ class DeepStreamBackend final : public Batch {
 
   void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const override {
     MetaLock lock(batch_);
-    collect(as<NvDsObjectMeta>(object)->classifier_meta_list, out);
+    collect_added_order(as<NvDsObjectMeta>(object)->classifier_meta_list, out);
   }
 
   void read_classifier(ClassifierHandle handle, ClassifierFields *out) const override {
@@ -407,7 +500,12 @@ class DeepStreamBackend final : public Batch {
     if (!take_pending(pending_labels_, as<NvDsLabelInfo>(label)))
       return not_pending("LabelInfo", "addLabelInfo");
     MetaLock lock(batch_);
-    nvds_add_label_info_meta_to_classifier(as<NvDsClassifierMeta>(classifier), as<NvDsLabelInfo>(label));
+    // NVIDIA's add counts the label into num_labels; ours was written with the classifier
+    // (ClassifierMeta.numLabels, by default the number of labels): keep it as written.
+    auto *c = as<NvDsClassifierMeta>(classifier);
+    const guint num_labels = c->num_labels;
+    nvds_add_label_info_meta_to_classifier(c, as<NvDsLabelInfo>(label));
+    c->num_labels = num_labels;
     return Status::Ok();
   }
 
@@ -416,13 +514,15 @@ class DeepStreamBackend final : public Batch {
     auto *c = as<NvDsClassifierMeta>(classifier);
     if (!contains(c->label_info_list, label.ptr))
       return not_in("a LabelInfo", "classifier", "removeLabelInfo");
+    const guint num_labels = c->num_labels;  // as for add: the written count stays
     nvds_remove_label_info_meta_from_classifier(c, as<NvDsLabelInfo>(label));
+    c->num_labels = num_labels;
     return Status::Ok();
   }
 
   void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const override {
     MetaLock lock(batch_);
-    collect(as<NvDsClassifierMeta>(classifier)->label_info_list, out);
+    collect_added_order(as<NvDsClassifierMeta>(classifier)->label_info_list, out);
   }
 
   void read_label_info(LabelInfoHandle handle, LabelInfoFields *out) const override {
@@ -476,7 +576,7 @@ class DeepStreamBackend final : public Batch {
 
   void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const override {
     MetaLock lock(batch_);
-    collect(as<NvDsFrameMeta>(frame)->display_meta_list, out);
+    collect_added_order(as<NvDsFrameMeta>(frame)->display_meta_list, out);
   }
 
   void read_display(DisplayHandle handle, DisplayFields *out) const override {
@@ -521,8 +621,13 @@ class DeepStreamBackend final : public Batch {
   UserHandle acquire_user_meta() override {
     MetaLock lock(batch_);
     NvDsUserMeta *user = nvds_acquire_user_meta_from_pool(batch_);
+    // The user meta pool has no release function of its own: a meta comes back with the
+    // previous user's data pointer and callbacks (nvds_acquire_meta_from_pool keeps them).
     user->user_meta_data = nullptr;
     user->base_meta.meta_type = NVDS_INVALID_META;
+    user->base_meta.copy_func = nullptr;
+    user->base_meta.release_func = nullptr;
+    user->base_meta.uContext = nullptr;
     pending_users_.push_back(user);
     return UserHandle{user};
   }
@@ -561,16 +666,20 @@ class DeepStreamBackend final : public Batch {
 
   void user_metas(UserMetaLevel level, void *owner, std::vector<UserHandle> *out) const override {
     MetaLock lock(batch_);
-    collect(*user_list(level, owner), out);
+    if (level == UserMetaLevel::kBatch)
+      collect_list_order(*user_list(level, owner), out);
+    else
+      collect_added_order(*user_list(level, owner), out);
   }
 
   void read_user_meta(UserHandle handle, UserMetaFields *out) const override {
     const auto *user = as<NvDsUserMeta>(handle);
     out->meta_type_id = user->base_meta.meta_type;
-    if (const Payload *payload = own_payload(user)) {
+    if (const PayloadHeader *payload = own_payload(user)) {
       out->meta_type = payload->type;
       out->kind = payload->kind;
-      out->payload = payload->bytes;
+      const auto *bytes = static_cast<const uint8_t *>(user->user_meta_data);
+      out->payload.assign(bytes, bytes + payload->size);
     } else {
       out->meta_type.clear();
       out->kind = user->base_meta.meta_type == NVDSINFER_TENSOR_OUTPUT_META ? PayloadKind::kTensorOutput
@@ -590,17 +699,15 @@ class DeepStreamBackend final : public Batch {
     Status status = validate_user_meta(fields);
     if (!status.ok())
       return status;
-    auto *payload = const_cast<Payload *>(own_payload(user));
-    if (payload == nullptr) {
-      payload = new Payload();
-      user->user_meta_data = payload;
-      user->base_meta.copy_func = payload_copy;
-      user->base_meta.release_func = payload_release;
-    }
-    payload->type = fields.meta_type;
-    payload->kind = fields.kind;
-    payload->bytes = fields.payload;
-    user->base_meta.meta_type = nvds_get_user_meta_type(const_cast<gchar *>(payload->type.c_str()));
+    // nvds_get_user_meta_type keeps the pointer it is given (g_quark_from_static_string): it
+    // must outlive the process, as interned strings do.
+    const char *type = g_intern_string(fields.meta_type.c_str());
+    if (own_payload(user) != nullptr)
+      payload_release(user, nullptr);
+    user->user_meta_data = payload_bytes(new_payload(type, fields.kind, fields.payload.data(), fields.payload.size()));
+    user->base_meta.copy_func = payload_copy;
+    user->base_meta.release_func = payload_release;
+    user->base_meta.meta_type = nvds_get_user_meta_type(const_cast<gchar *>(type));
     return Status::Ok();
   }
 
@@ -630,6 +737,28 @@ class DeepStreamBackend final : public Batch {
       layer.device_buffer = meta->out_buf_ptrs_dev != nullptr ? meta->out_buf_ptrs_dev[i] : nullptr;
     }
     return true;
+  }
+
+  Status add_tensor_output(UserMetaLevel level, void *owner, const TensorOutput &output,
+      std::vector<std::vector<uint8_t>> bytes, UserHandle *created) {
+    Status status = validate_tensor_output(output, bytes);
+    if (!status.ok())
+      return status;
+    MetaLock lock(batch_);
+    NvDsUserMeta *user = nvds_acquire_user_meta_from_pool(batch_);
+    user->user_meta_data = &(new TensorMetaStorage(output, std::move(bytes)))->meta;
+    user->base_meta.meta_type = NVDSINFER_TENSOR_OUTPUT_META;
+    user->base_meta.copy_func = tensor_meta_copy;
+    user->base_meta.release_func = tensor_meta_release;
+    user->base_meta.uContext = nullptr;
+    switch (level) {
+      case UserMetaLevel::kBatch: nvds_add_user_meta_to_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
+    }
+    if (created != nullptr)
+      *created = UserHandle{user};
+    return Status::Ok();
   }
 
   // DeepStream has no "give back un-added" call: add each leftover to a parent and remove it,
@@ -715,6 +844,9 @@ std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_fra
     batch = nvds_create_batch_meta(max_frames_in_batch);
     if (batch == nullptr)
       return nullptr;
+    // nvds_create_batch_meta sizes the pools but leaves this 0, as nvstreammux sets it itself;
+    // at 0 no frame fits and NVIDIA's copy makes pools that cannot grow.
+    batch->max_frames_in_batch = max_frames_in_batch;
     NvDsMeta *meta = gst_buffer_add_nvds_meta(buffer, batch, nullptr, nvds_batch_meta_copy_func,
         nvds_batch_meta_release_func);
     if (meta == nullptr) {
@@ -728,6 +860,13 @@ std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_fra
     batch->base_meta.release_func = nvds_batch_meta_release_func;
   }
   return std::make_unique<DeepStreamBackend>(batch);
+}
+
+Status add_deepstream_tensor_output(Batch &batch, UserMetaLevel level, void *owner, const TensorOutput &output,
+    std::vector<std::vector<uint8_t>> bytes, UserHandle *created) {
+  if (batch.backend() != BackendKind::kDeepStream)
+    return Status::State("Expected a DeepStream batch for a tensor output");
+  return static_cast<DeepStreamBackend &>(batch).add_tensor_output(level, owner, output, std::move(bytes), created);
 }
 
 FrameHandle add_deepstream_frame(Batch &batch, const FrameFields &fields) {

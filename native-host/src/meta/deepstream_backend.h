@@ -6,7 +6,9 @@
 
 #include <gst/gst.h>
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "meta/batch.h"
 
@@ -24,6 +26,12 @@ std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_fra
 // Adds a frame to a batch opened by open_deepstream_batch (nvds_acquire_frame_meta_from_pool +
 // nvds_add_frame_meta_to_batch). Null past max_frames_in_batch.
 FrameHandle add_deepstream_frame(Batch &batch, const FrameFields &fields);
+
+// Attaches an nvinfer-shaped tensor output (an NvDsInferTensorMeta user meta of type
+// NVDSINFER_TENSOR_OUTPUT_META over host copies of `bytes`, copied with the buffer) at `level`
+// of `owner`, as the portable backend's add_tensor_output does. For the testing harness.
+Status add_deepstream_tensor_output(Batch &batch, UserMetaLevel level, void *owner, const TensorOutput &output,
+    std::vector<std::vector<uint8_t>> bytes, UserHandle *created);
 
 }  // namespace dsnode::meta
 

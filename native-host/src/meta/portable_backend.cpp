@@ -368,16 +368,9 @@ bool PortableBackend::read_tensor_output(UserHandle user, TensorOutput *out) con
 Status PortableBackend::add_tensor_output(UserMetaLevel level, void *owner, const TensorOutput &output,
     std::vector<std::vector<uint8_t>> bytes, UserHandle *created) {
   modified_ = true;
-  if (bytes.size() != output.layers.size())
-    return Status::Invalid("Expected " + std::to_string(output.layers.size()) +
-        " layer buffers for NvDsInferTensorMeta.out_buf_ptrs_host but received " + std::to_string(bytes.size()));
-  for (size_t i = 0; i < output.layers.size(); ++i) {
-    const TensorLayer &layer = output.layers[i];
-    const size_t needed = static_cast<size_t>(layer.num_elements) * tensor_element_size(layer.data_type);
-    if (layer.num_dims > kMaxTensorDims || bytes[i].size() != needed)
-      return Status::Invalid("Expected " + std::to_string(needed) + " bytes for NvDsInferTensorMeta"
-          ".out_buf_ptrs_host[" + std::to_string(i) + "] but received " + std::to_string(bytes[i].size()));
-  }
+  Status status = validate_tensor_output(output, bytes);
+  if (!status.ok())
+    return status;
   auto storage = std::make_shared<TensorOutputStorage>();
   storage->output = output;
   storage->bytes = std::move(bytes);

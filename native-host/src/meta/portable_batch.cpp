@@ -80,66 +80,69 @@ PortableUserMeta *copy_user(PortableBatchMeta &to, const PortableUserMeta &from)
 
 }  // namespace
 
+// What NVIDIA's nvds_batch_meta_copy_func (nvdsmeta_copy.c) makes of a batch, so that a tee
+// copy reads the same on both backends (docs/internals/metadata-design.md §2.4):
+// - it walks each list in DeepStream's order and adds every copy with the usual add calls, so
+//   the lists DeepStream prepends to (all but frames and batch user metas) come out reversed:
+//   here, where lists are kept in added order, those are walked from their end;
+// - an object keeps its parent only when the parent, in the same frame, was copied before it;
+// - it drops a frame's pipeline_width/height and a classifier's classifier_type, and counts
+//   num_labels anew from the labels it copies.
 std::unique_ptr<PortableBatchMeta> PortableBatchMeta::deep_copy() const {
   auto copy = std::make_unique<PortableBatchMeta>(max_frames_in_batch);
   for (int i = 0; i < static_cast<int>(kMaxUserFields); ++i) copy->misc_batch_info[i] = misc_batch_info[i];
   for (const PortableUserMeta *user : batch_user_meta_list)
     copy->batch_user_meta_list.push_back(copy_user(*copy, *user));
 
-  std::unordered_map<const PortableObject *, PortableObject *> objects;  // parents only
-  bool has_parents = false;
-  std::vector<std::pair<PortableObject *, const PortableObject *>> with_parent;
+  std::unordered_map<const PortableObject *, PortableObject *> copied;  // this frame's, so far
   for (const PortableFrame *frame : frame_meta_list) {
-    PortableFrame *new_frame = copy->add_frame(frame->fields);
+    FrameFields fields = frame->fields;
+    fields.pipeline_width = fields.pipeline_height = 0;
+    PortableFrame *new_frame = copy->add_frame(fields);
     new_frame->obj_meta_list.reserve(frame->obj_meta_list.size());
-    for (const PortableObject *object : frame->obj_meta_list) {
+    copied.clear();
+    for (auto o = frame->obj_meta_list.rbegin(); o != frame->obj_meta_list.rend(); ++o) {
+      const PortableObject *object = *o;
       PortableObject *new_object = copy->object_pool.acquire();
       new_object->fields = object->fields;
       new_object->owner = new_frame;
       new_object->state = MetaState::kAdded;
-      for (const PortableClassifier *classifier : object->classifier_meta_list) {
+      for (auto u = object->obj_user_meta_list.rbegin(); u != object->obj_user_meta_list.rend(); ++u)
+        new_object->obj_user_meta_list.push_back(copy_user(*copy, **u));
+      for (auto c = object->classifier_meta_list.rbegin(); c != object->classifier_meta_list.rend(); ++c) {
         PortableClassifier *new_classifier = copy->classifier_pool.acquire();
-        new_classifier->fields = classifier->fields;
+        new_classifier->fields.unique_component_id = (*c)->fields.unique_component_id;
         new_classifier->owner = new_object;
         new_classifier->state = MetaState::kAdded;
-        for (const PortableLabelInfo *label : classifier->label_info_list) {
+        for (auto l = (*c)->label_info_list.rbegin(); l != (*c)->label_info_list.rend(); ++l) {
           PortableLabelInfo *new_label = copy->label_info_pool.acquire();
-          new_label->fields = label->fields;
+          new_label->fields = (*l)->fields;
           new_label->owner = new_classifier;
           new_label->state = MetaState::kAdded;
           new_classifier->label_info_list.push_back(new_label);
         }
+        new_classifier->fields.num_labels = static_cast<uint32_t>(new_classifier->label_info_list.size());
         new_object->classifier_meta_list.push_back(new_classifier);
       }
-      for (const PortableUserMeta *user : object->obj_user_meta_list)
-        new_object->obj_user_meta_list.push_back(copy_user(*copy, *user));
       if (object->parent != nullptr) {
-        has_parents = true;
-        with_parent.emplace_back(new_object, object);
+        auto found = copied.find(object->parent);
+        if (found != copied.end()) {
+          new_object->parent = found->second;
+          ++found->second->num_children;
+        }
       }
-      if (object->num_children > 0)
-        objects.emplace(object, new_object);
+      copied.emplace(object, new_object);
       new_frame->obj_meta_list.push_back(new_object);
     }
-    for (const PortableDisplay *display : frame->display_meta_list) {
+    for (auto d = frame->display_meta_list.rbegin(); d != frame->display_meta_list.rend(); ++d) {
       PortableDisplay *new_display = copy->display_pool.acquire();
-      new_display->fields = display->fields;
+      new_display->fields = (*d)->fields;
       new_display->owner = new_frame;
       new_display->state = MetaState::kAdded;
       new_frame->display_meta_list.push_back(new_display);
     }
-    for (const PortableUserMeta *user : frame->frame_user_meta_list)
-      new_frame->frame_user_meta_list.push_back(copy_user(*copy, *user));
-  }
-  if (has_parents) {
-    // Linked after the walk: a parent may come after its child, or sit in another frame.
-    for (auto &[new_object, old_object] : with_parent) {
-      auto found = objects.find(old_object->parent);
-      if (found != objects.end()) {
-        new_object->parent = found->second;
-        ++found->second->num_children;
-      }
-    }
+    for (auto u = frame->frame_user_meta_list.rbegin(); u != frame->frame_user_meta_list.rend(); ++u)
+      new_frame->frame_user_meta_list.push_back(copy_user(*copy, **u));
   }
   return copy;
 }

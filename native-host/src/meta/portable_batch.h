@@ -81,8 +81,9 @@ class PortableBatchMeta {
   PortableBatchMeta(const PortableBatchMeta &) = delete;
   PortableBatchMeta &operator=(const PortableBatchMeta &) = delete;
 
-  // A deep copy: every meta, string and payload is duplicated (tensor outputs are shared:
-  // they are immutable). Parent links point into the copy.
+  // A deep copy as NVIDIA's nvds_batch_meta_copy_func makes one (portable_batch.cpp says what
+  // that keeps): every meta, string and payload is duplicated (tensor outputs are shared: they
+  // are immutable); kept parent links point into the copy.
   std::unique_ptr<PortableBatchMeta> deep_copy() const;
 
   // Adds a frame (the host does, when it makes a batch). Null past max_frames_in_batch.

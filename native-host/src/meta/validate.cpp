@@ -317,4 +317,18 @@ size_t tensor_element_size(TensorDataType type) {
   return 0;
 }
 
+Status validate_tensor_output(const TensorOutput &output, const std::vector<std::vector<uint8_t>> &bytes) {
+  if (bytes.size() != output.layers.size())
+    return Status::Invalid("Expected " + std::to_string(output.layers.size()) +
+        " layer buffers for NvDsInferTensorMeta.out_buf_ptrs_host but received " + std::to_string(bytes.size()));
+  for (size_t i = 0; i < output.layers.size(); ++i) {
+    const TensorLayer &layer = output.layers[i];
+    const size_t needed = static_cast<size_t>(layer.num_elements) * tensor_element_size(layer.data_type);
+    if (layer.num_dims > kMaxTensorDims || bytes[i].size() != needed)
+      return Status::Invalid("Expected " + std::to_string(needed) + " bytes for NvDsInferTensorMeta"
+          ".out_buf_ptrs_host[" + std::to_string(i) + "] but received " + std::to_string(bytes[i].size()));
+  }
+  return Status::Ok();
+}
+
 }  // namespace dsnode::meta

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "meta/batch.h"
 #include "meta/model.h"
@@ -23,6 +24,9 @@ Status validate_label_info(const LabelInfoFields &label);
 Status validate_display(const DisplayFields &display);
 Status validate_display_content(const DisplayContent &content);
 Status validate_user_meta(const UserMetaFields &user);
+// One host buffer per layer, each num_elements × the element size of its data type (what the
+// testing harness attaches as an nvinfer-shaped tensor output).
+Status validate_tensor_output(const TensorOutput &output, const std::vector<std::vector<uint8_t>> &bytes);
 
 // `field` names the value in messages (e.g. "NvDsObjectMeta.rect_params.border_color").
 Status validate_color(const ColorParams &color, const char *field);

@@ -258,11 +258,11 @@ export interface MetaBinding {
 
 /** The testing addon's extra functions (dsnode_meta.node `harness`). */
 export interface HarnessBinding {
-  /** A new GstBuffer with an empty portable batch of `maxFramesInBatch`, holding `size` bytes (zeroed). */
+  /** A new GstBuffer with an empty batch meta (NvDsBatchMeta on a DeepStream build, else the portable batch) of `maxFramesInBatch`, holding `size` bytes (zeroed). */
   createBuffer(maxFramesInBatch: number, size: number): object;
   /** Copies `pixels` into the buffer's memory at `offset`. */
   writeBuffer(buffer: object, offset: number, pixels: Uint8Array): void;
-  /** gst_buffer_copy (deep-copies the portable batch, as a tee branch's copy would). */
+  /** gst_buffer_copy (deep-copies the batch meta, as a tee branch's copy would). */
   copyBuffer(buffer: object): object;
   /** Appends a frame (fields from a frame record laid out as in the state array, at index 0 of `record`). */
   addFrame(buffer: object, record: Float64Array): void;
