@@ -526,6 +526,73 @@ void test_display_chaining() {
   gst_buffer_unref(buffer);
 }
 
+// A buffer copy does what NVIDIA's nvds_batch_meta_copy_func does on DeepStream
+// (docs/internals/metadata-design.md §2.4), so that a tee branch reads the same on both builds.
+void test_copies_like_deepstream() {
+  PortableBatchMeta *data;
+  GstBuffer *buffer = make_buffer(&data, 1);
+  {
+    PortableBackend batch(data);
+    FrameHandle frame = batch.frame_at(0);
+    FrameFields frame_fields;
+    batch.read_frame(frame, &frame_fields);
+    frame_fields.pipeline_width = 640;
+    frame_fields.pipeline_height = 480;
+    batch.write_frame(frame, frame_fields);
+    ObjectHandle objects[3];
+    for (int i = 0; i < 3; ++i) {
+      objects[i] = batch.acquire_object();
+      ObjectFields fields = sample_object();
+      fields.class_id = i;
+      batch.write_object(objects[i], fields);
+      batch.add_object(frame, objects[i], i == 1 ? objects[0] : ObjectHandle{});
+    }
+    ClassifierHandle classifier = batch.acquire_classifier();
+    ClassifierFields classifier_fields;
+    classifier_fields.num_labels = 5;
+    classifier_fields.unique_component_id = 3;
+    classifier_fields.classifier_type = "color";
+    batch.write_classifier(classifier, classifier_fields);
+    for (int i = 0; i < 2; ++i) {
+      LabelInfoHandle label = batch.acquire_label_info();
+      LabelInfoFields fields;
+      fields.label_id = static_cast<uint32_t>(i);
+      batch.write_label_info(label, fields);
+      batch.add_label_info(classifier, label);
+    }
+    batch.add_classifier(objects[0], classifier);
+    for (int i = 0; i < 2; ++i) {
+      UserHandle user = batch.acquire_user_meta();
+      UserMetaFields fields;
+      fields.meta_type = "ACME.ORDER.TEST";
+      fields.payload = {static_cast<uint8_t>(i)};
+      batch.write_user_meta(user, fields);
+      batch.add_user_meta(UserMetaLevel::kFrame, frame.ptr, user);
+    }
+    batch.end_call();
+  }
+  GstBuffer *copy = gst_buffer_copy(buffer);
+  PortableFrame *frame = find_portable_batch(copy)->frame_meta_list[0];
+  const auto &objects = frame->obj_meta_list;
+  check(objects.size() == 3 && objects[0]->fields.class_id == 2 && objects[1]->fields.class_id == 1 &&
+      objects[2]->fields.class_id == 0, "a copy reverses the object list (DeepStream prepends; its copy adds anew)");
+  check(objects[1]->parent == nullptr, "a child added after its parent loses it in the copy (NVIDIA copies it first)");
+  PortableClassifier *classifier = objects[2]->classifier_meta_list.at(0);
+  check(classifier->fields.num_labels == 2 && classifier->fields.classifier_type.empty() &&
+      classifier->fields.unique_component_id == 3, "a copied classifier counts its labels anew and has no classifier_type");
+  check(classifier->label_info_list.at(0)->fields.label_id == 1 && classifier->label_info_list.at(1)->fields.label_id == 0,
+      "a copy reverses label infos");
+  check(frame->frame_user_meta_list.size() == 2 && frame->frame_user_meta_list[0]->fields.payload[0] == 1,
+      "a copy reverses frame user metas");
+  check(frame->fields.pipeline_width == 0 && frame->fields.pipeline_height == 0, "a copy drops pipeline_width/height");
+  GstBuffer *again = gst_buffer_copy(copy);
+  const auto &twice = find_portable_batch(again)->frame_meta_list[0]->obj_meta_list;
+  check(twice[0]->fields.class_id == 0 && twice[2]->fields.class_id == 2, "a second copy restores the order");
+  gst_buffer_unref(again);
+  gst_buffer_unref(copy);
+  gst_buffer_unref(buffer);
+}
+
 void test_buffer_copies() {
   PortableBatchMeta *data;
   GstBuffer *buffer = make_buffer(&data);
@@ -558,7 +625,10 @@ void test_buffer_copies() {
   PortableObject *copied_child = copied->frame_meta_list[1]->obj_meta_list[0];
   check(copied_parent != data->frame_meta_list[0]->obj_meta_list[0] && same(copied_parent->fields, sample_object()),
       "objects are deep-copied with every field");
-  check(copied_child->parent == copied_parent, "parent links point into the copy (across frames)");
+  // NVIDIA's nvds_batch_meta_copy_func links a parent only when it copied it first, in the same
+  // frame: a parent in another frame is lost, as on DeepStream.
+  check(copied_child->parent == nullptr && copied_parent->num_children == 0,
+      "a parent in another frame is not linked in the copy (as NVIDIA's copy)");
   check(copied_parent->classifier_meta_list.size() == 1 && copied_parent->classifier_meta_list[0]->label_info_list.size() == 1 &&
       copied_parent->classifier_meta_list[0]->owner == copied_parent, "classifiers and labels are copied");
   check(copied->batch_user_meta_list.size() == 1 && copied->batch_user_meta_list[0]->fields.payload == std::vector<uint8_t>{1, 2, 3} &&
@@ -753,6 +823,7 @@ int main(int argc, char **argv) {
   test_remove();
   test_display_chaining();
   test_buffer_copies();
+  test_copies_like_deepstream();
   test_strings();
   test_invalid_values();
   std::printf("%d passed, %d failed\n", passed, failed);

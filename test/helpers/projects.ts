@@ -22,6 +22,18 @@ export const ballDetectorDist = distOf("examples/ball-detector", "ball-detector"
 /** The SDK's built-in elements (dsmetadump), built by the SDK's own build. */
 export const builtinDist = distOf("sdk/builtin", "builtin");
 
+/**
+ * The metadata backend of the native build under test: "deepstream" when its plugin links
+ * NVIDIA's libnvds_meta.so (`npm run test:deepstream`), else "portable".
+ */
+export const nativeBackend: "deepstream" | "portable" = /NEEDED.*\blibnvds_meta\.so/.test(
+  execFileSync("readelf", ["-d", native.pluginPath], { encoding: "utf8" }),
+)
+  ? "deepstream"
+  : "portable";
+/** The GstMeta API a batch travels under on this build. */
+export const batchMetaApi = nativeBackend === "deepstream" ? "NvDsMetaAPI" : "DsNodePortableBatchMetaAPI";
+
 /** Builds a ds-element project into `out` with the real CLI. */
 export function buildProject(project: string, out: string): void {
   execFileSync(process.execPath, [cli, "build", "--project", project, "--out", out], { stdio: "pipe" });

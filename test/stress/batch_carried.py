@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Counts which buffers leave an element with ds-element's portable batch meta on them.
+"""Counts which buffers leave an element with a batch meta on them: ds-element's portable one
+or DeepStream's NvDsMeta, whichever the build attaches.
 
 Usage: batch_carried.py PIPELINE_DESCRIPTION
 
 The description must name the element whose output is watched `watched`. Prints one JSON
-line: {"buffers": n, "withBatch": [indices of the buffers that carried the meta]}.
+line: {"buffers": n, "withBatch": [indices of the buffers that carried a batch meta],
+"apis": [names of the meta APIs seen]}.
 """
 import json
 import sys
@@ -18,12 +20,22 @@ from gi.repository import GObject, Gst  # noqa: E402
 def main():
     Gst.init(None)
     pipeline = Gst.parse_launch(sys.argv[1])
-    seen = {"buffers": 0, "withBatch": []}
+    seen = {"buffers": 0, "withBatch": [], "apis": []}
 
     def on_src(_pad, info):
-        # Registered by the plugin the first time it attaches a batch; until then none can be on.
-        api = GObject.type_from_name("DsNodePortableBatchMetaAPI")
-        if api != GObject.TYPE_INVALID and info.get_buffer().get_n_meta(api) > 0:
+        # Registered the first time a batch is attached (by the plugin, or by libnvdsgst_meta);
+        # until then none can be on.
+        carried = False
+        for name in ("DsNodePortableBatchMetaAPI", "NvDsMetaAPI"):
+            try:
+                api = GObject.type_from_name(name)
+            except RuntimeError:  # not registered (yet)
+                continue
+            if api != GObject.TYPE_INVALID and info.get_buffer().get_n_meta(api) > 0:
+                carried = True
+                if name not in seen["apis"]:
+                    seen["apis"].append(name)
+        if carried:
             seen["withBatch"].append(seen["buffers"])
         seen["buffers"] += 1
         return Gst.PadProbeReturn.OK
