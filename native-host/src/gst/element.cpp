@@ -65,6 +65,9 @@ struct RunState {
   // The one-frame batch of a plain buffer, between buffers: it goes onto a buffer only when
   // the call changed it (most elements only read), and is reused by the next buffer otherwise.
   meta::PortableBatchMeta *spare_batch = nullptr;
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  meta::DetachedDeepStreamBatch *spare_deepstream_batch = nullptr;
+#endif
 
   RunState() {
     stream.memory = DSNODE_MEMORY_OTHER;  // until caps arrive
@@ -73,6 +76,9 @@ struct RunState {
   ~RunState() {
     gst_clear_caps(&rejected_caps);
     if (spare_batch != nullptr) meta::release_portable_batch(spare_batch);
+#ifdef DSNODE_HAVE_DEEPSTREAM
+    meta::release_detached_deepstream_batch(spare_deepstream_batch);
+#endif
   }
 };
 
@@ -543,6 +549,7 @@ meta::FrameFields one_frame_fields(RunState *state, GstBuffer *buffer, uint64_t 
 struct OpenBatch {
   std::optional<meta::PortableBackend> portable;
   std::unique_ptr<meta::Batch> deepstream;
+  bool detached = false;  // deepstream is the state's spare, not on the buffer yet
   meta::Batch *get() { return portable ? &*portable : deepstream.get(); }
 };
 
@@ -562,13 +569,14 @@ bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
     return true;
   }
   const meta::FrameFields frame = one_frame_fields(state, buffer, index);
-#ifdef DSNODE_HAVE_DEEPSTREAM
-  out->deepstream = meta::open_deepstream_batch(buffer, 1);
-  return out->deepstream != nullptr && meta::add_deepstream_frame(*out->deepstream, frame);
-#else
   // Unattached until the call writes to it (finish_batch): downstream sees a batch on the
   // buffer exactly when this element put something in it, and a reading element costs no
   // GstMeta per buffer.
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  out->deepstream = meta::open_detached_deepstream_batch(&state->spare_deepstream_batch, frame);
+  out->detached = out->deepstream != nullptr;
+  return out->detached;
+#else
   meta::PortableBatchMeta *portable = state->spare_batch;
   if (portable == nullptr) {
     portable = state->spare_batch = meta::new_portable_batch(1);
@@ -584,6 +592,10 @@ bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
 // After the call: a spare batch the call changed goes onto the buffer (and the next buffer
 // gets a fresh one); an unchanged one stays for the next buffer. False if it cannot attach.
 bool finish_batch(RunState *state, GstBuffer *buffer, OpenBatch *batch) {
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  if (batch->detached)
+    return meta::finish_detached_deepstream_batch(buffer, *batch->deepstream, &state->spare_deepstream_batch);
+#endif
   batch->get()->end_call();
   const bool spare = batch->portable && batch->portable->data() == state->spare_batch;  // not on the buffer yet
   if (!spare || !batch->portable->modified()) return true;

@@ -269,9 +269,30 @@ bool take_pending(std::vector<T *> &pending, T *item) {
   return true;
 }
 
-Status not_pending(const char *what, const char *operation) {
-  return Status::State(std::string("Expected a newly acquired ") + what + " for " + operation +
-      " but received one already added or not acquired in this call");
+// The portable backend's words for a meta that is not newly acquired (portable_backend.cpp).
+Status not_pending(const char *what, const char *operation, bool added) {
+  return Status::State(std::string("Expected a newly acquired ") + what + " for " + operation + " but received " +
+      (added ? "one already added" : "one already returned to its pool (removed, or its call ended)"));
+}
+
+bool in_list(GList *list, const void *item) { return g_list_find(list, item) != nullptr; }
+
+// Whether `item` is anywhere in the batch's tree (only on error paths: it walks everything).
+bool in_batch(NvDsBatchMeta *batch, const void *item) {
+  if (in_list(batch->batch_user_meta_list, item)) return true;
+  for (GList *f = batch->frame_meta_list; f != nullptr; f = f->next) {
+    auto *frame = static_cast<NvDsFrameMeta *>(f->data);
+    if (frame == item || in_list(frame->obj_meta_list, item) || in_list(frame->display_meta_list, item) ||
+        in_list(frame->frame_user_meta_list, item))
+      return true;
+    for (GList *o = frame->obj_meta_list; o != nullptr; o = o->next) {
+      auto *object = static_cast<NvDsObjectMeta *>(o->data);
+      if (in_list(object->classifier_meta_list, item) || in_list(object->obj_user_meta_list, item)) return true;
+      for (GList *c = object->classifier_meta_list; c != nullptr; c = c->next)
+        if (in_list(static_cast<NvDsClassifierMeta *>(c->data)->label_info_list, item)) return true;
+    }
+  }
+  return false;
 }
 
 Status not_in(const char *what, const char *parent, const char *operation) {
@@ -285,6 +306,10 @@ class DeepStreamBackend final : public Batch {
   ~DeepStreamBackend() override { end_call(); }
 
   BackendKind backend() const override { return BackendKind::kDeepStream; }
+  // Whether this call acquired, added, removed or wrote anything (a detached batch then goes
+  // onto the buffer).
+  bool modified() const { return modified_; }
+  void clear_modified() { modified_ = false; }
   NvDsBatchMeta *raw() const { return batch_; }
 
   void refresh_frames() {
@@ -324,6 +349,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status write_frame(FrameHandle handle, const FrameFields &fields) override {
+    modified_ = true;
     Status status = validate_frame(fields);
     if (status.ok())
       write_frame_fields(as<NvDsFrameMeta>(handle), fields);
@@ -333,6 +359,7 @@ class DeepStreamBackend final : public Batch {
   // --- objects
 
   ObjectHandle acquire_object() override {
+    modified_ = true;
     MetaLock lock(batch_);
     NvDsObjectMeta *object = nvds_acquire_obj_meta_from_pool(batch_);
     object->object_id = UNTRACKED_OBJECT_ID;
@@ -342,17 +369,21 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) override {
+    modified_ = true;
     auto *parent_meta = as<NvDsObjectMeta>(parent);
     if (parent_meta != nullptr && !in_a_frame(parent_meta))
-      return Status::State("Expected an ObjectMeta added to a frame for parent but received one that is not in a frame");
+      return Status::State(std::string("Expected an ObjectMeta added to a frame for parent but received ") +
+          (std::find(pending_objects_.begin(), pending_objects_.end(), parent_meta) != pending_objects_.end()
+              ? "one acquired but never added" : "one already returned to its pool (removed, or its call ended)"));
     if (!take_pending(pending_objects_, as<NvDsObjectMeta>(object)))
-      return not_pending("ObjectMeta", "addObjectMeta");
+      return not_pending("ObjectMeta", "addObjectMeta", in_batch(batch_, object.ptr));
     MetaLock lock(batch_);
     nvds_add_obj_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsObjectMeta>(object), as<NvDsObjectMeta>(parent));
     return Status::Ok();
   }
 
   Status remove_object(FrameHandle frame, ObjectHandle object) override {
+    modified_ = true;
     MetaLock lock(batch_);
     auto *f = as<NvDsFrameMeta>(frame);
     if (!contains(f->obj_meta_list, object.ptr))
@@ -399,6 +430,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status write_object(ObjectHandle handle, const ObjectFields &fields) override {
+    modified_ = true;
     Status status = validate_object(fields);
     if (status.ok())
       status = check_rotation(fields.rect_params, "rect_params.rotation_angle");
@@ -442,6 +474,7 @@ class DeepStreamBackend final : public Batch {
   // --- classifiers and label infos
 
   ClassifierHandle acquire_classifier() override {
+    modified_ = true;
     MetaLock lock(batch_);
     NvDsClassifierMeta *classifier = nvds_acquire_classifier_meta_from_pool(batch_);
     pending_classifiers_.push_back(classifier);
@@ -449,14 +482,16 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status add_classifier(ObjectHandle object, ClassifierHandle classifier) override {
+    modified_ = true;
     if (!take_pending(pending_classifiers_, as<NvDsClassifierMeta>(classifier)))
-      return not_pending("ClassifierMeta", "addClassifierMeta");
+      return not_pending("ClassifierMeta", "addClassifierMeta", in_batch(batch_, classifier.ptr));
     MetaLock lock(batch_);
     nvds_add_classifier_meta_to_object(as<NvDsObjectMeta>(object), as<NvDsClassifierMeta>(classifier));
     return Status::Ok();
   }
 
   Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) override {
+    modified_ = true;
     MetaLock lock(batch_);
     auto *o = as<NvDsObjectMeta>(object);
     if (!contains(o->classifier_meta_list, classifier.ptr))
@@ -478,6 +513,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status write_classifier(ClassifierHandle handle, const ClassifierFields &fields) override {
+    modified_ = true;
     Status status = validate_classifier(fields);
     if (!status.ok())
       return status;
@@ -490,6 +526,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   LabelInfoHandle acquire_label_info() override {
+    modified_ = true;
     MetaLock lock(batch_);
     NvDsLabelInfo *label = nvds_acquire_label_info_meta_from_pool(batch_);
     pending_labels_.push_back(label);
@@ -497,8 +534,9 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) override {
+    modified_ = true;
     if (!take_pending(pending_labels_, as<NvDsLabelInfo>(label)))
-      return not_pending("LabelInfo", "addLabelInfo");
+      return not_pending("LabelInfo", "addLabelInfo", in_batch(batch_, label.ptr));
     MetaLock lock(batch_);
     // NVIDIA's add counts the label into num_labels; ours was written with the classifier
     // (ClassifierMeta.numLabels, by default the number of labels): keep it as written.
@@ -510,6 +548,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) override {
+    modified_ = true;
     MetaLock lock(batch_);
     auto *c = as<NvDsClassifierMeta>(classifier);
     if (!contains(c->label_info_list, label.ptr))
@@ -536,6 +575,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status write_label_info(LabelInfoHandle handle, const LabelInfoFields &fields) override {
+    modified_ = true;
     Status status = validate_label_info(fields);
     if (!status.ok())
       return status;
@@ -551,6 +591,7 @@ class DeepStreamBackend final : public Batch {
   // --- display metas
 
   DisplayHandle acquire_display() override {
+    modified_ = true;
     MetaLock lock(batch_);
     NvDsDisplayMeta *display = nvds_acquire_display_meta_from_pool(batch_);
     pending_displays_.push_back(display);
@@ -558,14 +599,16 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status add_display(FrameHandle frame, DisplayHandle display) override {
+    modified_ = true;
     if (!take_pending(pending_displays_, as<NvDsDisplayMeta>(display)))
-      return not_pending("DisplayMeta", "addDisplayMeta");
+      return not_pending("DisplayMeta", "addDisplayMeta", in_batch(batch_, display.ptr));
     MetaLock lock(batch_);
     nvds_add_display_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsDisplayMeta>(display));
     return Status::Ok();
   }
 
   Status remove_display(FrameHandle frame, DisplayHandle display) override {
+    modified_ = true;
     MetaLock lock(batch_);
     auto *f = as<NvDsFrameMeta>(frame);
     if (!contains(f->display_meta_list, display.ptr))
@@ -594,6 +637,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status write_display(DisplayHandle handle, const DisplayFields &fields) override {
+    modified_ = true;
     Status status = validate_display(fields);
     for (uint32_t i = 0; status.ok() && i < fields.num_rects; ++i)
       status = check_rotation(fields.rect_params[i], "rect_params[].rotation_angle of a display meta");
@@ -619,6 +663,7 @@ class DeepStreamBackend final : public Batch {
   // --- user metas
 
   UserHandle acquire_user_meta() override {
+    modified_ = true;
     MetaLock lock(batch_);
     NvDsUserMeta *user = nvds_acquire_user_meta_from_pool(batch_);
     // The user meta pool has no release function of its own: a meta comes back with the
@@ -633,9 +678,10 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status add_user_meta(UserMetaLevel level, void *owner, UserHandle handle) override {
+    modified_ = true;
     auto *user = as<NvDsUserMeta>(handle);
     if (std::find(pending_users_.begin(), pending_users_.end(), user) == pending_users_.end())
-      return not_pending("UserMeta", "addUserMeta");
+      return not_pending("UserMeta", "addUserMeta", in_batch(batch_, user));
     if (own_payload(user) == nullptr)
       return Status::State("Expected a UserMeta with a type (ORG.COMPONENT.DESCRIPTION) for addUserMeta "
           "but received one never written");
@@ -650,6 +696,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status remove_user_meta(UserMetaLevel level, void *owner, UserHandle handle) override {
+    modified_ = true;
     auto *user = as<NvDsUserMeta>(handle);
     MetaLock lock(batch_);
     GList *list = *user_list(level, owner);
@@ -689,6 +736,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   Status write_user_meta(UserHandle handle, const UserMetaFields &fields) override {
+    modified_ = true;
     auto *user = as<NvDsUserMeta>(handle);
     const bool pending = std::find(pending_users_.begin(), pending_users_.end(), user) != pending_users_.end();
     if (!pending && own_payload(user) == nullptr) {
@@ -822,6 +870,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   NvDsBatchMeta *batch_;
+  bool modified_ = false;
   std::vector<NvDsFrameMeta *> frames_;
   std::vector<NvDsObjectMeta *> pending_objects_;
   std::vector<NvDsClassifierMeta *> pending_classifiers_;
@@ -836,30 +885,90 @@ bool has_deepstream_batch(GstBuffer *buffer) {
   return gst_buffer_get_nvds_batch_meta(buffer) != nullptr;
 }
 
+namespace {
+
+NvDsBatchMeta *create_batch(uint32_t max_frames_in_batch) {
+  NvDsBatchMeta *batch = nvds_create_batch_meta(max_frames_in_batch);
+  if (batch == nullptr)
+    return nullptr;
+  // nvds_create_batch_meta sizes the pools but leaves this 0, as nvstreammux sets it itself;
+  // at 0 no frame fits and NVIDIA's copy makes pools that cannot grow.
+  batch->max_frames_in_batch = max_frames_in_batch;
+  batch->base_meta.batch_meta = batch;
+  batch->base_meta.copy_func = nvds_batch_meta_copy_func;
+  batch->base_meta.release_func = nvds_batch_meta_release_func;
+  return batch;
+}
+
+bool attach_batch(GstBuffer *buffer, NvDsBatchMeta *batch) {
+  NvDsMeta *meta = gst_buffer_add_nvds_meta(buffer, batch, nullptr, nvds_batch_meta_copy_func,
+      nvds_batch_meta_release_func);
+  if (meta == nullptr)
+    return false;
+  // What nvstreammux sets: downstream finds the batch by this type.
+  meta->meta_type = NVDS_BATCH_GST_META;
+  return true;
+}
+
+}  // namespace
+
 std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch) {
   NvDsBatchMeta *batch = gst_buffer_get_nvds_batch_meta(buffer);
   if (batch == nullptr) {
     if (!gst_buffer_is_writable(buffer) || max_frames_in_batch == 0)
       return nullptr;
-    batch = nvds_create_batch_meta(max_frames_in_batch);
+    batch = create_batch(max_frames_in_batch);
     if (batch == nullptr)
       return nullptr;
-    // nvds_create_batch_meta sizes the pools but leaves this 0, as nvstreammux sets it itself;
-    // at 0 no frame fits and NVIDIA's copy makes pools that cannot grow.
-    batch->max_frames_in_batch = max_frames_in_batch;
-    NvDsMeta *meta = gst_buffer_add_nvds_meta(buffer, batch, nullptr, nvds_batch_meta_copy_func,
-        nvds_batch_meta_release_func);
-    if (meta == nullptr) {
+    if (!attach_batch(buffer, batch)) {
       nvds_destroy_batch_meta(batch);
       return nullptr;
     }
-    // What nvstreammux sets: downstream finds the batch by this type.
-    meta->meta_type = NVDS_BATCH_GST_META;
-    batch->base_meta.batch_meta = batch;
-    batch->base_meta.copy_func = nvds_batch_meta_copy_func;
-    batch->base_meta.release_func = nvds_batch_meta_release_func;
   }
   return std::make_unique<DeepStreamBackend>(batch);
+}
+
+struct DetachedDeepStreamBatch {
+  NvDsBatchMeta *batch = nullptr;
+};
+
+std::unique_ptr<Batch> open_detached_deepstream_batch(DetachedDeepStreamBatch **spare, const FrameFields &frame) {
+  if (*spare == nullptr) {
+    NvDsBatchMeta *batch = create_batch(1);
+    if (batch == nullptr)
+      return nullptr;
+    *spare = new DetachedDeepStreamBatch{batch};
+    auto backend = std::make_unique<DeepStreamBackend>(batch);
+    if (backend->add_frame(frame).ptr == nullptr)
+      return nullptr;
+    return backend;
+  }
+  auto backend = std::make_unique<DeepStreamBackend>((*spare)->batch);
+  backend->write_frame(backend->frame_at(0), frame);
+  backend->clear_modified();
+  return backend;
+}
+
+bool finish_detached_deepstream_batch(GstBuffer *buffer, Batch &batch, DetachedDeepStreamBatch **spare) {
+  auto &backend = static_cast<DeepStreamBackend &>(batch);
+  backend.end_call();
+  if (*spare == nullptr || backend.raw() != (*spare)->batch || !backend.modified())
+    return true;
+  NvDsBatchMeta *changed = (*spare)->batch;
+  delete *spare;
+  *spare = nullptr;
+  if (!gst_buffer_is_writable(buffer) || !attach_batch(buffer, changed)) {
+    nvds_destroy_batch_meta(changed);
+    return false;
+  }
+  return true;
+}
+
+void release_detached_deepstream_batch(DetachedDeepStreamBatch *spare) {
+  if (spare == nullptr)
+    return;
+  nvds_destroy_batch_meta(spare->batch);
+  delete spare;
 }
 
 Status add_deepstream_tensor_output(Batch &batch, UserMetaLevel level, void *owner, const TensorOutput &output,

@@ -23,6 +23,22 @@ bool has_deepstream_batch(GstBuffer *buffer);
 // frames with add_frame. `buffer` must be writable. Null when no batch can be made.
 std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch);
 
+// A one-frame NvDsBatchMeta not yet on any buffer, for buffers that arrive without one: it
+// goes onto a buffer only when the call wrote to it, as the portable spare batch does
+// (gst/element.cpp), so that a reading element attaches nothing.
+struct DetachedDeepStreamBatch;
+
+// A Batch over *spare (created with one frame of `frame` when null; else its frame is
+// rewritten to `frame`). Null when no batch can be made.
+std::unique_ptr<Batch> open_detached_deepstream_batch(DetachedDeepStreamBatch **spare, const FrameFields &frame);
+
+// Ends the call on `batch` (from open_detached_deepstream_batch); when the call changed it, it
+// goes onto `buffer` (gst_buffer_add_nvds_meta, as nvstreammux attaches) and *spare becomes
+// null. False when it cannot be attached.
+bool finish_detached_deepstream_batch(GstBuffer *buffer, Batch &batch, DetachedDeepStreamBatch **spare);
+
+void release_detached_deepstream_batch(DetachedDeepStreamBatch *spare);
+
 // Adds a frame to a batch opened by open_deepstream_batch (nvds_acquire_frame_meta_from_pool +
 // nvds_add_frame_meta_to_batch). Null past max_frames_in_batch.
 FrameHandle add_deepstream_frame(Batch &batch, const FrameFields &fields);

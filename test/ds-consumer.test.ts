@@ -1,0 +1,159 @@
+// Downstream DeepStream code cannot tell our metadata from nvinfer's: test/ds-consumer/ds_consumer.c,
+// plain C linked only against NVIDIA's libnvds_meta / libnvdsgst_meta and GStreamer, reads
+// through DeepStream's own API what the metawriter fixture wrote, and what a buffer copy
+// (NVIDIA's copy function, our user metas' copy/release functions) leaves of it. It needs
+// NVIDIA's libraries: it runs on the DeepStream build (`npm run test:deepstream`) and is skipped,
+// saying so, on the portable one.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { asCopied } from "./helpers/deepstream-copy";
+import { repoRoot, runGst, scratchDir, type GstRun } from "./helpers/gst";
+import { fixturesDist, nativeBackend } from "./helpers/projects";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Json = Record<string, any>;
+
+const FRAMES = 6;
+const native = createRequire(__filename)(join(repoRoot, "native-host", "index.js")) as { buildDir: string };
+
+const rev = <T>(items: T[]): T[] => [...items].reverse();
+const color = (c: Json) => [c.red, c.green, c.blue, c.alpha];
+const round = (value: number) => Math.round(value * 1e5) / 1e5;
+const user = (u: Json) => ({ type: u.metaType, hasCopy: 1, hasRelease: 1, data: u.kind === "json" ? u.json : u.bytes.slice(0, 4) });
+
+/**
+ * What C code walking DeepStream's lists sees of a batch.toJSON() (lists in added order): the
+ * lists DeepStream prepends to, objects, classifiers, label infos, display metas and frame/object
+ * user metas, hold the newest first, as nvinfer's do.
+ */
+function asDeepStreamSees(batch: Json): Json {
+  return {
+    maxFramesInBatch: batch.maxFramesInBatch,
+    numFramesInBatch: batch.numFrames,
+    frames: batch.frameItems.map((frame: Json) => ({
+      frameNum: frame.frameNum,
+      numObjMeta: frame.objectItems.length,
+      bInferDone: frame.inferDone ? 1 : 0,
+      objects: rev(frame.objectItems as Json[]).map((o) => ({
+        classId: o.classId,
+        objectId: o.objectId,
+        uniqueComponentId: o.uniqueComponentId,
+        confidence: round(o.confidence),
+        label: o.label,
+        rect: [o.rectParams.left, o.rectParams.top, o.rectParams.width, o.rectParams.height],
+        borderWidth: o.rectParams.borderWidth,
+        borderColor: color(o.rectParams.borderColor),
+        hasBgColor: o.rectParams.hasBgColor ? 1 : 0,
+        bgColor: color(o.rectParams.bgColor),
+        detector: [o.detectorBboxInfo.left, o.detectorBboxInfo.top, o.detectorBboxInfo.width, o.detectorBboxInfo.height],
+        parentObjectId: o.parent === null ? null : frame.objectItems[o.parent.objectIndex].objectId,
+        displayText: o.textParams.displayText,
+        font: o.textParams.font.name,
+        fontSize: o.textParams.font.size,
+        classifiers: rev(o.classifierItems as Json[]).map((c) => ({
+          uniqueComponentId: c.uniqueComponentId,
+          numLabels: c.numLabels,
+          classifierType: c.classifierType,
+          labels: rev(c.labelInfoItems as Json[]).map((l) => ({
+            resultLabel: l.resultLabel,
+            resultClassId: l.resultClassId,
+            labelId: l.labelId,
+            resultProb: round(l.resultProb),
+            numClasses: l.numClasses,
+          })),
+        })),
+        userMetas: rev(o.userMetaItems as Json[]).map(user),
+      })),
+      displays: rev(frame.displayMetaItems as Json[]).map((d) => ({
+        numRects: d.rects.length,
+        rects: d.rects.map((r: Json) => [r.left, r.top, r.width, r.height]),
+        texts: d.texts.map((t: Json) => t.displayText),
+        lines: d.lines.map((l: Json) => [l.x1, l.y1, l.x2, l.y2, l.lineWidth]),
+        numArrows: d.arrows.length,
+        numCircles: d.circles.length,
+      })),
+      userMetas: rev(frame.userMetaItems as Json[]).map(user),
+    })),
+    userMetas: (batch.userMetaItems as Json[]).map(user),
+  };
+}
+
+/** The consumer's line with JSON payloads parsed and floats rounded as asDeepStreamSees does. */
+function parsed(line: Json): Json {
+  const users = (list: Json[]) => list.map((u) => ({ ...u, data: typeof u.data === "string" ? JSON.parse(u.data) : u.data }));
+  const { copy: _copy, ...batch } = line;
+  for (const frame of batch.frames) {
+    frame.userMetas = users(frame.userMetas);
+    for (const o of frame.objects) {
+      o.confidence = round(o.confidence);
+      o.userMetas = users(o.userMetas);
+      for (const c of o.classifiers) for (const l of c.labels) l.resultProb = round(l.resultProb);
+    }
+  }
+  batch.userMetas = users(batch.userMetas);
+  return batch;
+}
+
+describe.skipIf(nativeBackend !== "deepstream")("a C consumer on DeepStream's API (DeepStream build only)", () => {
+  let run: GstRun;
+  let written: Json[];
+  let seen: Json[];
+
+  beforeAll(() => {
+    execFileSync("cmake", ["--build", dirname(native.buildDir), "--target", "dsnode-ds-consumer"], { stdio: "pipe" });
+    const dir = scratchDir("ds-consumer");
+    const file = join(dir, "a.jsonl");
+    run = runGst(
+      join(dirname(native.buildDir), "dsnode-ds-consumer"),
+      [`videotestsrc num-buffers=${FRAMES} ! video/x-raw,format=RGB,width=320,height=240 ! metawriter location=${file} ! identity name=probe ! fakesink`],
+      { dists: [fixturesDist] },
+    );
+    written = readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json);
+    seen = run.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Json);
+  });
+
+  it("runs to the end and links only NVIDIA's libraries and GStreamer", () => {
+    expect(run.code, run.output).toBe(0);
+    const needed = execFileSync("readelf", ["-d", join(dirname(native.buildDir), "dsnode-ds-consumer")], { encoding: "utf8" })
+      .split("\n")
+      .flatMap((line) => /NEEDED.*\[(.+)\]/.exec(line)?.[1] ?? []);
+    expect(needed).toContain("libnvds_meta.so");
+    expect(needed).toContain("libnvdsgst_meta.so");
+    expect(needed.filter((lib) => !/^lib(nvds_meta|nvdsgst_meta|gst\w*-1\.0|gobject-2\.0|glib-2\.0|c)\.so/.test(lib))).toEqual([]);
+  });
+
+  it("reads every field the element wrote, in DeepStream's list order, as nvinfer's metadata reads", () => {
+    expect(written).toHaveLength(FRAMES);
+    const originals = seen.filter((line) => line.copy === 0);
+    expect(originals).toHaveLength(FRAMES);
+    originals.forEach((line, i) => expect(parsed(line), `buffer ${i}`).toEqual(asDeepStreamSees(written[i]!)));
+    // Spot checks of what the comparison covers, as a DeepStream engineer would read them.
+    const frame = originals[2]!.frames[0];
+    const [c, b, a] = frame.objects;
+    expect([a.objectId, b.objectId, c.objectId]).toEqual([200, 201, 202]);
+    expect(b.parentObjectId).toBe(200);
+    expect(a.classifiers[0]).toMatchObject({ numLabels: 2, classifierType: "color" });
+    expect(a.classifiers[0].labels.map((l: Json) => l.resultLabel)).toEqual(["blue", "red"]);
+    expect(frame.displays.map((d: Json) => d.numRects)).toEqual([4, 16]);
+    expect(frame.userMetas.map((u: Json) => u.type)).toEqual(["DSELEMENT.TEST.BYTES", "DSELEMENT.TEST.FRAME"]);
+  });
+
+  it("finds each user meta by nvds_get_user_meta_type on every buffer (one type number per string)", () => {
+    const types = seen.flatMap((line) => [
+      ...line.userMetas,
+      ...line.frames.flatMap((f: Json) => [...f.userMetas, ...f.objects.flatMap((o: Json) => o.userMetas)]),
+    ]);
+    expect(types.length).toBe(2 * FRAMES * (1 + 2 + 3));
+    expect(types.filter((u) => u.type === "unknown")).toEqual([]);
+  });
+
+  it("a buffer copy carries every user meta through our copy and release functions, as NVIDIA's copy leaves the rest", () => {
+    const copies = seen.filter((line) => line.copy === 1);
+    expect(copies).toHaveLength(FRAMES);
+    copies.forEach((line, i) => expect(parsed(line), `copy of buffer ${i}`).toEqual(asDeepStreamSees(asCopied(written[i]!))));
+    expect(copies[0]!.frames[0].objects[1].parentObjectId).toBeNull();
+  });
+});

@@ -1,0 +1,210 @@
+/*
+ * A DeepStream consumer written the way nvtracker, nvdsosd and nvmsgconv read metadata: plain C,
+ * linked only against NVIDIA's libnvds_meta / libnvdsgst_meta and GStreamer, walking the
+ * NvDsBatchMeta of each buffer through DeepStream's own API (gst_buffer_get_nvds_batch_meta,
+ * the GLists of nvdsmeta.h, nvds_get_user_meta_type). test/ds-consumer.test.ts runs it behind
+ * a ds-element element and compares what it prints with what the element wrote.
+ *
+ *   ds_consumer '<gst-launch description with an element named "probe">'
+ *
+ * For every buffer leaving `probe` it prints one JSON line of the batch as C code sees it, then
+ * one line of a gst_buffer_copy() of the buffer (NVIDIA's nvds_batch_meta_copy_func calls the
+ * user metas' copy functions; unref'ing the copy calls their release functions), marked
+ * "copy": 1. Lists are printed in DeepStream's list order.
+ */
+#include <gst/gst.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gstnvdsmeta.h"
+#include "nvdsmeta.h"
+
+/* The user meta types the test element writes, looked up as a C consumer would. */
+static const char *const kTypes[] = {"DSELEMENT.TEST.BATCH", "DSELEMENT.TEST.FRAME", "DSELEMENT.TEST.OBJECT",
+                                     "DSELEMENT.TEST.BYTES"};
+#define NUM_TYPES (sizeof kTypes / sizeof kTypes[0])
+static NvDsMetaType type_ids[NUM_TYPES];
+
+static void print_string(const char *text) {
+  putchar('"');
+  for (const unsigned char *c = (const unsigned char *)(text != NULL ? text : ""); *c != 0; ++c) {
+    if (*c == '"' || *c == '\\')
+      printf("\\%c", *c);
+    else if (*c < 0x20)
+      printf("\\u%04x", *c);
+    else
+      putchar(*c);
+  }
+  putchar('"');
+}
+
+static void print_color(const NvOSD_ColorParams *c) {
+  printf("[%g,%g,%g,%g]", c->red, c->green, c->blue, c->alpha);
+}
+
+/* Known types print their name and payload: JSON text as a string, bytes as the first four. */
+static void print_user_metas(GList *list) {
+  putchar('[');
+  for (GList *l = list; l != NULL; l = l->next) {
+    const NvDsUserMeta *user = (const NvDsUserMeta *)l->data;
+    const char *name = NULL;
+    for (size_t i = 0; i < NUM_TYPES; ++i)
+      if (user->base_meta.meta_type == type_ids[i]) name = kTypes[i];
+    printf("%s{\"type\":", l == list ? "" : ",");
+    print_string(name != NULL ? name : "unknown");
+    printf(",\"hasCopy\":%d,\"hasRelease\":%d,\"data\":", user->base_meta.copy_func != NULL,
+        user->base_meta.release_func != NULL);
+    if (name != NULL && strcmp(name, "DSELEMENT.TEST.BYTES") == 0) {
+      const unsigned char *bytes = (const unsigned char *)user->user_meta_data;
+      printf("[%u,%u,%u,%u]", bytes[0], bytes[1], bytes[2], bytes[3]);
+    } else if (name != NULL) {
+      print_string((const char *)user->user_meta_data);
+    } else {
+      printf("null");
+    }
+    putchar('}');
+  }
+  putchar(']');
+}
+
+static void print_object(const NvDsObjectMeta *o) {
+  const NvOSD_RectParams *r = &o->rect_params;
+  const NvBbox_Coords *d = &o->detector_bbox_info.org_bbox_coords;
+  printf("{\"classId\":%d,\"objectId\":%llu,\"uniqueComponentId\":%d,\"confidence\":%.6f,\"label\":", o->class_id,
+      (unsigned long long)o->object_id, o->unique_component_id, o->confidence);
+  print_string(o->obj_label);
+  printf(",\"rect\":[%g,%g,%g,%g],\"borderWidth\":%u,\"borderColor\":", r->left, r->top, r->width, r->height,
+      r->border_width);
+  print_color(&r->border_color);
+  printf(",\"hasBgColor\":%d,\"bgColor\":", r->has_bg_color);
+  print_color(&r->bg_color);
+  printf(",\"detector\":[%g,%g,%g,%g],\"parentObjectId\":", d->left, d->top, d->width, d->height);
+  if (o->parent != NULL)
+    printf("%llu", (unsigned long long)o->parent->object_id);
+  else
+    printf("null");
+  printf(",\"displayText\":");
+  print_string(o->text_params.display_text);
+  printf(",\"font\":");
+  print_string(o->text_params.font_params.font_name);
+  printf(",\"fontSize\":%u,\"classifiers\":[", o->text_params.font_params.font_size);
+  for (GList *c = o->classifier_meta_list; c != NULL; c = c->next) {
+    const NvDsClassifierMeta *classifier = (const NvDsClassifierMeta *)c->data;
+    printf("%s{\"uniqueComponentId\":%d,\"numLabels\":%u,\"classifierType\":", c == o->classifier_meta_list ? "" : ",",
+        classifier->unique_component_id, classifier->num_labels);
+    print_string(classifier->classifier_type);
+    printf(",\"labels\":[");
+    for (GList *l = classifier->label_info_list; l != NULL; l = l->next) {
+      const NvDsLabelInfo *label = (const NvDsLabelInfo *)l->data;
+      printf("%s{\"resultLabel\":", l == classifier->label_info_list ? "" : ",");
+      print_string(label->pResult_label != NULL ? label->pResult_label : label->result_label);
+      printf(",\"resultClassId\":%u,\"labelId\":%u,\"resultProb\":%.6f,\"numClasses\":%u}", label->result_class_id,
+          label->label_id, label->result_prob, label->num_classes);
+    }
+    printf("]}");
+  }
+  printf("],\"userMetas\":");
+  print_user_metas(o->obj_user_meta_list);
+  putchar('}');
+}
+
+static void print_display(const NvDsDisplayMeta *d) {
+  printf("{\"numRects\":%u,\"rects\":[", d->num_rects);
+  for (guint i = 0; i < d->num_rects && i < MAX_ELEMENTS_IN_DISPLAY_META; ++i) {
+    const NvOSD_RectParams *r = &d->rect_params[i];
+    printf("%s[%g,%g,%g,%g]", i == 0 ? "" : ",", r->left, r->top, r->width, r->height);
+  }
+  printf("],\"texts\":[");
+  for (guint i = 0; i < d->num_labels && i < MAX_ELEMENTS_IN_DISPLAY_META; ++i) {
+    printf("%s", i == 0 ? "" : ",");
+    print_string(d->text_params[i].display_text);
+  }
+  printf("],\"lines\":[");
+  for (guint i = 0; i < d->num_lines && i < MAX_ELEMENTS_IN_DISPLAY_META; ++i) {
+    const NvOSD_LineParams *l = &d->line_params[i];
+    printf("%s[%u,%u,%u,%u,%u]", i == 0 ? "" : ",", l->x1, l->y1, l->x2, l->y2, l->line_width);
+  }
+  printf("],\"numArrows\":%u,\"numCircles\":%u}", d->num_arrows, d->num_circles);
+}
+
+static void print_batch(GstBuffer *buffer, int copy) {
+  NvDsBatchMeta *batch = gst_buffer_get_nvds_batch_meta(buffer);
+  if (batch == NULL) {
+    printf("{\"copy\":%d,\"batch\":null}\n", copy);
+    return;
+  }
+  nvds_acquire_meta_lock(batch);
+  printf("{\"copy\":%d,\"maxFramesInBatch\":%u,\"numFramesInBatch\":%u,\"frames\":[", copy, batch->max_frames_in_batch,
+      batch->num_frames_in_batch);
+  for (GList *f = batch->frame_meta_list; f != NULL; f = f->next) {
+    const NvDsFrameMeta *frame = (const NvDsFrameMeta *)f->data;
+    printf("%s{\"frameNum\":%d,\"numObjMeta\":%u,\"bInferDone\":%d,\"objects\":[", f == batch->frame_meta_list ? "" : ",",
+        frame->frame_num, frame->num_obj_meta, frame->bInferDone);
+    for (GList *o = frame->obj_meta_list; o != NULL; o = o->next) {
+      printf("%s", o == frame->obj_meta_list ? "" : ",");
+      print_object((const NvDsObjectMeta *)o->data);
+    }
+    printf("],\"displays\":[");
+    for (GList *d = frame->display_meta_list; d != NULL; d = d->next) {
+      printf("%s", d == frame->display_meta_list ? "" : ",");
+      print_display((const NvDsDisplayMeta *)d->data);
+    }
+    printf("],\"userMetas\":");
+    print_user_metas(frame->frame_user_meta_list);
+    putchar('}');
+  }
+  printf("],\"userMetas\":");
+  print_user_metas(batch->batch_user_meta_list);
+  printf("}\n");
+  nvds_release_meta_lock(batch);
+}
+
+static GstPadProbeReturn on_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  print_batch(buffer, 0);
+  GstBuffer *copy = gst_buffer_copy(buffer);
+  print_batch(copy, 1);
+  gst_buffer_unref(copy);
+  fflush(stdout);
+  return GST_PAD_PROBE_OK;
+}
+
+int main(int argc, char **argv) {
+  gst_init(&argc, &argv);
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s '<pipeline with an element named probe>'\n", argv[0]);
+    return 2;
+  }
+  for (size_t i = 0; i < NUM_TYPES; ++i) type_ids[i] = nvds_get_user_meta_type((gchar *)kTypes[i]);
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch(argv[1], &error);
+  if (pipeline == NULL || error != NULL) {
+    fprintf(stderr, "ds_consumer: %s\n", error != NULL ? error->message : "cannot build the pipeline");
+    return 1;
+  }
+  GstElement *probe = gst_bin_get_by_name(GST_BIN(pipeline), "probe");
+  if (probe == NULL) {
+    fprintf(stderr, "ds_consumer: the pipeline has no element named probe\n");
+    return 1;
+  }
+  GstPad *pad = gst_element_get_static_pad(probe, "src");
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, NULL, NULL);
+  gst_object_unref(pad);
+  gst_object_unref(probe);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstBus *bus = gst_element_get_bus(pipeline);
+  GstMessage *message = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  int code = 0;
+  if (message == NULL || GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+    GError *failure = NULL;
+    if (message != NULL) gst_message_parse_error(message, &failure, NULL);
+    fprintf(stderr, "ds_consumer: %s\n", failure != NULL ? failure->message : "no EOS within 60 s");
+    g_clear_error(&failure);
+    code = 1;
+  }
+  if (message != NULL) gst_message_unref(message);
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  return code;
+}
