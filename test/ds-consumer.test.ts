@@ -157,3 +157,25 @@ describe.skipIf(nativeBackend !== "deepstream")("a C consumer on DeepStream's AP
     expect(copies[0]!.frames[0].objects[1].parentObjectId).toBeNull();
   });
 });
+
+describe.skipIf(nativeBackend !== "deepstream")("a DeepStream build where DeepStream is absent (DeepStream build only)", () => {
+  // DS_ELEMENT_DEEPSTREAM_LIB_DIR alone is searched when set: an empty folder stands for a
+  // machine without DeepStream.
+  const env = () => ({ DS_ELEMENT_DEEPSTREAM_LIB_DIR: scratchDir("no-deepstream") });
+
+  it("still lists its elements", () => {
+    const inspected = runGst("gst-inspect-1.0", ["framemark"], { dists: [fixturesDist], env: env() });
+    expect(inspected.code, inspected.output).toBe(0);
+  });
+
+  it("fails the pipeline with one error naming the missing library and the portable build", () => {
+    const run = runGst("gst-launch-1.0", ["videotestsrc", "num-buffers=1", "!", "framemark", "!", "fakesink"], {
+      dists: [fixturesDist],
+      env: env(),
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(/framemark0: built against DeepStream \d+\.\d+ but cannot load libnvds_meta\.so \(.*libnvds_meta\.so: cannot open shared object file/);
+    expect(run.output).toContain("rebuild ds-element-native with `npx cmake-js compile --out build --CDDSNODE_WITH_DEEPSTREAM=OFF`");
+    expect(run.output.match(/^ERROR: from element/gm)).toHaveLength(1);
+  });
+});

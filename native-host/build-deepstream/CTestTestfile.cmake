@@ -7,6 +7,6 @@
 add_test(ops-core "/work/main/native-host/build-deepstream/dsnode-ops-test")
 set_tests_properties(ops-core PROPERTIES  _BACKTRACE_TRIPLES "/work/main/native-host/CMakeLists.txt;74;add_test;/work/main/native-host/CMakeLists.txt;0;")
 add_test(runtime-driver "/work/main/native-host/build-deepstream/dsnode-runtime-driver")
-set_tests_properties(runtime-driver PROPERTIES  _BACKTRACE_TRIPLES "/work/main/native-host/CMakeLists.txt;290;add_test;/work/main/native-host/CMakeLists.txt;0;")
+set_tests_properties(runtime-driver PROPERTIES  _BACKTRACE_TRIPLES "/work/main/native-host/CMakeLists.txt;297;add_test;/work/main/native-host/CMakeLists.txt;0;")
 add_test(meta-core "/work/main/native-host/build-deepstream/dsnode-meta-test")
-set_tests_properties(meta-core PROPERTIES  _BACKTRACE_TRIPLES "/work/main/native-host/CMakeLists.txt;291;add_test;/work/main/native-host/CMakeLists.txt;0;")
+set_tests_properties(meta-core PROPERTIES  _BACKTRACE_TRIPLES "/work/main/native-host/CMakeLists.txt;298;add_test;/work/main/native-host/CMakeLists.txt;0;")

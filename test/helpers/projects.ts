@@ -1,6 +1,6 @@
 // The element folders the integration tests run: the example and the failing fixtures.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { outRoot, repoRoot } from "./gst";
 
@@ -23,14 +23,11 @@ export const ballDetectorDist = distOf("examples/ball-detector", "ball-detector"
 export const builtinDist = distOf("sdk/builtin", "builtin");
 
 /**
- * The metadata backend of the native build under test: "deepstream" when its plugin links
- * NVIDIA's libnvds_meta.so (`npm run test:deepstream`), else "portable".
+ * The metadata backend of the native build under test: "deepstream" when its plugin opens
+ * NVIDIA's libnvds_meta.so (`npm run test:deepstream`; the name is in the binary), else "portable".
  */
-export const nativeBackend: "deepstream" | "portable" = /NEEDED.*\blibnvds_meta\.so/.test(
-  execFileSync("readelf", ["-d", native.pluginPath], { encoding: "utf8" }),
-)
-  ? "deepstream"
-  : "portable";
+export const nativeBackend: "deepstream" | "portable" =
+  existsSync(native.pluginPath) && readFileSync(native.pluginPath).includes("libnvds_meta.so") ? "deepstream" : "portable";
 /** The GstMeta API a batch travels under on this build. */
 export const batchMetaApi = nativeBackend === "deepstream" ? "NvDsMetaAPI" : "DsNodePortableBatchMetaAPI";
 

@@ -322,6 +322,13 @@ gboolean element_start(GstBaseTransform *trans) {
   }
 
   std::string message, details;
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  // Before Node: a DeepStream build where DeepStream is absent fails here, in one error.
+  if (!meta::load_deepstream(&message)) {
+    DSNODE_ELEMENT_ERROR(self, LIBRARY, INIT, message, manifest.name);
+    return FALSE;
+  }
+#endif
   const LoadedRuntime *runtime = load_runtime(&message, &details);
   if (runtime == nullptr) {
     DSNODE_ELEMENT_ERROR(self, LIBRARY, INIT, message, details);

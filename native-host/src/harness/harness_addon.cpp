@@ -73,7 +73,12 @@ constexpr napi_type_tag kBufferTag = {0x64736e6f64656275ull, 0x66666572686e7331u
 // DeepStream's NvDsBatchMeta (attached as nvstreammux does), else the portable batch; so that
 // the SDK's unit tests run on the backend the build's elements use.
 #ifdef DSNODE_HAVE_DEEPSTREAM
-bool attach_batch(GstBuffer* buffer, uint32_t max_frames) { return meta::open_deepstream_batch(buffer, max_frames) != nullptr; }
+bool attach_batch(GstBuffer* buffer, uint32_t max_frames, std::string* why) {
+  if (!meta::load_deepstream(why)) return false;
+  return meta::open_deepstream_batch(buffer, max_frames) != nullptr;
+}
+const std::string kBackendName = "deepstream";
+std::string backend_library() { return meta::load_deepstream(nullptr) ? meta::deepstream_library_path() : ""; }
 std::unique_ptr<meta::Batch> open_batch(GstBuffer* buffer) {
   return meta::has_deepstream_batch(buffer) ? meta::open_deepstream_batch(buffer, 0) : nullptr;
 }
@@ -85,7 +90,11 @@ meta::Status add_batch_tensor_output(meta::Batch& batch, meta::UserMetaLevel lev
   return meta::add_deepstream_tensor_output(batch, level, owner, output, std::move(bytes), created);
 }
 #else
-bool attach_batch(GstBuffer* buffer, uint32_t max_frames) { return meta::attach_portable_batch(buffer, max_frames) != nullptr; }
+bool attach_batch(GstBuffer* buffer, uint32_t max_frames, std::string*) {
+  return meta::attach_portable_batch(buffer, max_frames) != nullptr;
+}
+const std::string kBackendName = "portable";
+std::string backend_library() { return ""; }
 std::unique_ptr<meta::Batch> open_batch(GstBuffer* buffer) {
   meta::PortableBatchMeta* batch = meta::find_portable_batch(buffer);
   return batch != nullptr ? std::make_unique<meta::PortableBackend>(batch) : nullptr;
@@ -223,9 +232,10 @@ napi_value create_buffer(napi_env env, napi_callback_info info) {
     return throw_error(env, ErrorKind::kRange, "Could not allocate " + std::to_string(size) + " bytes for createBuffer");
   }
   if (size > 0) gst_buffer_memset(buffer, 0, 0, static_cast<gsize>(size));
-  if (!attach_batch(buffer, max_frames)) {
+  std::string why;
+  if (!attach_batch(buffer, max_frames, &why)) {
     gst_buffer_unref(buffer);
-    return throw_error(env, ErrorKind::kState, "Could not attach a batch meta in createBuffer");
+    return throw_error(env, ErrorKind::kState, "Could not attach a batch meta in createBuffer" + (why.empty() ? "" : ": " + why));
   }
   return wrap_buffer(env, buffer);
 }
@@ -590,6 +600,9 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
     }
     object.set(entry.name, function);
   }
+  // The metadata backend of this build, and on DeepStream the libnvds_meta.so it opened.
+  object.string("backend", kBackendName);
+  object.string("deepstreamLibrary", backend_library());
   if (object.ok()) napi_set_named_property(env, exports, "harness", object.value());
   return exports;
 }

@@ -4,6 +4,8 @@
 // that may share a batch with other threads (probes).
 #include "meta/deepstream_backend.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -16,6 +18,127 @@
 #include "meta/validate.h"
 
 namespace dsnode::meta {
+
+// --- NVIDIA's libraries, opened on first use (dlopen), not linked: a plugin built against
+// DeepStream then loads where DeepStream is absent and says so in one error (load_deepstream)
+// instead of GStreamer dropping it over a bare "cannot open shared object file".
+
+#define DSNODE_NVDS_META_FUNCTIONS(X) \
+  X(nvds_destroy_batch_meta) \
+  X(nvds_add_user_meta_to_batch) \
+  X(nvds_add_classifier_meta_to_object) \
+  X(nvds_remove_user_meta_from_batch) \
+  X(nvds_remove_obj_meta_from_frame) \
+  X(nvds_remove_display_meta_from_frame) \
+  X(nvds_get_user_meta_type) \
+  X(nvds_add_user_meta_to_obj) \
+  X(nvds_add_user_meta_to_frame) \
+  X(nvds_add_obj_meta_to_frame) \
+  X(nvds_add_label_info_meta_to_classifier) \
+  X(nvds_add_display_meta_to_frame) \
+  X(nvds_acquire_user_meta_from_pool) \
+  X(nvds_acquire_obj_meta_from_pool) \
+  X(nvds_acquire_classifier_meta_from_pool) \
+  X(nvds_remove_user_meta_from_object) \
+  X(nvds_remove_user_meta_from_frame) \
+  X(nvds_remove_label_info_meta_from_classifier) \
+  X(nvds_remove_classifier_meta_from_obj) \
+  X(nvds_release_meta_lock) \
+  X(nvds_create_batch_meta) \
+  X(nvds_add_frame_meta_to_batch) \
+  X(nvds_acquire_meta_lock) \
+  X(nvds_acquire_label_info_meta_from_pool) \
+  X(nvds_acquire_frame_meta_from_pool) \
+  X(nvds_acquire_display_meta_from_pool) \
+  X(nvds_batch_meta_copy_func) \
+  X(nvds_batch_meta_release_func)
+#define DSNODE_NVDSGST_META_FUNCTIONS(X) \
+  X(gst_buffer_get_nvds_batch_meta) \
+  X(gst_buffer_add_nvds_meta)
+
+namespace {
+
+struct DeepStreamApi {
+#define DSNODE_DECLARE(name) decltype(&::name) name = nullptr;
+  DSNODE_NVDS_META_FUNCTIONS(DSNODE_DECLARE)
+  DSNODE_NVDSGST_META_FUNCTIONS(DSNODE_DECLARE)
+#undef DSNODE_DECLARE
+  bool loaded = false;
+  std::string error;         // why it did not load
+  std::string library_path;  // the libnvds_meta.so it loaded
+};
+
+// Where to look: DS_ELEMENT_DEEPSTREAM_LIB_DIR alone when set; else the loader's search path
+// (an installed DeepStream is on it), then the lib/ folder of the SDK this was built against.
+std::vector<std::string> library_dirs() {
+  if (const char *dir = g_getenv("DS_ELEMENT_DEEPSTREAM_LIB_DIR"); dir != nullptr && *dir != '\0')
+    return {dir};
+  return {"", DSNODE_DEEPSTREAM_LIB_DIR};
+}
+
+void *open_library(const char *name, std::string *tried) {
+  for (const std::string &dir : library_dirs()) {
+    const std::string path = dir.empty() ? name : dir + "/" + name;
+    if (void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) return handle;
+    *tried += std::string(tried->empty() ? "" : "; ") + dlerror();
+  }
+  return nullptr;
+}
+
+DeepStreamApi load_api() {
+  DeepStreamApi api;
+  std::string tried;
+  void *meta = open_library("libnvds_meta.so", &tried);
+  void *gst_meta = meta != nullptr ? open_library("libnvdsgst_meta.so", &tried) : nullptr;
+  if (meta == nullptr || gst_meta == nullptr) {
+    api.error = std::string("cannot load ") + (meta == nullptr ? "libnvds_meta.so" : "libnvdsgst_meta.so") +
+        " (" + tried + ")";
+    return api;
+  }
+  std::string missing;
+#define DSNODE_LOAD(handle, name) \
+  api.name = reinterpret_cast<decltype(api.name)>(dlsym(handle, #name)); \
+  if (api.name == nullptr) missing += std::string(missing.empty() ? "" : ", ") + #name;
+#define DSNODE_LOAD_META(name) DSNODE_LOAD(meta, name)
+#define DSNODE_LOAD_GST(name) DSNODE_LOAD(gst_meta, name)
+  DSNODE_NVDS_META_FUNCTIONS(DSNODE_LOAD_META)
+  DSNODE_NVDSGST_META_FUNCTIONS(DSNODE_LOAD_GST)
+#undef DSNODE_LOAD_GST
+#undef DSNODE_LOAD_META
+#undef DSNODE_LOAD
+  if (!missing.empty()) {
+    api.error = "DeepStream's metadata libraries lack " + missing + " (another DeepStream version than " +
+        std::to_string(NVDS_VERSION_MAJOR) + "." + std::to_string(NVDS_VERSION_MINOR) + "?)";
+    return api;
+  }
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(api.nvds_create_batch_meta), &info) != 0 && info.dli_fname != nullptr)
+    api.library_path = info.dli_fname;
+  api.loaded = true;
+  return api;
+}
+
+const DeepStreamApi &api_once() {
+  static const DeepStreamApi api = load_api();
+  return api;
+}
+
+// Only after load_deepstream() said yes (every entry point checks it first).
+const DeepStreamApi &ds() { return api_once(); }
+
+}  // namespace
+
+bool load_deepstream(std::string *error) {
+  const DeepStreamApi &api = api_once();
+  if (!api.loaded && error != nullptr)
+    *error = "built against DeepStream " + std::to_string(NVDS_VERSION_MAJOR) + "." + std::to_string(NVDS_VERSION_MINOR) +
+        " but " + api.error + ". Install DeepStream (or put its lib/ folder on LD_LIBRARY_PATH, or set "
+        "DS_ELEMENT_DEEPSTREAM_LIB_DIR to it), or use a build without DeepStream: rebuild ds-element-native with "
+        "`npx cmake-js compile --out build --CDDSNODE_WITH_DEEPSTREAM=OFF` in native-host, then `npm run build`";
+  return api.loaded;
+}
+
+std::string deepstream_library_path() { return api_once().library_path; }
 
 // The portable model is DeepStream's: keep the constants in step with the headers.
 static_assert(kMaxLabelSize == MAX_LABEL_SIZE, "MAX_LABEL_SIZE changed");
@@ -227,8 +350,8 @@ NvBbox_Coords to_ds(const BboxCoords &b) { return {b.left, b.top, b.width, b.hei
 
 class MetaLock {
  public:
-  explicit MetaLock(NvDsBatchMeta *batch) : batch_(batch) { nvds_acquire_meta_lock(batch_); }
-  ~MetaLock() { nvds_release_meta_lock(batch_); }
+  explicit MetaLock(NvDsBatchMeta *batch) : batch_(batch) { ds().nvds_acquire_meta_lock(batch_); }
+  ~MetaLock() { ds().nvds_release_meta_lock(batch_); }
   MetaLock(const MetaLock &) = delete;
   MetaLock &operator=(const MetaLock &) = delete;
  private:
@@ -323,10 +446,10 @@ class DeepStreamBackend final : public Batch {
     if (frames_.size() >= batch_->max_frames_in_batch)
       return {};
     MetaLock lock(batch_);
-    NvDsFrameMeta *frame = nvds_acquire_frame_meta_from_pool(batch_);
+    NvDsFrameMeta *frame = ds().nvds_acquire_frame_meta_from_pool(batch_);
     FrameHandle handle{frame};
     write_frame_fields(frame, fields);
-    nvds_add_frame_meta_to_batch(batch_, frame);
+    ds().nvds_add_frame_meta_to_batch(batch_, frame);
     frames_.push_back(frame);
     return handle;
   }
@@ -361,7 +484,7 @@ class DeepStreamBackend final : public Batch {
   ObjectHandle acquire_object() override {
     modified_ = true;
     MetaLock lock(batch_);
-    NvDsObjectMeta *object = nvds_acquire_obj_meta_from_pool(batch_);
+    NvDsObjectMeta *object = ds().nvds_acquire_obj_meta_from_pool(batch_);
     object->object_id = UNTRACKED_OBJECT_ID;
     object->parent = nullptr;
     pending_objects_.push_back(object);
@@ -378,7 +501,7 @@ class DeepStreamBackend final : public Batch {
     if (!take_pending(pending_objects_, as<NvDsObjectMeta>(object)))
       return not_pending("ObjectMeta", "addObjectMeta", in_batch(batch_, object.ptr));
     MetaLock lock(batch_);
-    nvds_add_obj_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsObjectMeta>(object), as<NvDsObjectMeta>(parent));
+    ds().nvds_add_obj_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsObjectMeta>(object), as<NvDsObjectMeta>(parent));
     return Status::Ok();
   }
 
@@ -393,7 +516,7 @@ class DeepStreamBackend final : public Batch {
       auto *other = static_cast<NvDsObjectMeta *>(node->data);
       if (other->parent == object.ptr) other->parent = nullptr;
     }
-    nvds_remove_obj_meta_from_frame(f, as<NvDsObjectMeta>(object));
+    ds().nvds_remove_obj_meta_from_frame(f, as<NvDsObjectMeta>(object));
     return Status::Ok();
   }
 
@@ -476,7 +599,7 @@ class DeepStreamBackend final : public Batch {
   ClassifierHandle acquire_classifier() override {
     modified_ = true;
     MetaLock lock(batch_);
-    NvDsClassifierMeta *classifier = nvds_acquire_classifier_meta_from_pool(batch_);
+    NvDsClassifierMeta *classifier = ds().nvds_acquire_classifier_meta_from_pool(batch_);
     pending_classifiers_.push_back(classifier);
     return ClassifierHandle{classifier};
   }
@@ -486,7 +609,7 @@ class DeepStreamBackend final : public Batch {
     if (!take_pending(pending_classifiers_, as<NvDsClassifierMeta>(classifier)))
       return not_pending("ClassifierMeta", "addClassifierMeta", in_batch(batch_, classifier.ptr));
     MetaLock lock(batch_);
-    nvds_add_classifier_meta_to_object(as<NvDsObjectMeta>(object), as<NvDsClassifierMeta>(classifier));
+    ds().nvds_add_classifier_meta_to_object(as<NvDsObjectMeta>(object), as<NvDsClassifierMeta>(classifier));
     return Status::Ok();
   }
 
@@ -496,7 +619,7 @@ class DeepStreamBackend final : public Batch {
     auto *o = as<NvDsObjectMeta>(object);
     if (!contains(o->classifier_meta_list, classifier.ptr))
       return not_in("a ClassifierMeta", "object", "removeClassifierMeta");
-    nvds_remove_classifier_meta_from_obj(o, as<NvDsClassifierMeta>(classifier));
+    ds().nvds_remove_classifier_meta_from_obj(o, as<NvDsClassifierMeta>(classifier));
     return Status::Ok();
   }
 
@@ -528,7 +651,7 @@ class DeepStreamBackend final : public Batch {
   LabelInfoHandle acquire_label_info() override {
     modified_ = true;
     MetaLock lock(batch_);
-    NvDsLabelInfo *label = nvds_acquire_label_info_meta_from_pool(batch_);
+    NvDsLabelInfo *label = ds().nvds_acquire_label_info_meta_from_pool(batch_);
     pending_labels_.push_back(label);
     return LabelInfoHandle{label};
   }
@@ -542,7 +665,7 @@ class DeepStreamBackend final : public Batch {
     // (ClassifierMeta.numLabels, by default the number of labels): keep it as written.
     auto *c = as<NvDsClassifierMeta>(classifier);
     const guint num_labels = c->num_labels;
-    nvds_add_label_info_meta_to_classifier(c, as<NvDsLabelInfo>(label));
+    ds().nvds_add_label_info_meta_to_classifier(c, as<NvDsLabelInfo>(label));
     c->num_labels = num_labels;
     return Status::Ok();
   }
@@ -554,7 +677,7 @@ class DeepStreamBackend final : public Batch {
     if (!contains(c->label_info_list, label.ptr))
       return not_in("a LabelInfo", "classifier", "removeLabelInfo");
     const guint num_labels = c->num_labels;  // as for add: the written count stays
-    nvds_remove_label_info_meta_from_classifier(c, as<NvDsLabelInfo>(label));
+    ds().nvds_remove_label_info_meta_from_classifier(c, as<NvDsLabelInfo>(label));
     c->num_labels = num_labels;
     return Status::Ok();
   }
@@ -593,7 +716,7 @@ class DeepStreamBackend final : public Batch {
   DisplayHandle acquire_display() override {
     modified_ = true;
     MetaLock lock(batch_);
-    NvDsDisplayMeta *display = nvds_acquire_display_meta_from_pool(batch_);
+    NvDsDisplayMeta *display = ds().nvds_acquire_display_meta_from_pool(batch_);
     pending_displays_.push_back(display);
     return DisplayHandle{display};
   }
@@ -603,7 +726,7 @@ class DeepStreamBackend final : public Batch {
     if (!take_pending(pending_displays_, as<NvDsDisplayMeta>(display)))
       return not_pending("DisplayMeta", "addDisplayMeta", in_batch(batch_, display.ptr));
     MetaLock lock(batch_);
-    nvds_add_display_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsDisplayMeta>(display));
+    ds().nvds_add_display_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsDisplayMeta>(display));
     return Status::Ok();
   }
 
@@ -613,7 +736,7 @@ class DeepStreamBackend final : public Batch {
     auto *f = as<NvDsFrameMeta>(frame);
     if (!contains(f->display_meta_list, display.ptr))
       return not_in("a DisplayMeta", "frame", "removeDisplayMeta");
-    nvds_remove_display_meta_from_frame(f, as<NvDsDisplayMeta>(display));
+    ds().nvds_remove_display_meta_from_frame(f, as<NvDsDisplayMeta>(display));
     return Status::Ok();
   }
 
@@ -665,7 +788,7 @@ class DeepStreamBackend final : public Batch {
   UserHandle acquire_user_meta() override {
     modified_ = true;
     MetaLock lock(batch_);
-    NvDsUserMeta *user = nvds_acquire_user_meta_from_pool(batch_);
+    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
     // The user meta pool has no release function of its own: a meta comes back with the
     // previous user's data pointer and callbacks (nvds_acquire_meta_from_pool keeps them).
     user->user_meta_data = nullptr;
@@ -688,9 +811,9 @@ class DeepStreamBackend final : public Batch {
     take_pending(pending_users_, user);
     MetaLock lock(batch_);
     switch (level) {
-      case UserMetaLevel::kBatch: nvds_add_user_meta_to_batch(batch_, user); break;
-      case UserMetaLevel::kFrame: nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
-      case UserMetaLevel::kObject: nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
+      case UserMetaLevel::kBatch: ds().nvds_add_user_meta_to_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: ds().nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: ds().nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
     }
     return Status::Ok();
   }
@@ -704,9 +827,9 @@ class DeepStreamBackend final : public Batch {
       return not_in("a UserMeta", level == UserMetaLevel::kBatch ? "batch" :
           level == UserMetaLevel::kFrame ? "frame" : "object", "removeUserMeta");
     switch (level) {
-      case UserMetaLevel::kBatch: nvds_remove_user_meta_from_batch(batch_, user); break;
-      case UserMetaLevel::kFrame: nvds_remove_user_meta_from_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
-      case UserMetaLevel::kObject: nvds_remove_user_meta_from_object(static_cast<NvDsObjectMeta *>(owner), user); break;
+      case UserMetaLevel::kBatch: ds().nvds_remove_user_meta_from_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: ds().nvds_remove_user_meta_from_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: ds().nvds_remove_user_meta_from_object(static_cast<NvDsObjectMeta *>(owner), user); break;
     }
     return Status::Ok();
   }
@@ -755,7 +878,7 @@ class DeepStreamBackend final : public Batch {
     user->user_meta_data = payload_bytes(new_payload(type, fields.kind, fields.payload.data(), fields.payload.size()));
     user->base_meta.copy_func = payload_copy;
     user->base_meta.release_func = payload_release;
-    user->base_meta.meta_type = nvds_get_user_meta_type(const_cast<gchar *>(type));
+    user->base_meta.meta_type = ds().nvds_get_user_meta_type(const_cast<gchar *>(type));
     return Status::Ok();
   }
 
@@ -793,16 +916,16 @@ class DeepStreamBackend final : public Batch {
     if (!status.ok())
       return status;
     MetaLock lock(batch_);
-    NvDsUserMeta *user = nvds_acquire_user_meta_from_pool(batch_);
+    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
     user->user_meta_data = &(new TensorMetaStorage(output, std::move(bytes)))->meta;
     user->base_meta.meta_type = NVDSINFER_TENSOR_OUTPUT_META;
     user->base_meta.copy_func = tensor_meta_copy;
     user->base_meta.release_func = tensor_meta_release;
     user->base_meta.uContext = nullptr;
     switch (level) {
-      case UserMetaLevel::kBatch: nvds_add_user_meta_to_batch(batch_, user); break;
-      case UserMetaLevel::kFrame: nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
-      case UserMetaLevel::kObject: nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
+      case UserMetaLevel::kBatch: ds().nvds_add_user_meta_to_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: ds().nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: ds().nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
     }
     if (created != nullptr)
       *created = UserHandle{user};
@@ -820,26 +943,26 @@ class DeepStreamBackend final : public Batch {
     MetaLock lock(batch_);
     NvDsFrameMeta *frame = frames_.front();
     for (NvDsUserMeta *user : pending_users_) {
-      nvds_add_user_meta_to_batch(batch_, user);
-      nvds_remove_user_meta_from_batch(batch_, user);
+      ds().nvds_add_user_meta_to_batch(batch_, user);
+      ds().nvds_remove_user_meta_from_batch(batch_, user);
     }
     for (NvDsDisplayMeta *display : pending_displays_) {
-      nvds_add_display_meta_to_frame(frame, display);
-      nvds_remove_display_meta_from_frame(frame, display);
+      ds().nvds_add_display_meta_to_frame(frame, display);
+      ds().nvds_remove_display_meta_from_frame(frame, display);
     }
     if (!pending_classifiers_.empty() || !pending_labels_.empty()) {
-      NvDsObjectMeta *scratch = nvds_acquire_obj_meta_from_pool(batch_);
+      NvDsObjectMeta *scratch = ds().nvds_acquire_obj_meta_from_pool(batch_);
       if (!pending_labels_.empty()) {
-        NvDsClassifierMeta *holder = nvds_acquire_classifier_meta_from_pool(batch_);
-        for (NvDsLabelInfo *label : pending_labels_) nvds_add_label_info_meta_to_classifier(holder, label);
-        nvds_add_classifier_meta_to_object(scratch, holder);
+        NvDsClassifierMeta *holder = ds().nvds_acquire_classifier_meta_from_pool(batch_);
+        for (NvDsLabelInfo *label : pending_labels_) ds().nvds_add_label_info_meta_to_classifier(holder, label);
+        ds().nvds_add_classifier_meta_to_object(scratch, holder);
       }
-      for (NvDsClassifierMeta *classifier : pending_classifiers_) nvds_add_classifier_meta_to_object(scratch, classifier);
+      for (NvDsClassifierMeta *classifier : pending_classifiers_) ds().nvds_add_classifier_meta_to_object(scratch, classifier);
       pending_objects_.push_back(scratch);
     }
     for (NvDsObjectMeta *object : pending_objects_) {
-      nvds_add_obj_meta_to_frame(frame, object, nullptr);
-      nvds_remove_obj_meta_from_frame(frame, object);
+      ds().nvds_add_obj_meta_to_frame(frame, object, nullptr);
+      ds().nvds_remove_obj_meta_from_frame(frame, object);
     }
     clear_pending();
   }
@@ -882,27 +1005,27 @@ class DeepStreamBackend final : public Batch {
 }  // namespace
 
 bool has_deepstream_batch(GstBuffer *buffer) {
-  return gst_buffer_get_nvds_batch_meta(buffer) != nullptr;
+  return api_once().loaded && ds().gst_buffer_get_nvds_batch_meta(buffer) != nullptr;
 }
 
 namespace {
 
 NvDsBatchMeta *create_batch(uint32_t max_frames_in_batch) {
-  NvDsBatchMeta *batch = nvds_create_batch_meta(max_frames_in_batch);
+  NvDsBatchMeta *batch = ds().nvds_create_batch_meta(max_frames_in_batch);
   if (batch == nullptr)
     return nullptr;
   // nvds_create_batch_meta sizes the pools but leaves this 0, as nvstreammux sets it itself;
   // at 0 no frame fits and NVIDIA's copy makes pools that cannot grow.
   batch->max_frames_in_batch = max_frames_in_batch;
   batch->base_meta.batch_meta = batch;
-  batch->base_meta.copy_func = nvds_batch_meta_copy_func;
-  batch->base_meta.release_func = nvds_batch_meta_release_func;
+  batch->base_meta.copy_func = ds().nvds_batch_meta_copy_func;
+  batch->base_meta.release_func = ds().nvds_batch_meta_release_func;
   return batch;
 }
 
 bool attach_batch(GstBuffer *buffer, NvDsBatchMeta *batch) {
-  NvDsMeta *meta = gst_buffer_add_nvds_meta(buffer, batch, nullptr, nvds_batch_meta_copy_func,
-      nvds_batch_meta_release_func);
+  NvDsMeta *meta = ds().gst_buffer_add_nvds_meta(buffer, batch, nullptr, ds().nvds_batch_meta_copy_func,
+      ds().nvds_batch_meta_release_func);
   if (meta == nullptr)
     return false;
   // What nvstreammux sets: downstream finds the batch by this type.
@@ -913,7 +1036,9 @@ bool attach_batch(GstBuffer *buffer, NvDsBatchMeta *batch) {
 }  // namespace
 
 std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch) {
-  NvDsBatchMeta *batch = gst_buffer_get_nvds_batch_meta(buffer);
+  if (!api_once().loaded)
+    return nullptr;
+  NvDsBatchMeta *batch = ds().gst_buffer_get_nvds_batch_meta(buffer);
   if (batch == nullptr) {
     if (!gst_buffer_is_writable(buffer) || max_frames_in_batch == 0)
       return nullptr;
@@ -921,7 +1046,7 @@ std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_fra
     if (batch == nullptr)
       return nullptr;
     if (!attach_batch(buffer, batch)) {
-      nvds_destroy_batch_meta(batch);
+      ds().nvds_destroy_batch_meta(batch);
       return nullptr;
     }
   }
@@ -933,6 +1058,8 @@ struct DetachedDeepStreamBatch {
 };
 
 std::unique_ptr<Batch> open_detached_deepstream_batch(DetachedDeepStreamBatch **spare, const FrameFields &frame) {
+  if (!api_once().loaded)
+    return nullptr;
   if (*spare == nullptr) {
     NvDsBatchMeta *batch = create_batch(1);
     if (batch == nullptr)
@@ -958,7 +1085,7 @@ bool finish_detached_deepstream_batch(GstBuffer *buffer, Batch &batch, DetachedD
   delete *spare;
   *spare = nullptr;
   if (!gst_buffer_is_writable(buffer) || !attach_batch(buffer, changed)) {
-    nvds_destroy_batch_meta(changed);
+    ds().nvds_destroy_batch_meta(changed);
     return false;
   }
   return true;
@@ -967,7 +1094,7 @@ bool finish_detached_deepstream_batch(GstBuffer *buffer, Batch &batch, DetachedD
 void release_detached_deepstream_batch(DetachedDeepStreamBatch *spare) {
   if (spare == nullptr)
     return;
-  nvds_destroy_batch_meta(spare->batch);
+  ds().nvds_destroy_batch_meta(spare->batch);
   delete spare;
 }
 

@@ -8,11 +8,20 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "meta/batch.h"
 
 namespace dsnode::meta {
+
+// Opens NVIDIA's libnvds_meta.so and libnvdsgst_meta.so (once; dlopen, they are not linked).
+// False with *error saying which library is missing and how to get it or a portable build.
+// Every other function here acts as if no buffer had DeepStream metadata until this is true.
+bool load_deepstream(std::string *error);
+
+// The libnvds_meta.so that was loaded ("" when none).
+std::string deepstream_library_path();
 
 // True when the buffer carries an NvDsBatchMeta (gst_buffer_get_nvds_batch_meta).
 bool has_deepstream_batch(GstBuffer *buffer);
