@@ -75,7 +75,11 @@ int main(int argc, char** argv) {
   StderrLogger logger;
   std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
   if (!builder) return fail("createInferBuilder failed");
+#if NV_TENSORRT_MAJOR >= 11
+  const uint32_t flags = 0;  // strongly typed always (kSTRONGLY_TYPED is deprecated and ignored from 11.0)
+#else
   const auto flags = 1U << static_cast<uint32_t>(nvinfer1::NetworkDefinitionCreationFlag::kSTRONGLY_TYPED);
+#endif
   std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(flags));
   std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(*network, logger));
   if (!network || !parser) return fail("cannot create the network or the ONNX parser");
