@@ -368,19 +368,13 @@ T *as(H handle) { return static_cast<T *>(handle.ptr); }
 // them; NVIDIA's copy (a tee, gst_buffer_make_writable) reverses them on both backends
 // (portable_batch.cpp, docs/internals/metadata-design.md §2.4).
 template <typename H>
-void collect_added_order(GList *list, std::vector<H> *out) {
+void collect(GList *list, std::vector<H> *out, bool prepended = true) {
   out->clear();
   for (GList *node = list; node != nullptr; node = node->next) out->push_back(H{node->data});
-  std::reverse(out->begin(), out->end());
+  if (prepended) std::reverse(out->begin(), out->end());
 }
 
-template <typename H>
-void collect_list_order(GList *list, std::vector<H> *out) {
-  out->clear();
-  for (GList *node = list; node != nullptr; node = node->next) out->push_back(H{node->data});
-}
-
-bool contains(GList *list, void *item) { return g_list_find(list, item) != nullptr; }
+bool contains(GList *list, const void *item) { return g_list_find(list, item) != nullptr; }
 
 // Metas acquired in this call and not yet added (DeepStream keeps no such state itself).
 template <typename T>
@@ -398,21 +392,19 @@ Status not_pending(const char *what, const char *operation, bool added) {
       (added ? "one already added" : "one already returned to its pool (removed, or its call ended)"));
 }
 
-bool in_list(GList *list, const void *item) { return g_list_find(list, item) != nullptr; }
-
 // Whether `item` is anywhere in the batch's tree (only on error paths: it walks everything).
 bool in_batch(NvDsBatchMeta *batch, const void *item) {
-  if (in_list(batch->batch_user_meta_list, item)) return true;
+  if (contains(batch->batch_user_meta_list, item)) return true;
   for (GList *f = batch->frame_meta_list; f != nullptr; f = f->next) {
     auto *frame = static_cast<NvDsFrameMeta *>(f->data);
-    if (frame == item || in_list(frame->obj_meta_list, item) || in_list(frame->display_meta_list, item) ||
-        in_list(frame->frame_user_meta_list, item))
+    if (frame == item || contains(frame->obj_meta_list, item) || contains(frame->display_meta_list, item) ||
+        contains(frame->frame_user_meta_list, item))
       return true;
     for (GList *o = frame->obj_meta_list; o != nullptr; o = o->next) {
       auto *object = static_cast<NvDsObjectMeta *>(o->data);
-      if (in_list(object->classifier_meta_list, item) || in_list(object->obj_user_meta_list, item)) return true;
+      if (contains(object->classifier_meta_list, item) || contains(object->obj_user_meta_list, item)) return true;
       for (GList *c = object->classifier_meta_list; c != nullptr; c = c->next)
-        if (in_list(static_cast<NvDsClassifierMeta *>(c->data)->label_info_list, item)) return true;
+        if (contains(static_cast<NvDsClassifierMeta *>(c->data)->label_info_list, item)) return true;
     }
   }
   return false;
@@ -432,7 +424,8 @@ class DeepStreamBackend final : public Batch {
   // Whether this call acquired, added, removed or wrote anything (a detached batch then goes
   // onto the buffer).
   bool modified() const { return modified_; }
-  void clear_modified() { modified_ = false; }
+  // The detached spare's one frame, for the next buffer (not a change the call made).
+  void reset_first_frame(const FrameFields &fields) { write_frame_fields(frames_.at(0), fields); }
   NvDsBatchMeta *raw() const { return batch_; }
 
   void refresh_frames() {
@@ -522,7 +515,7 @@ class DeepStreamBackend final : public Batch {
 
   void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const override {
     MetaLock lock(batch_);
-    collect_added_order(as<NvDsFrameMeta>(frame)->obj_meta_list, out);
+    collect(as<NvDsFrameMeta>(frame)->obj_meta_list, out);
   }
 
   size_t num_objects(FrameHandle frame) const override {
@@ -625,7 +618,7 @@ class DeepStreamBackend final : public Batch {
 
   void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const override {
     MetaLock lock(batch_);
-    collect_added_order(as<NvDsObjectMeta>(object)->classifier_meta_list, out);
+    collect(as<NvDsObjectMeta>(object)->classifier_meta_list, out);
   }
 
   void read_classifier(ClassifierHandle handle, ClassifierFields *out) const override {
@@ -684,7 +677,7 @@ class DeepStreamBackend final : public Batch {
 
   void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const override {
     MetaLock lock(batch_);
-    collect_added_order(as<NvDsClassifierMeta>(classifier)->label_info_list, out);
+    collect(as<NvDsClassifierMeta>(classifier)->label_info_list, out);
   }
 
   void read_label_info(LabelInfoHandle handle, LabelInfoFields *out) const override {
@@ -742,7 +735,7 @@ class DeepStreamBackend final : public Batch {
 
   void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const override {
     MetaLock lock(batch_);
-    collect_added_order(as<NvDsFrameMeta>(frame)->display_meta_list, out);
+    collect(as<NvDsFrameMeta>(frame)->display_meta_list, out);
   }
 
   void read_display(DisplayHandle handle, DisplayFields *out) const override {
@@ -810,11 +803,7 @@ class DeepStreamBackend final : public Batch {
           "but received one never written");
     take_pending(pending_users_, user);
     MetaLock lock(batch_);
-    switch (level) {
-      case UserMetaLevel::kBatch: ds().nvds_add_user_meta_to_batch(batch_, user); break;
-      case UserMetaLevel::kFrame: ds().nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
-      case UserMetaLevel::kObject: ds().nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
-    }
+    add_to(level, owner, user);
     return Status::Ok();
   }
 
@@ -836,10 +825,7 @@ class DeepStreamBackend final : public Batch {
 
   void user_metas(UserMetaLevel level, void *owner, std::vector<UserHandle> *out) const override {
     MetaLock lock(batch_);
-    if (level == UserMetaLevel::kBatch)
-      collect_list_order(*user_list(level, owner), out);
-    else
-      collect_added_order(*user_list(level, owner), out);
+    collect(*user_list(level, owner), out, /*prepended=*/level != UserMetaLevel::kBatch);
   }
 
   void read_user_meta(UserHandle handle, UserMetaFields *out) const override {
@@ -922,11 +908,7 @@ class DeepStreamBackend final : public Batch {
     user->base_meta.copy_func = tensor_meta_copy;
     user->base_meta.release_func = tensor_meta_release;
     user->base_meta.uContext = nullptr;
-    switch (level) {
-      case UserMetaLevel::kBatch: ds().nvds_add_user_meta_to_batch(batch_, user); break;
-      case UserMetaLevel::kFrame: ds().nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
-      case UserMetaLevel::kObject: ds().nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
-    }
+    add_to(level, owner, user);
     if (created != nullptr)
       *created = UserHandle{user};
     return Status::Ok();
@@ -971,6 +953,14 @@ class DeepStreamBackend final : public Batch {
   void clear_pending() {
     pending_objects_.clear(); pending_classifiers_.clear(); pending_labels_.clear();
     pending_displays_.clear(); pending_users_.clear();
+  }
+
+  void add_to(UserMetaLevel level, void *owner, NvDsUserMeta *user) {
+    switch (level) {
+      case UserMetaLevel::kBatch: ds().nvds_add_user_meta_to_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: ds().nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: ds().nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
+    }
   }
 
   GList **user_list(UserMetaLevel level, void *owner) const {
@@ -1071,8 +1061,7 @@ std::unique_ptr<Batch> open_detached_deepstream_batch(DetachedDeepStreamBatch **
     return backend;
   }
   auto backend = std::make_unique<DeepStreamBackend>((*spare)->batch);
-  backend->write_frame(backend->frame_at(0), frame);
-  backend->clear_modified();
+  backend->reset_first_frame(frame);
   return backend;
 }
 
