@@ -14,6 +14,11 @@
 # The native host is built in native-host/build-deepstream; the element folders the tests run
 # go to test/out-deepstream. native-host/build and every dist/ stay the portable build, so
 # `npm test` afterwards runs the portable backend again. Arguments go to vitest.
+#
+# DS_BUILD_ONLY=1 builds and stops before the tests (scripts/test-gpu.sh takes this build, the
+# dsnvmmtestmux test element and NVIDIA's libraries to the GPU machine); it writes the folder of
+# NVIDIA's libraries to native-host/build-deepstream/deepstream-lib-dir. DS_SKIP_SETUP=1 leaves
+# out scripts/setup.sh (the caller has run it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -48,7 +53,7 @@ else
 fi
 
 # The portable build and every package first (what `npm test` does), then the DeepStream build beside it.
-bash scripts/setup.sh
+[[ "${DS_SKIP_SETUP:-0}" = 1 ]] || bash scripts/setup.sh
 native="$repo/native-host/build-deepstream/Release"
 log "building the native host against $root in native-host/build-deepstream"
 (cd native-host && npx cmake-js compile --out build-deepstream --CDCMAKE_BUILD_TYPE=Release --CDDS_SDK_ROOT="$root")
@@ -63,6 +68,13 @@ linked=$(node -e '
   console.log(deepstreamLibrary);' "$native/dsnode_meta.node") \
   || fail "the native build in $native has no working DeepStream backend (see the cmake output above)"
 log "backend: DeepStream (NvDsBatchMeta), libnvds_meta.so: $(readlink -f "$linked")"
+
+if [[ "${DS_BUILD_ONLY:-0}" = 1 ]]; then
+  cmake --build native-host/build-deepstream --target dsnode-nvmm-testmux
+  echo "$root/lib" > native-host/build-deepstream/deepstream-lib-dir
+  log "built (DS_BUILD_ONLY=1): $native, test plugins in native-host/build-deepstream/test-plugins"
+  exit 0
+fi
 
 out="$repo/test/out-deepstream"
 export DS_ELEMENT_NATIVE_DIR="$native" DS_ELEMENT_TEST_OUT="$out" DS_ELEMENT_BUILTIN_DIST="$out/dists/builtin"

@@ -41,6 +41,17 @@ if has_gpu && [ "${DS_GPU_FORCE_BUNDLE:-0}" != 1 ]; then
   exit "$status"
 fi
 
+# The DeepStream build for the NVMM hook (test/gpu/nvmm.sh), from NVIDIA's source of the
+# metadata libraries where it is here (DS_META_SOURCE, default ../shared/deepstream-9.1) or an
+# installed SDK (DS_SDK_ROOT); without either the bundle has no deepstream/ and that hook fails.
+ds_source="${DS_META_SOURCE:-../shared/deepstream-9.1}"
+if [ -d "$ds_source" ] || [ -n "${DS_SDK_ROOT:-}" ]; then
+  [ -d "$ds_source" ] && export DS_META_SOURCE="$ds_source"
+  DS_BUILD_ONLY=1 DS_SKIP_SETUP=1 bash scripts/test-deepstream.sh
+else
+  echo "[test:gpu] WARNING: no DeepStream metadata source ($ds_source) nor DS_SDK_ROOT: the bundle leaves out the NVMM test" >&2
+  export GPU_BUNDLE_DEEPSTREAM_DIR=none
+fi
 bash scripts/gpu/make-bundle.sh
 cat <<'EOF'
 

@@ -20,6 +20,11 @@
 #   GPU_BUNDLE_ELEMENTS  fixture elements (test/fixtures/elements) the GPU tests run
 #                        (default: cudaprobe pixelprobe); the others are left out of the bundle
 #   GPU_BUNDLE_DISTS     more dist/ folders to take, space-separated (name = folder's parent)
+#   GPU_BUNDLE_DEEPSTREAM_DIR  the DeepStream build's Release folder (scripts/test-deepstream.sh with
+#                        DS_BUILD_ONLY=1; default: native-host/build-deepstream/Release when its
+#                        deepstream-lib-dir exists, "none" to leave it out): goes to deepstream/ with
+#                        NVIDIA's two libraries and the dsnvmmtestmux test plugin, and
+#                        dists/fixtures-deepstream gets its plugin (test/gpu/nvmm.sh)
 #   GPU_BUNDLE_KEEP_STAGE=1  keep the unpacked staging folder (path printed)
 #   XZ_OPT               passed to xz (default: -9 -T1; -T1 because threads cost ratio)
 set -euo pipefail
@@ -28,7 +33,10 @@ repo=$(pwd)
 
 out_dir="${GPU_BUNDLE_DIR:-gpu-bundle}"
 native_dir="${GPU_BUNDLE_NATIVE_DIR:-native-host/build/Release}"
-gpu_elements="${GPU_BUNDLE_ELEMENTS:-cudaprobe pixelprobe}"
+gpu_elements="${GPU_BUNDLE_ELEMENTS:-cudaprobe pixelprobe batchrate}"
+ds_dir="${GPU_BUNDLE_DEEPSTREAM_DIR:-}"
+if [ -z "$ds_dir" ] && [ -e native-host/build-deepstream/deepstream-lib-dir ]; then ds_dir=native-host/build-deepstream/Release; fi
+[ "$ds_dir" = none ] && ds_dir=""
 archive="$out_dir/ds-gpu-bundle.tar.xz"
 # What one device call may carry in all (device README: 64 MiB, working tree included).
 carry_limit=$((64 * 1024 * 1024))
@@ -98,10 +106,33 @@ done
 find "$native_dir" -maxdepth 1 -type f \( -name '*.so' -o -name '*.so.*' -o -name '*.node' \) \
   -exec cp -L {} "$stage/native/" \;
 for dist in "$stage"/dists/*/; do
+  [[ "$dist" == */fixtures-deepstream/ ]] && continue
   mkdir -p "$dist/dsnode"
   ln -f "$stage/native/libgstdsnode.so" "$dist/libgstdsnode.so"
   ln -f "$stage/native/libdsnode-runtime.so.0" "$dist/dsnode/libdsnode-runtime.so.0"
 done
+
+# The DeepStream build (NVMM batches, test/gpu/nvmm.sh): its plugin and runtime, NVIDIA's
+# libnvds_meta/libnvdsgst_meta it was built against (built from NVIDIA's Apache-2.0 source; they
+# travel to the GPU machine, never into the repository), the dsnvmmtestmux test plugin, and the
+# fixture elements with its plugin.
+if [ -n "$ds_dir" ]; then
+  ds_build=$(dirname "$ds_dir")
+  ds_libs=$(cat "$ds_build/deepstream-lib-dir" 2>/dev/null) \
+    || die "$ds_build/deepstream-lib-dir is missing: build with DS_BUILD_ONLY=1 bash scripts/test-deepstream.sh"
+  for f in "$ds_dir/libgstdsnode.so" "$ds_dir/libdsnode-runtime.so.0" "$ds_libs/libnvds_meta.so" \
+      "$ds_libs/libnvdsgst_meta.so" "$ds_build/test-plugins/libgstdsnvmmtestmux.so"; do
+    [ -e "$f" ] || die "$f is missing: build with DS_BUILD_ONLY=1 bash scripts/test-deepstream.sh"
+  done
+  log "DeepStream build from $ds_dir, NVIDIA's libraries from $ds_libs"
+  mkdir -p "$stage"/deepstream/{native,lib,test-plugins}
+  cp -L "$ds_dir/libgstdsnode.so" "$ds_dir/libdsnode-runtime.so.0" "$stage/deepstream/native/"
+  cp -L "$ds_libs/libnvds_meta.so" "$ds_libs/libnvdsgst_meta.so" "$stage/deepstream/lib/"
+  cp -L "$ds_build/test-plugins/libgstdsnvmmtestmux.so" "$stage/deepstream/test-plugins/"
+  cp -a "$stage/dists/fixtures" "$stage/dists/fixtures-deepstream"
+  ln -f "$stage/deepstream/native/libgstdsnode.so" "$stage/dists/fixtures-deepstream/libgstdsnode.so"
+  ln -f "$stage/deepstream/native/libdsnode-runtime.so.0" "$stage/dists/fixtures-deepstream/dsnode/libdsnode-runtime.so.0"
+fi
 
 # --- GStreamer, libnode, our native libraries -------------------------------------------------
 log "collecting GStreamer, libnode and native libraries"
@@ -129,7 +160,8 @@ for elf in "${elf_files[@]}"; do
   while read -r line; do
     if [[ "$line" =~ ^([^[:space:]]+)[[:space:]]+=\>[[:space:]]+not\ found ]]; then
       name="${BASH_REMATCH[1]}"
-      is_driver_lib "$name" || [ -e "$stage/native/$name" ] || missing+=("$name (needed by ${elf#"$stage"/})")
+      is_driver_lib "$name" || [ -e "$stage/native/$name" ] || [ -e "$stage/deepstream/lib/$name" ] \
+        || missing+=("$name (needed by ${elf#"$stage"/})")
       continue
     fi
     [[ "$line" =~ ^([^[:space:]]+)[[:space:]]+=\>[[:space:]]+(/[^[:space:]]+) ]] || continue
@@ -140,7 +172,8 @@ for elf in "${elf_files[@]}"; do
     if [ -n "${glibc_owned[$name]:-}" ] || is_driver_lib "$name"; then continue; fi
     case "$name" in
       libstdc++.so.6|libgcc_s.so.1) cp -L "$path" "$stage/lib-fallback/$name" ;;
-      *) [ -e "$stage/lib/$name" ] || [ -e "$stage/native/$name" ] || cp -L "$path" "$stage/lib/$name" ;;
+      *) [ -e "$stage/lib/$name" ] || [ -e "$stage/native/$name" ] || [ -e "$stage/deepstream/lib/$name" ] \
+           || cp -L "$path" "$stage/lib/$name" ;;
     esac
   done < <(ldd "$elf" 2>/dev/null || true)
 done
