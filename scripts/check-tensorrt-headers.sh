@@ -37,6 +37,7 @@ cxx="${CXX:-c++}"
 strict=(-std=c++17 -Wall -Wextra -Werror -fPIC -c -I"$src" -isystem "$include_dir" -isystem "$cuda_include")
 napi=(-I"$node_include" -I"$here/native-host/$addon_api" -DNAPI_VERSION=8 -DNAPI_DISABLE_CPP_EXCEPTIONS=0 -DNODE_ADDON_API_DISABLE_DEPRECATED)
 "$cxx" "${strict[@]}" "$src/runners/tensorrt_runner.cpp" -o "$out/tensorrt_runner.o"
+"$cxx" "${strict[@]}" "$src/runners/gpu_completion.cpp" -o "$out/gpu_completion.o"
 "$cxx" "${strict[@]}" "${napi[@]}" "$src/runners/tensorrt_binding.cpp" -o "$out/tensorrt_binding.o"
 "$cxx" "${strict[@]}" "${napi[@]}" "$src/runners/cuda_testing_binding.cpp" -o "$out/cuda_testing_binding.o"
 # NvOnnxParser.h is in include/ from 10.14 (before, in the parsers/onnx submodule).
@@ -54,7 +55,7 @@ project=(-std=c++17 -Wall -Wextra -Wno-unused-parameter -Werror -fPIC -c -I"$src
   -isystem "${LIBNODE_INCLUDE_ROOT:-/usr/include/nodejs}/deps/uv/include" "$src/binding/binding.cpp" -o "$out/binding.o"
 "$cxx" "${project[@]}" "$src/harness/harness_addon.cpp" -o "$out/harness_addon.o"
 trt_symbols="$(nm --undefined-only "$out"/tensorrt_*.o | awk '{print $2}' | grep -E '^(create|get)[A-Za-z]*(Infer|Onnx)[A-Za-z_]*$' | sort -u | paste -sd' ' -)"
-cuda_symbols="$(nm --undefined-only "$out"/tensorrt_runner.o "$out"/cuda_testing_binding.o | awk '{print $2}' | grep -E '^cuda[A-Z]' | sort -u | paste -sd' ' -)"
-echo "ok: runners/tensorrt_runner.cpp, runners/tensorrt_binding.cpp, runners/cuda_testing_binding.cpp and $builder_note compile against TensorRT $version headers in $include_dir (CUDA headers: $cuda_include); binding.cpp and harness_addon.cpp compile with DSNODE_HAVE_TENSORRT"
+cuda_symbols="$(nm --undefined-only "$out"/tensorrt_runner.o "$out"/gpu_completion.o "$out"/cuda_testing_binding.o | awk '{print $2}' | grep -E '^cuda[A-Z]' | sort -u | paste -sd' ' -)"
+echo "ok: runners/tensorrt_runner.cpp, runners/gpu_completion.cpp, runners/tensorrt_binding.cpp, runners/cuda_testing_binding.cpp and $builder_note compile against TensorRT $version headers in $include_dir (CUDA headers: $cuda_include); binding.cpp and harness_addon.cpp compile with DSNODE_HAVE_TENSORRT"
 echo "TensorRT symbols they need at link time (libnvinfer, libnvonnxparser): $trt_symbols"
 echo "CUDA runtime symbols: $cuda_symbols"

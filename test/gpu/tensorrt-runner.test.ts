@@ -109,6 +109,9 @@ describe.skipIf(skipped !== undefined)(`TensorRT runner${skipped ? ` (skipped: $
   it("lists the engine's inputs and outputs: dtype, -1 for the dynamic batch, the optimisation profile", () => {
     expect(runner.backend).toBe("tensorrt");
     expect(runner.path).toBe(paths.affine);
+    // Dynamic batch: one execution context, whatever maxConcurrency asked (TensorRT forbids two
+    // concurrent contexts on one optimisation profile of such an engine).
+    expect(runner.maxConcurrency).toBe(1);
     expect([...runner.inputs].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
       { name: "bias", dtype: "float32", shape: [1], format: "linear", profile: { min: [1], opt: [1], max: [1] } },
       {

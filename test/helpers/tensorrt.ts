@@ -48,6 +48,7 @@ export interface TensorRTRunner {
   readonly backend: "tensorrt";
   readonly path: string;
   readonly deviceId: number;
+  readonly maxConcurrency: number;
   readonly inputs: RunnerTensorInfo[];
   readonly outputs: RunnerTensorInfo[];
   infer(inputs: Record<string, DeviceTensor>, outputs?: Record<string, DeviceTensor>): Promise<RunnerOutput[]>;

@@ -1,7 +1,7 @@
 // loadTensorRT(path, options) → Promise<runner>: the Node-API face of TensorRtRunner
 // (docs/internals/runners.md). The engine is read and deserialized on a libuv worker; an
 // inference's Promise settles on the JS thread through a napi_threadsafe_function that the
-// CUDA host callback feeds. C++ exceptions are off here (binding/js_values.h): every failure
+// runner's completion thread feeds. C++ exceptions are off here (binding/js_values.h): every failure
 // leaves a JS error pending or rejects the Promise.
 #include "runners/tensorrt_binding.h"
 
@@ -221,7 +221,7 @@ void on_object_finalized(napi_env /*env*/, void* data, void* /*hint*/) {
   delete_if_unowned(box);
 }
 
-// On CUDA's callback thread (or inside submit/finish): only queues the job for the JS thread.
+// On the runner's completion thread (or inside submit/finish): only queues the job for the JS thread.
 void notify_completion(void* target, InferenceJob* job) {
   auto* box = static_cast<RunnerBox*>(target);
   // Null only after env teardown, when no inference is left on the GPU (on_env_teardown).
@@ -445,7 +445,7 @@ napi_value tensor_list_to_js(napi_env env, const std::vector<TensorInfo>& tensor
   return list;
 }
 
-// { backend, path, deviceId, inputs, outputs, infer, dispose }, wrapping a new RunnerBox.
+// { backend, path, deviceId, maxConcurrency, inputs, outputs, infer, dispose }, wrapping a new RunnerBox.
 napi_value runner_to_js(napi_env env, std::unique_ptr<TensorRtRunner> runner) {
   auto* box = new RunnerBox();
   box->env = env;
@@ -478,6 +478,7 @@ napi_value runner_to_js(napi_env env, std::unique_ptr<TensorRtRunner> runner) {
       {"backend", nullptr, nullptr, nullptr, nullptr, metabind::make_string(env, "tensorrt", NAPI_AUTO_LENGTH), napi_enumerable, nullptr},
       {"path", nullptr, nullptr, nullptr, nullptr, path, napi_enumerable, nullptr},
       {"deviceId", nullptr, nullptr, nullptr, nullptr, metabind::make_number(env, options.device_id), napi_enumerable, nullptr},
+      {"maxConcurrency", nullptr, nullptr, nullptr, nullptr, metabind::make_number(env, options.max_concurrency), napi_enumerable, nullptr},
       {"inputs", nullptr, nullptr, nullptr, nullptr, tensor_list_to_js(env, inputs, true), napi_enumerable, nullptr},
       {"outputs", nullptr, nullptr, nullptr, nullptr, tensor_list_to_js(env, outputs, false), napi_enumerable, nullptr},
       {"infer", nullptr, nullptr, nullptr, nullptr, infer_function, napi_default, nullptr},

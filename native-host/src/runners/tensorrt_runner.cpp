@@ -3,6 +3,7 @@
 
 #include <NvInferRuntime.h>
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -14,15 +15,20 @@
 #include <mutex>
 #include <utility>
 
+#include "runners/gpu_completion.h"
+
 namespace dsnode::runners {
 
 namespace nv = nvinfer1;
 
 namespace {
 
-// Keeps TensorRT's errors and warnings so a failure can quote them. One per runner: TensorRT
-// uses the logger of the runtime for the engine and every context made from it. TensorRT may
-// log from several threads, hence the mutex.
+// Keeps TensorRT's errors and warnings so a failure can quote them. One for the process
+// (process_logger()): TensorRT keeps the logger of the first runtime made as its global one
+// (getLogger(), used by plugins and standalone functions), so a logger must outlive every
+// runtime and everything TensorRT loads; a failure quotes the lines logged since it began,
+// which another runner's lines may interleave. TensorRT logs from several threads, hence the
+// mutex.
 class CapturingLogger final : public nv::ILogger {
  public:
   void log(Severity severity, const char* message) noexcept override {
@@ -57,6 +63,39 @@ class CapturingLogger final : public nv::ILogger {
   std::deque<std::string> lines_;
   uint64_t count_ = 0;
 };
+
+// Never destroyed: TensorRT may log until the process exits.
+CapturingLogger& process_logger() {
+  static CapturingLogger* logger = new CapturingLogger();
+  return *logger;
+}
+
+// libnvinfer_plugin (EfficientNMS, BatchedNMS, ... : the plugins TensorRT ships), opened once
+// per process where it is on the library path, its plugins registered with TensorRT's registry
+// (initLibNvInferPlugins) before the first engine is deserialized: an engine using them cannot
+// be deserialized otherwise. A description of what happened, for messages.
+const std::string& load_plugins() {
+  static const std::string outcome = [] {
+    const std::string major = std::to_string(getInferLibVersion() / 10000);
+    const std::string names[] = {"libnvinfer_plugin.so." + major, "libnvinfer_plugin.so"};
+    std::string tried;
+    for (const std::string& name : names) {
+      void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_GLOBAL);
+      if (library == nullptr) {
+        tried += (tried.empty() ? "" : ", ") + name;
+        continue;
+      }
+      using Init = bool (*)(void*, const char*);
+      auto init = reinterpret_cast<Init>(dlsym(library, "initLibNvInferPlugins"));
+      if (init == nullptr) return name + " has no initLibNvInferPlugins: TensorRT's plugins are not registered";
+      if (!init(&process_logger(), "")) return name + ": initLibNvInferPlugins failed: TensorRT's plugins are not registered";
+      return std::string();  // registered
+    }
+    return "libnvinfer_plugin was not found (" + tried + " on the library path), so engines that use TensorRT's "
+           "plugins (EfficientNMS, BatchedNMS, ...) cannot be deserialized: install it next to libnvinfer";
+  }();
+  return outcome;
+}
 
 std::string said(const std::string& log) { return log.empty() ? std::string() : "; TensorRT said: " + log; }
 
@@ -253,7 +292,7 @@ size_t output_bytes(const OutputLayout& layout, const std::vector<int64_t>& shap
   return count * layout.element_size;
 }
 
-void CUDART_CB on_host_done(void* data);
+void on_gpu_done(void* data, cudaError_t status);
 
 }  // namespace
 
@@ -263,6 +302,7 @@ class InferenceJob {
   CompletionNotify notify = nullptr;
   void* target = nullptr;
   Slot* slot = nullptr;  // while enqueued on the GPU
+  cudaError_t gpu_status = cudaSuccess;  // the GPU's verdict, from the completion watcher
   std::vector<OutputTensor> outputs;
   bool failed = false;
   RunnerError error;
@@ -270,9 +310,10 @@ class InferenceJob {
 
 namespace {
 
-// On CUDA's callback thread: no CUDA, no TensorRT, no runner; the owner takes it from here.
-void CUDART_CB on_host_done(void* data) {
+// On the completion watcher's thread: no TensorRT, no runner; the owner takes it from here.
+void on_gpu_done(void* data, cudaError_t status) {
   auto* job = static_cast<InferenceJob*>(data);
+  job->gpu_status = status;
   job->notify(job->target, job);
 }
 
@@ -281,10 +322,11 @@ void CUDART_CB on_host_done(void* data) {
 struct TensorRtRunner::Impl {
   std::string path;
   RunnerOptions options;
-  CapturingLogger logger;  // outlives the runtime: destroyed after it (see ~Impl)
+  CapturingLogger& logger = process_logger();
   nv::IRuntime* runtime = nullptr;
   nv::ICudaEngine* engine = nullptr;
   cudaStream_t stream = nullptr;
+  std::unique_ptr<GpuCompletion> completion;  // reports each inference the GPU is done with
   std::shared_ptr<DevicePool> pool;
   std::vector<TensorInfo> inputs, outputs;
   std::vector<OutputLayout> output_layouts;
@@ -306,6 +348,7 @@ struct TensorRtRunner::Impl {
 TensorRtRunner::Impl::~Impl() {
   DeviceGuard guard(options.device_id);
   if (stream != nullptr) cudaStreamSynchronize(stream);
+  completion.reset();  // after every report (none are left when the owner kept the contract)
   for (InferenceJob* job : queued) delete job;  // only when the owner broke the contract (in_flight() != 0)
   for (auto& slot : slots) {
     delete slot->context;
@@ -331,7 +374,7 @@ bool TensorRtRunner::Impl::add_slot(RunnerError* error) {
         std::to_string(options.profile) + " of " + path + said(logger.since(mark))};
     return false;
   }
-  cudaError_t status = cudaEventCreateWithFlags(&slot->done, cudaEventDisableTiming);
+  cudaError_t status = cudaEventCreateWithFlags(&slot->done, GpuCompletion::kEventFlags);
   if (status != cudaSuccess) {
     delete slot->context;
     *error = {RunnerErrorKind::kInference, "cudaEventCreate failed: " + cuda_text(status)};
@@ -504,15 +547,17 @@ bool TensorRtRunner::Impl::start(InferenceJob* job, Slot* slot) {
   if (!context->enqueueV3(stream)) {
     return fail({RunnerErrorKind::kInference, inference_failed("enqueueV3 refused the inference" + said(logger.since(mark)))});
   }
-  cudaError_t status = cudaEventRecord(slot->done, stream);
-  if (status == cudaSuccess) status = cudaLaunchHostFunc(stream, on_host_done, job);
+  // Before watch(): the watcher may report the job at once.
+  slot->busy = true;
+  job->slot = slot;
+  const cudaError_t status = completion->watch(stream, slot->done, on_gpu_done, job);
   if (status != cudaSuccess) {
+    slot->busy = false;
+    job->slot = nullptr;
     // The inference is on the GPU but nobody will be told: wait for it before its memory moves.
     cudaStreamSynchronize(stream);
     return fail({RunnerErrorKind::kInference, inference_failed("cannot signal completion: " + cuda_text(status))});
   }
-  slot->busy = true;
-  job->slot = slot;
   return true;
 }
 
@@ -602,6 +647,7 @@ std::unique_ptr<TensorRtRunner> TensorRtRunner::load(const std::string& path, co
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->options = options;
+  const std::string& plugins = load_plugins();
   const uint64_t mark = impl->logger.mark();
   impl->runtime = nv::createInferRuntime(impl->logger);
   if (impl->runtime == nullptr) {
@@ -611,7 +657,8 @@ std::unique_ptr<TensorRtRunner> TensorRtRunner::load(const std::string& path, co
   if (impl->engine == nullptr) {
     return fail(RunnerErrorKind::kLoad, "TensorRT cannot deserialize it: it is not a TensorRT engine, or it was built "
         "by another TensorRT version or for another GPU (this process runs TensorRT " + library_version() + " on " +
-        device_description(options.device_id) + ")" + said(impl->logger.since(mark)));
+        device_description(options.device_id) + ")" + said(impl->logger.since(mark)) +
+        (plugins.empty() ? "" : "; " + plugins));
   }
   nv::ICudaEngine& engine = *impl->engine;
   const int32_t profiles = engine.getNbOptimizationProfiles();
@@ -639,8 +686,22 @@ std::unique_ptr<TensorRtRunner> TensorRtRunner::load(const std::string& path, co
     info.name = name;
     info.dtype = dtype_name(type);
     info.shape = to_vector(engine.getTensorShape(name));
-    info.format = format_name(engine.getTensorFormat(name, options.profile));
+    const nv::TensorFormat format = engine.getTensorFormat(name, options.profile);
+    info.format = format_name(format);
     if (is_input) {
+      // ds-element tensors are dense, linear (row-major) arrays: an input TensorRT wants in
+      // another layout would read them as garbage.
+      const int32_t vectorized = engine.getTensorVectorizedDim(name, options.profile);
+      if (format != nv::TensorFormat::kLINEAR || vectorized != -1) {
+        return fail(RunnerErrorKind::kLoad, "its " + what + " is laid out as " + info.format +
+            (vectorized != -1 ? " (vectorised along dimension " + std::to_string(vectorized) + ", " +
+                                    std::to_string(engine.getTensorComponentsPerElement(name, options.profile)) +
+                                    " components per vector)"
+                              : std::string()) +
+            " in optimisation profile " + std::to_string(options.profile) +
+            ", and ds-element tensors are linear (dense row-major): rebuild the engine with linear inputs "
+            "(trtexec --inputIOFormats=<type>:chw, or ITensor::setAllowedFormats(1U << TensorFormat::kLINEAR))");
+      }
       info.profile.min = to_vector(engine.getProfileShape(name, options.profile, nv::OptProfileSelector::kMIN));
       info.profile.opt = to_vector(engine.getProfileShape(name, options.profile, nv::OptProfileSelector::kOPT));
       info.profile.max = to_vector(engine.getProfileShape(name, options.profile, nv::OptProfileSelector::kMAX));
@@ -659,8 +720,18 @@ std::unique_ptr<TensorRtRunner> TensorRtRunner::load(const std::string& path, co
     }
   }
 
+  // Concurrent execution contexts of an engine with dynamic input shapes must each use their
+  // own optimisation profile (NvInferRuntime.h, IExecutionContext); every context here uses
+  // options.profile, so such an engine gets one context (load more runners, one per profile,
+  // for more at once). Static-shape engines share profile 0's bindings freely.
+  const bool dynamic = std::any_of(impl->inputs.begin(), impl->inputs.end(), [](const TensorInfo& input) {
+    return std::any_of(input.shape.begin(), input.shape.end(), [](int64_t dim) { return dim < 0; });
+  });
+  if (dynamic) impl->options.max_concurrency = 1;
+
   status = cudaStreamCreateWithFlags(&impl->stream, cudaStreamNonBlocking);
   if (status != cudaSuccess) return fail(RunnerErrorKind::kLoad, "cudaStreamCreate failed: " + cuda_text(status));
+  impl->completion = std::make_unique<GpuCompletion>(options.device_id);
   impl->pool = std::make_shared<DevicePool>(options.device_id);
   // One context now, so that a model too large for the device fails here and not at the first
   // inference; more are made as concurrent inferences need them.
@@ -704,13 +775,12 @@ InferenceResult TensorRtRunner::finish(InferenceJob* job) {
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     if (job->slot != nullptr) {
-      DeviceGuard guard(impl_->options.device_id);
-      // The host function ran after the event's work: a status other than success is the GPU's
-      // own failure (an illegal address in a kernel, say), sticky for the whole CUDA context.
-      const cudaError_t status = cudaEventQuery(job->slot->done);
-      if (status != cudaSuccess && !job->failed) {
+      // A status other than success is the GPU's own failure (an illegal address in a kernel,
+      // say), sticky for the whole CUDA context: this and every later inference fail with it.
+      if (job->gpu_status != cudaSuccess && !job->failed) {
         job->failed = true;
-        job->error = {RunnerErrorKind::kInference, impl_->inference_failed("CUDA reported " + cuda_text(status))};
+        job->error = {RunnerErrorKind::kInference, impl_->inference_failed("CUDA reported " + cuda_text(job->gpu_status))};
+        job->outputs.clear();
       }
       job->slot->busy = false;
       job->slot = nullptr;
@@ -750,6 +820,7 @@ size_t TensorRtRunner::in_flight() const {
 void TensorRtRunner::synchronize() {
   DeviceGuard guard(impl_->options.device_id);
   cudaStreamSynchronize(impl_->stream);
+  impl_->completion->drain();
 }
 
 size_t dtype_size(const std::string& dtype) {

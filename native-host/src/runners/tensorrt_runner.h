@@ -1,10 +1,10 @@
 // The TensorRT backend of loadRunner (docs/internals/runners.md): a serialized engine, its IO
-// tensors, and inferences enqueued on the GPU whose completion is signalled from a CUDA host
-// callback. No Node-API here (tensorrt_binding.cpp is the glue), and no TensorRT or CUDA type in
+// tensors, and inferences enqueued on the GPU whose completion is reported by a thread that
+// waits on an event after each (gpu_completion.h: a kernel fault reports the CUDA error). No Node-API here (tensorrt_binding.cpp is the glue), and no TensorRT or CUDA type in
 // this header: the binding compiles without either.
 //
 // Thread safety: every member function may be called from any ordinary thread; the runner
-// serialises them with one mutex. A CompletionNotify is called on CUDA's callback thread (or
+// serialises them with one mutex. A CompletionNotify is called on the completion thread (or
 // inside submit/finish, after the mutex is released): it must not call CUDA, TensorRT or the
 // runner; it only hands the job to its owner's thread (a napi_threadsafe_function, a queue),
 // which then calls finish(). The runner must outlive every job it accepted: destroy it only
@@ -33,7 +33,8 @@ struct RunnerError {
 
 struct RunnerOptions {
   int device_id = 0;        // the CUDA device the engine runs on (and inputs must live on)
-  int max_concurrency = 2;  // execution contexts, i.e. inferences on the GPU at once
+  int max_concurrency = 2;  // execution contexts, i.e. inferences on the GPU at once; 1 on
+                            // engines with dynamic input shapes (options() says what was used)
   int profile = 0;          // the optimisation profile every context uses
 };
 
@@ -123,7 +124,7 @@ class TensorRtRunner {
   // stay valid until then. Inputs must be ready: the runner's stream does not wait on others.
   bool submit(InferenceRequest request, CompletionNotify notify, void* target, RunnerError* error);
   // Takes back a notified job (deleting it): its outcome, and the next queued job starts on the
-  // freed execution context. Not on CUDA's callback thread.
+  // freed execution context. Not on the completion thread.
   InferenceResult finish(InferenceJob* job);
   // Fails every job still waiting for an execution context (their notify is called with an
   // error); jobs on the GPU go on. For shutting down with work queued.

@@ -33,6 +33,8 @@ export interface NativeTensorRTRunner {
   readonly backend: "tensorrt";
   readonly path: string;
   readonly deviceId: number;
+  /** Execution contexts it uses: the option, or 1 on engines with dynamic input shapes. */
+  readonly maxConcurrency: number;
   readonly inputs: NativeEngineTensor[];
   readonly outputs: NativeEngineTensor[];
   /** Reads each input's DLPack face (device, dtype, shape, strides, byteOffset, dataPtr). */
