@@ -25,6 +25,18 @@ const round = (value: number) => Math.round(value * 1e5) / 1e5;
 const user = (u: Json) => ({ type: u.metaType, hasCopy: 1, hasRelease: 1, data: u.kind === "json" ? u.json : u.bytes.slice(0, 4) });
 
 /**
+ * A label as DeepStream holds it: result_label up to 127 bytes; beyond, its first bytes there
+ * (cut before a character that would cross byte 127) and the whole in pResult_label.
+ */
+function deepStreamLabel(label: string): { resultLabel: string; pResultLabel: string | null } {
+  const bytes = Buffer.from(label, "utf8");
+  if (bytes.length <= 127) return { resultLabel: label, pResultLabel: null };
+  let cut = 127;
+  while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut -= 1;
+  return { resultLabel: bytes.subarray(0, cut).toString("utf8"), pResultLabel: label };
+}
+
+/**
  * What C code walking DeepStream's lists sees of a batch.toJSON() (lists in added order): the
  * lists DeepStream prepends to, objects, classifiers, label infos, display metas and frame/object
  * user metas, hold the newest first, as nvinfer's do.
@@ -58,7 +70,7 @@ function asDeepStreamSees(batch: Json): Json {
           numLabels: c.numLabels,
           classifierType: c.classifierType,
           labels: rev(c.labelInfoItems as Json[]).map((l) => ({
-            resultLabel: l.resultLabel,
+            ...deepStreamLabel(l.resultLabel),
             resultClassId: l.resultClassId,
             labelId: l.labelId,
             resultProb: round(l.resultProb),
@@ -139,6 +151,13 @@ describe.skipIf(nativeBackend !== "deepstream")("a C consumer on DeepStream's AP
     expect(a.classifiers[0].labels.map((l: Json) => l.resultLabel)).toEqual(["blue", "red"]);
     expect(frame.displays.map((d: Json) => d.numRects)).toEqual([4, 16]);
     expect(frame.userMetas.map((u: Json) => u.type)).toEqual(["DSELEMENT.TEST.BYTES", "DSELEMENT.TEST.FRAME"]);
+    // A 184-byte label, as nvinfer stores one: its first 126 bytes (byte 127 is inside "è") in
+    // result_label, the whole in pResult_label.
+    const long = c.classifiers[0].labels[0];
+    expect(Buffer.byteLength(long.resultLabel)).toBe(126);
+    expect(long.pResultLabel).toBe(`blue${"très ".repeat(30)}`);
+    expect(long.pResultLabel.startsWith(long.resultLabel)).toBe(true);
+    expect(a.classifiers[0].labels[0].pResultLabel).toBeNull();
   });
 
   it("finds each user meta by nvds_get_user_meta_type on every buffer (one type number per string)", () => {

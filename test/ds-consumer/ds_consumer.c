@@ -97,7 +97,12 @@ static void print_object(const NvDsObjectMeta *o) {
     for (GList *l = classifier->label_info_list; l != NULL; l = l->next) {
       const NvDsLabelInfo *label = (const NvDsLabelInfo *)l->data;
       printf("%s{\"resultLabel\":", l == classifier->label_info_list ? "" : ",");
-      print_string(label->pResult_label != NULL ? label->pResult_label : label->result_label);
+      print_string(label->result_label);
+      printf(",\"pResultLabel\":");
+      if (label->pResult_label != NULL)
+        print_string(label->pResult_label);
+      else
+        printf("null");
       printf(",\"resultClassId\":%u,\"labelId\":%u,\"resultProb\":%.6f,\"numClasses\":%u}", label->result_class_id,
           label->label_id, label->result_prob, label->num_classes);
     }

@@ -174,7 +174,7 @@ bool parse_label_info(napi_env env, napi_value value, const Path& path, meta::La
           in.real("resultProb", "result_prob", &label.result_prob))) {
     return false;
   }
-  Status status = meta::copy_bounded(label.result_label, result_label, "NvDsLabelInfo.result_label");
+  Status status = meta::set_result_label(&label, result_label, "NvDsLabelInfo.result_label");
   if (status.ok()) status = meta::validate_label_info(label);
   if (!status.ok()) return fail(env, with_index(status, path));
   *out = label;
@@ -314,7 +314,7 @@ napi_value display_value(napi_env env, uint32_t index, const meta::DisplayFields
 napi_value label_info_value(napi_env env, uint32_t index, const meta::LabelInfoFields& label) {
   return ObjectBuilder(env)
       .number("index", index).number("numClasses", label.num_classes)
-      .string("resultLabel", label.result_label, strnlen(label.result_label, meta::kMaxLabelSize))
+      .string("resultLabel", meta::result_label(label).data(), meta::result_label(label).size())
       .number("resultClassId", label.result_class_id).number("labelId", label.label_id)
       .number("resultProb", label.result_prob)
       .value();

@@ -685,6 +685,8 @@ class DeepStreamBackend final : public Batch {
     out->num_classes = l->num_classes;
     std::memcpy(out->result_label, l->result_label, kMaxLabelSize);
     out->result_label[kMaxLabelSize - 1] = '\0';
+    // nvinfer keeps a label of MAX_LABEL_SIZE bytes or more here, whole.
+    out->long_label = l->pResult_label != nullptr ? l->pResult_label : "";
     out->result_class_id = l->result_class_id;
     out->label_id = l->label_id;
     out->result_prob = l->result_prob;
@@ -698,6 +700,9 @@ class DeepStreamBackend final : public Batch {
     auto *l = as<NvDsLabelInfo>(handle);
     l->num_classes = fields.num_classes;
     std::memcpy(l->result_label, fields.result_label, kMaxLabelSize);
+    // DeepStream owns it (g_free when the label goes back to its pool, g_strdup when copied).
+    g_free(l->pResult_label);
+    l->pResult_label = fields.long_label.empty() ? nullptr : g_strdup(fields.long_label.c_str());
     l->result_class_id = fields.result_class_id;
     l->label_id = fields.label_id;
     l->result_prob = fields.result_prob;

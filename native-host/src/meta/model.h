@@ -16,6 +16,7 @@ namespace dsnode::meta {
 
 // Same values as nvdsmeta.h (checked by static_assert in deepstream_backend.cpp).
 inline constexpr size_t kMaxLabelSize = 128;                // MAX_LABEL_SIZE, bytes incl. the NUL
+inline constexpr size_t kMaxLongLabelBytes = 65535;         // our bound on NvDsLabelInfo.pResult_label
 inline constexpr size_t kMaxElementsInDisplayMeta = 16;     // MAX_ELEMENTS_IN_DISPLAY_META
 inline constexpr size_t kMaxUserFields = 4;                 // MAX_USER_FIELDS
 inline constexpr uint64_t kUntrackedObjectId = 0xFFFFFFFFFFFFFFFFull;  // UNTRACKED_OBJECT_ID
@@ -132,6 +133,9 @@ struct ClassifierFields {  // NvDsClassifierMeta
 struct LabelInfoFields {   // NvDsLabelInfo
   uint32_t num_classes = 0;
   char result_label[kMaxLabelSize] = {};
+  // pResult_label: the whole label when it does not fit result_label (which then holds its
+  // first bytes, cut at a UTF-8 boundary), as nvinfer stores long labels; empty otherwise.
+  std::string long_label;
   uint32_t result_class_id = 0;
   uint32_t label_id = 0;
   float result_prob = 0;

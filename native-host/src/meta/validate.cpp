@@ -211,6 +211,9 @@ Status validate_classifier(const ClassifierFields &classifier) {
 
 Status validate_label_info(const LabelInfoFields &label) {
   DSNODE_RETURN_IF_ERROR(terminated(label.result_label, root("NvDsLabelInfo.result_label")));
+  if (label.long_label.size() > kMaxLongLabelBytes)
+    return expected("at most " + std::to_string(kMaxLongLabelBytes) + " bytes (UTF-8)", root("NvDsLabelInfo.pResult_label"),
+        std::to_string(label.long_label.size()) + " bytes");
   return unit_interval(label.result_prob, root("NvDsLabelInfo.result_prob"));
 }
 
@@ -295,6 +298,30 @@ Status copy_bounded(char (&destination)[kMaxLabelSize], std::string_view value, 
   std::memcpy(destination, value.data(), value.size());
   std::memset(destination + value.size(), 0, kMaxLabelSize - value.size());
   return Status::Ok();
+}
+
+Status set_result_label(LabelInfoFields *label, std::string_view value, const char *field) {
+  if (value.size() < kMaxLabelSize) {
+    label->long_label.clear();
+    return copy_bounded(label->result_label, value, field);
+  }
+  if (value.size() > kMaxLongLabelBytes)
+    return expected("at most " + std::to_string(kMaxLongLabelBytes) + " bytes (UTF-8)", root(field),
+        std::to_string(value.size()) + " bytes");
+  const size_t nul = value.find('\0');
+  if (nul != std::string_view::npos)
+    return expected("a string without NUL characters", root(field), "a NUL at byte " + std::to_string(nul));
+  size_t cut = kMaxLabelSize - 1;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  std::memcpy(label->result_label, value.data(), cut);
+  std::memset(label->result_label + cut, 0, kMaxLabelSize - cut);
+  label->long_label.assign(value);
+  return Status::Ok();
+}
+
+std::string_view result_label(const LabelInfoFields &label) {
+  if (!label.long_label.empty()) return label.long_label;
+  return std::string_view(label.result_label, strnlen(label.result_label, kMaxLabelSize));
 }
 
 Status checked_integer(double value, double minimum, double maximum, const char *field, int64_t *out) {

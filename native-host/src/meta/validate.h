@@ -38,6 +38,13 @@ Status validate_user_meta_type(std::string_view type, const std::string &field);
 // Too long a value is an error, never truncated.
 Status copy_bounded(char (&destination)[kMaxLabelSize], std::string_view value, const char *field);
 
+// A label info's result label: into result_label when it fits, else its first bytes there (cut
+// at a UTF-8 boundary) and the whole of it in long_label (pResult_label), at most
+// kMaxLongLabelBytes bytes, no NUL.
+Status set_result_label(LabelInfoFields *label, std::string_view value, const char *field);
+// What a reader of the label info sees: pResult_label when set, else result_label.
+std::string_view result_label(const LabelInfoFields &label);
+
 // A JS number to an integer field: integral, finite and within [minimum, maximum].
 Status checked_integer(double value, double minimum, double maximum, const char *field, int64_t *out);
 

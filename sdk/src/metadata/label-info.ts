@@ -3,7 +3,7 @@ import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
 import { ADDED, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
 import type { TransformScope } from "./transform-scope.js";
-import { checkBoundedString, checkFloatUnit, checkUint32 } from "./validation.js";
+import { checkBoundedString, checkFloatUnit, checkUint32, MAX_RESULT_LABEL_BYTES } from "./validation.js";
 
 const TYPE = "LabelInfo";
 
@@ -105,7 +105,10 @@ export class LabelInfo {
   }
 
   /**
-   * The chosen class's name (`result_label`): at most 127 bytes of UTF-8, no NUL.
+   * The chosen class's name: at most 65 535 bytes of UTF-8, no NUL. Up to 127 bytes it is
+   * DeepStream's `result_label`; a longer one is kept whole in `pResult_label`, with its first
+   * bytes (cut between characters) in `result_label`, as nvinfer stores long labels, and a
+   * long label nvinfer wrote reads back whole.
    *
    * @example
    * ```ts
@@ -119,7 +122,7 @@ export class LabelInfo {
   /** Checked first (see above): an invalid value throws and changes nothing. */
   set resultLabel(value: string) {
     this.#check("resultLabel", "writing");
-    this.#resultLabel = checkBoundedString(value, "LabelInfo.resultLabel");
+    this.#resultLabel = checkBoundedString(value, "LabelInfo.resultLabel", MAX_RESULT_LABEL_BYTES);
   }
 
   /**

@@ -447,6 +447,42 @@ describe("metadata over the native binding", () => {
     });
   });
 
+  describe("long labels (DeepStream's pResult_label)", () => {
+    it("keeps a label past 127 bytes whole, and a short one written over it replaces it", () => {
+      const long = `car ${"très long ".repeat(40)}`; // 444 bytes
+      const buf = buffer();
+      inCall(addon, buf, 1, (batch) => {
+        const obj = batch.acquireObjectMeta();
+        batch.frameItems[0]!.addObjectMeta(obj);
+        const classifier = batch.acquireClassifierMeta();
+        for (const name of [long, "short"]) {
+          const label = batch.acquireLabelInfo();
+          label.resultLabel = name;
+          classifier.addLabelInfo(label);
+        }
+        obj.addClassifierMeta(classifier);
+      });
+      inCall(addon, buf, 1, (batch) => {
+        const labels = batch.frameItems[0]!.objectItems[0]!.classifierItems[0]!.labelInfoItems;
+        expect(labels.map((label) => label.resultLabel)).toEqual([long, "short"]);
+      });
+      // A label info from the pool that held a long label reads back short once rewritten:
+      // nothing of the old pResult_label is left.
+      inCall(addon, buf, 1, (batch) => {
+        const obj = batch.frameItems[0]!.objectItems[0]!;
+        const classifier = obj.classifierItems[0]!;
+        for (const label of [...classifier.labelInfoItems]) classifier.removeLabelInfo(label);
+        const again = batch.acquireLabelInfo();
+        again.resultLabel = "tiny";
+        classifier.addLabelInfo(again);
+      });
+      inCall(addon, buf, 1, (batch) => {
+        const labels = batch.frameItems[0]!.objectItems[0]!.classifierItems[0]!.labelInfoItems;
+        expect(labels.map((label) => label.resultLabel)).toEqual(["tiny"]);
+      });
+    });
+  });
+
   describe("before adding the object", () => {
     it("a classifier and a user meta attached to an acquired object travel with it", () => {
       const buf = buffer();
