@@ -804,10 +804,12 @@ void test_suite(const DsnodeRuntimeApi* api) {
     // liveInstances() through host.js is exercised by the timer test; here, destroy stops
     // everything reaching the element.
     recorder.clear();
-    b.set("mode", "\"timer-throw\"");
+    // A timer of 50 ms: pending when destroy() runs (1 ms could fire first, before destroy, and
+    // be rightly posted: the check would then fail without a fault).
+    b.set("mode", "\"timer-throw-later\"");
     b.transform();
     b.destroy();
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
     check(recorder.error_count(fake_element(2)) == 0,
         "destroy_instance: nothing reaches the element afterwards (not even a pending timer's error)");
     Result result = b.transform();
