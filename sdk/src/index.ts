@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 export { z } from "zod";
-export { Element, type ElementClass, type CreateOptions } from "./element/element.js";
+export { Element, type ElementClass, type CreateOptions, type TransformResult } from "./element/element.js";
 export type { ElementDeclaration } from "./element/declaration.js";
 export {
   InferenceElement,

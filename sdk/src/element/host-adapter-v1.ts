@@ -9,7 +9,7 @@ import { TransformScope } from "../metadata/transform-scope.js";
 import type { MetaBinding } from "../native/meta-binding.js";
 import { installRunnerBinding } from "../native/runner-binding.js";
 import { installTensorBinding } from "../native/tensor-binding.js";
-import type { ElementAdapterV1, ElementInstanceV1, HostServicesV1 } from "../protocol/host-protocol-v1.js";
+import { TRANSFORM_DROP_V1, type ElementAdapterV1, type ElementInstanceV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties, validatePropertyChange } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
@@ -37,6 +37,11 @@ function commitAndEnd(scope: TransformScope): void {
   } finally {
     scope.end();
   }
+}
+
+/** Element.DROP (the same registered symbol) travels to the host; other values do not. */
+function droppedOrUndefined(value: unknown): typeof TRANSFORM_DROP_V1 | undefined {
+  return value === TRANSFORM_DROP_V1 ? TRANSFORM_DROP_V1 : undefined;
 }
 
 class HostedElement implements ElementInstanceV1 {
@@ -97,11 +102,14 @@ class HostedElement implements ElementInstanceV1 {
     }
     if (!isThenable(result)) {
       commitAndEnd(scope);
-      return undefined;
+      return droppedOrUndefined(result);
     }
     scope.detach();
     return result.then(
-      () => commitAndEnd(scope),
+      (value) => {
+        commitAndEnd(scope);
+        return droppedOrUndefined(value);
+      },
       (error: unknown) => {
         scope.end();
         throw error;

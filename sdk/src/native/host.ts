@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import {
   HOST_PROTOCOL_V1,
+  TRANSFORM_DROP_V1,
   type ElementAdapterV1,
   type ElementInstanceV1,
   type HostServicesV1,
@@ -78,6 +79,11 @@ function settle(result: unknown): unknown {
   return isThenable(result) ? Promise.resolve(result).then(undefined, rethrowAsError) : undefined;
 }
 
+/** settle() for transform: TRANSFORM_DROP_V1 (Element.DROP) reaches the binding, which drops the buffer. */
+function settleTransform(result: unknown): unknown {
+  return result === TRANSFORM_DROP_V1 ? result : settle(result);
+}
+
 function describeExport(value: unknown): string {
   if (value === undefined) return "undefined (the bundle has no default export)";
   if (typeof value === "function") return `${value.name ? `class ${value.name}` : "a function"}, which does not extend Element`;
@@ -106,7 +112,7 @@ function callTransformAndDrain(
   report: (thrown: unknown) => void,
 ): unknown {
   try {
-    return settle(callTransform(instance, state));
+    return settleTransform(callTransform(instance, state));
   } finally {
     for (;;) {
       try {
@@ -249,7 +255,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
         if (context.getStore() !== instanceId) context.enterWith(instanceId);
         return callTransformAndDrain(instance, native.transformState, runQueues, reportUncaught);
       }
-      return settle(context.run(instanceId, callTransform, instance, native.transformState));
+      return settleTransform(context.run(instanceId, callTransform, instance, native.transformState));
     },
     destroy(instanceId) {
       const instance = instances.get(instanceId);
