@@ -3,6 +3,7 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
+#include <algorithm>
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -72,37 +73,74 @@ class TextCache {
     return context_;
   }
 
+  // One layout, reused: a new one per text costs as much as laying the text out. Its font
+  // changes only when the requested one does.
+  PangoLayout *layout_for(const std::string &font_name, uint32_t font_size) {
+    if (layout_ == nullptr) layout_ = pango_layout_new(context());
+    if (layout_font_name_ != font_name || layout_font_size_ != font_size || !layout_has_font_) {
+      // The size is set apart from the name, so a family name ending in a number stays a name.
+      PangoFontDescription *font = pango_font_description_from_string(font_name.c_str());
+      pango_font_description_set_size(font, static_cast<gint>(font_size) * PANGO_SCALE);
+      pango_layout_set_font_description(layout_, font);
+      pango_font_description_free(font);
+      layout_font_name_ = font_name;
+      layout_font_size_ = font_size;
+      layout_has_font_ = true;
+    }
+    return layout_;
+  }
+
+  // A cairo_t on an A8 scratch surface of at least width × height. Not clipped (a clip slows
+  // text down): what lands outside width × height is never read and is cleared before reuse.
+  cairo_t *scratch_for(int width, int height) {
+    if (scratch_ == nullptr || cairo_image_surface_get_width(scratch_) < width || cairo_image_surface_get_height(scratch_) < height) {
+      const int new_width = std::max(width, scratch_ != nullptr ? cairo_image_surface_get_width(scratch_) : 256);
+      const int new_height = std::max(height, scratch_ != nullptr ? cairo_image_surface_get_height(scratch_) : 64);
+      if (scratch_cr_ != nullptr) cairo_destroy(scratch_cr_);
+      if (scratch_ != nullptr) cairo_surface_destroy(scratch_);
+      scratch_ = cairo_image_surface_create(CAIRO_FORMAT_A8, new_width, new_height);
+      scratch_cr_ = cairo_create(scratch_);
+    }
+    return scratch_cr_;
+  }
+
   std::shared_ptr<const RenderedText> render(const std::string &font_name, uint32_t font_size, const std::string &text) {
     auto rendered = std::make_shared<RenderedText>();
-    PangoLayout *layout = pango_layout_new(context());
-    // The size is set apart from the name, so a family name ending in a number stays a name.
-    PangoFontDescription *font = pango_font_description_from_string(font_name.c_str());
-    pango_font_description_set_size(font, static_cast<gint>(font_size) * PANGO_SCALE);
-    pango_layout_set_font_description(layout, font);
-    pango_font_description_free(font);
+    PangoLayout *layout = layout_for(font_name, font_size);
     pango_layout_set_text(layout, text.data(), static_cast<int>(text.size()));
-    PangoRectangle ink, logical;
-    pango_layout_get_pixel_extents(layout, &ink, &logical);
-    if (logical.width > 0 && logical.height > 0) {
-      cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_A8, logical.width, logical.height);
-      cairo_t *cr = cairo_create(surface);
-      cairo_move_to(cr, -logical.x, -logical.y);
-      pango_cairo_show_layout(cr, layout);
-      cairo_destroy(cr);
-      cairo_surface_flush(surface);
-      rendered->width = logical.width;
-      rendered->height = logical.height;
-      rendered->pitch = cairo_image_surface_get_stride(surface);
-      const uint8_t *data = cairo_image_surface_get_data(surface);
-      rendered->pixels.assign(data, data + static_cast<size_t>(rendered->pitch) * rendered->height);
-      cairo_surface_destroy(surface);
+    PangoRectangle logical;  // no ink extents: they cost a glyph lookup each
+    pango_layout_get_pixel_extents(layout, nullptr, &logical);
+    if (logical.width <= 0 || logical.height <= 0) return rendered;
+    rendered->width = logical.width;
+    rendered->height = logical.height;
+    rendered->pitch = logical.width;
+    rendered->pixels.resize(static_cast<size_t>(logical.width) * logical.height);
+    // Rendered on one scratch surface kept for the process (a surface and a cairo_t per text
+    // cost as much as the text itself), then copied out.
+    cairo_t *cr = scratch_for(logical.width, logical.height);
+    uint8_t *data = cairo_image_surface_get_data(scratch_);
+    const int stride = cairo_image_surface_get_stride(scratch_);
+    cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR);
+    cairo_rectangle(cr, 0, 0, logical.width, logical.height);
+    cairo_fill(cr);
+    cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+    cairo_move_to(cr, -logical.x, -logical.y);
+    pango_cairo_show_layout(cr, layout);
+    cairo_surface_flush(scratch_);
+    for (int y = 0; y < logical.height; ++y) {
+      std::memcpy(rendered->pixels.data() + static_cast<size_t>(y) * logical.width, data + static_cast<size_t>(y) * stride, logical.width);
     }
-    g_object_unref(layout);
     return rendered;
   }
 
   std::mutex mutex_;
   PangoContext *context_ = nullptr;
+  PangoLayout *layout_ = nullptr;
+  cairo_surface_t *scratch_ = nullptr;
+  cairo_t *scratch_cr_ = nullptr;
+  std::string layout_font_name_;
+  uint32_t layout_font_size_ = 0;
+  bool layout_has_font_ = false;
   std::list<Entry> entries_;  // most recently used first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
   TextCacheStats stats_;
