@@ -278,4 +278,23 @@ export class Element<P extends object = {}> {
    * ```
    */
   onPropertyChange<K extends keyof P & string>(name: K, value: P[K], previous: P[K]): void | Promise<void> {}
+
+  /**
+   * Dev mode only (`ds-element dev`, docs/dev-mode.md): called on the instance of a new build
+   * when it takes over from `previous`, the running instance of the build before, at the next
+   * buffer. By then this instance was constructed with the same properties, `start()` ran and
+   * it saw the current caps; `previous.stop()` runs right after this hook. Copy what should
+   * survive an edit (counters, tracks, open resources you hand over); everything else starts
+   * fresh. `previous` is an instance of the *earlier* class: its fields are what that code
+   * kept, its methods are the old code. Never called outside dev mode.
+   *
+   * @example
+   * ```ts
+   * count = 0;
+   * onHotReload(previous: this) {
+   *   this.count = previous.count; // keep counting across edits
+   * }
+   * ```
+   */
+  onHotReload(previous: this): void | Promise<void> {}
 }

@@ -48,7 +48,7 @@ class HostedElement implements ElementInstanceV1 {
   private readonly hooks: RuntimeHooks | undefined;
 
   constructor(
-    private readonly element: AnyElement,
+    readonly element: AnyElement,
     private readonly definition: ElementDefinition,
     private readonly meta: MetaBinding | undefined,
   ) {
@@ -115,6 +115,10 @@ class HostedElement implements ElementInstanceV1 {
         throw error;
       },
     );
+  }
+
+  hotReload(previous: object): unknown {
+    return this.element.onHotReload(previous as AnyElement);
   }
 
   destroy(): void {}

@@ -61,6 +61,17 @@ export interface ElementInstanceV1 {
    */
   transform(state: Float64Array): unknown;
   destroy(): void;
+  /**
+   * Dev mode (`ds-element dev`) only: the user's element object, handed to the next build's
+   * `hotReload`. Absent from bundles older than it.
+   */
+  readonly element?: object;
+  /**
+   * Dev mode only: this instance, already started, takes over from `previous` (the `element`
+   * of the instance it replaces, built from an earlier version of the same source) at the next
+   * buffer; calls the user's `onHotReload(previous)`. Absent from bundles older than it.
+   */
+  hotReload?(previous: object): unknown;
 }
 
 /** What `ElementClass[HOST_PROTOCOL_V1](services)` returns. */
