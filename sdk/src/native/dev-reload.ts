@@ -20,6 +20,8 @@ export interface DevOptions {
   marker: string;
   /** How often the marker is looked at, in ms. Default 100. */
   intervalMs?: number;
+  /** Where the lines for the developer go, besides the element's log. Default: stderr. */
+  print?: (line: string) => void;
 }
 
 /** What `ds-element dev` writes to the marker after a successful build. */

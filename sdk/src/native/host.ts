@@ -239,7 +239,8 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
           reload: (elementName, bundlePath) => loadAdapter(elementName, bundlePath, true),
           runAs: (instanceId, run) => context.run(instanceId, run),
           report: (instanceId, level, line) => {
-            writeSync(2, `ds-element dev: ${line}\n`);
+            if (options.dev?.print) options.dev.print(line);
+            else writeSync(2, `ds-element dev: ${line}\n`);
             if (instanceId !== undefined) native.log(instanceId, level === "error" ? 1 : 4, line);
           },
         });
