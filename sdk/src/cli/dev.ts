@@ -108,10 +108,16 @@ export async function runDev(options: DevOptions): Promise<RunOutcome> {
   const staging = join(devDir, "staging");
   const buildInfo = join(devDir, "tsbuildinfo");
 
-  const first = await buildProject({ projectDir, outDir, typecheck, log });
+  // The first type check fills tsc's incremental state for the rebuilds (tsc makes the folder).
   rmSync(devDir, { recursive: true, force: true });
+  let first: BuildResult;
+  try {
+    first = await buildProject({ projectDir, outDir, typecheck, typecheckBuildInfo: buildInfo, log });
+  } catch (error) {
+    rmSync(devDir, { recursive: true, force: true });
+    throw error;
+  }
   mkdirSync(devDir, { recursive: true });
-  // The first type check fills tsc's incremental state (the build above checked the same sources).
   let generation = 1;
   writeMarker(marker, generation, first.elements.map((element) => element.name));
   log(`${PREFIX} built ${first.elements.map((element) => element.name).join(", ")} (build 1); watching ${relative(process.cwd(), projectDir) || "."} for changes`);
