@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets ds-element up from zero on Debian 12 / Ubuntu: system packages, Debian's libnode
+# Sets ds-element up from zero on Debian 12 / Ubuntu: system packages (Cairo, Pango and a
+# default font for dsosd's text among them), Debian's libnode
 # (Node 18, embedded by the host plugin), npm dependencies, and the native build.
 # Idempotent: every step checks first, so a second run takes seconds.
 set -euo pipefail
@@ -13,6 +14,7 @@ SYSTEM_PACKAGES=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
   gstreamer1.0-python3-plugin-loader libuv1-dev libc-ares2 libssl-dev nlohmann-json3-dev
+  libcairo2-dev libpango1.0-dev fonts-dejavu-core
 )
 # Debian's libnode and the builtins it loads from /usr/share/nodejs. They are unpacked rather
 # than installed because apt refuses them next to a nodesource `nodejs` package.

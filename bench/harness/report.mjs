@@ -115,3 +115,22 @@ export function printMeta(meta, cores) {
   const warning = meta.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
   console.log(`   background load during these runs: ${meta.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
 }
+
+export function printOsd(osd, cores) {
+  console.log(`\n6. Overlay: ${osd.objects} labelled boxes on a 1280x720 BGRx frame, dsosd against cairooverlay drawing the same (ms per frame)`);
+  console.log(`   one process (dsnode-osd-bench), ${osd.rounds} rounds of ${osd.frames} frames per pipeline; median round, quartiles\n`);
+  const row = (label, part) => [
+    label,
+    fixed(part.dsosd.msPerFrame, 3),
+    part.dsosd.quartiles.map((value) => fixed(value, 3)).join(" / "),
+    fixed(part.cairooverlay.msPerFrame, 3),
+    part.cairooverlay.quartiles.map((value) => fixed(value, 3)).join(" / "),
+    fixed(part.ratio, 2),
+  ];
+  console.log(table(["labels", "dsosd ms", "q1 / median / q3", "cairooverlay ms", "q1 / median / q3", "dsosd / cairooverlay"], [
+    row("the same every frame", osd.stable),
+    row("changing every frame", osd.changing),
+  ]));
+  const warning = osd.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
+  console.log(`\n   background load during these runs: ${osd.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
+}

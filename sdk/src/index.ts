@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 export { z } from "zod";
-export { Element, type ElementClass, type CreateOptions } from "./element/element.js";
+export { Element, type ElementClass, type CreateOptions, type TransformResult } from "./element/element.js";
 export type { ElementDeclaration } from "./element/declaration.js";
 export {
   InferenceElement,
@@ -73,6 +73,7 @@ export type { Device, DeviceType, DType, PixelFormat, TensorData } from "./tenso
 export { tensorStats, type TensorStats } from "./tensor/tensor-stats.js";
 export { preprocess, FrameTransform, type PreprocessOptions, type PreprocessResult } from "./ops/index.js";
 export * as ops from "./ops/index.js";
+export { drawOverlay, type OverlayOptions, type OverlayStats } from "./osd/draw-overlay.js";
 export { type Detections, type Detection, detectionItems, detectionsFrom } from "./postprocess/detections.js";
 export {
   decodeYolo,

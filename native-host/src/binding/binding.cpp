@@ -110,6 +110,10 @@ class Binding final : public JsExecutor {
   bool drains_queues_ = false;
   // Set by run_unscoped for the transform it expects; taken by the transform that starts.
   bool unscoped_ = false;
+  // Symbol.for("ds-element.drop") (Element.DROP, host protocol v1's TRANSFORM_DROP_V1): what a
+  // transform returns, or its Promise resolves to, when the buffer must not be pushed.
+  v8::Global<v8::Symbol> drop_symbol_;
+  bool is_drop(v8::Local<v8::Value> value) { return value->IsSymbol() && value->StrictEquals(drop_symbol_.Get(isolate_)); }
 };
 
 Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env), isolate_(v8::Isolate::GetCurrent()) {
@@ -117,6 +121,11 @@ Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env), isolate_(v8::
   json_ = Napi::Persistent(global.Get("JSON").As<Napi::Object>());
   json_parse_ = Napi::Persistent(json_.Value().Get("parse").As<Napi::Function>());
   string_ = Napi::Persistent(global.Get("String").As<Napi::Function>());
+
+  {
+    v8::HandleScope scope(isolate_);
+    drop_symbol_.Reset(isolate_, v8::Symbol::For(isolate_, v8::String::NewFromUtf8Literal(isolate_, "ds-element.drop")));
+  }
 
   Napi::Float64Array state = Napi::Float64Array::New(env, kStateLength);
   state_ = state.Data();
@@ -301,6 +310,7 @@ void Binding::start_transform(Call& call) {
   v8::Local<v8::Value> result;
   if (!call_handler(call, 2, argv, &result)) return;
   if (result->IsUndefined()) return Handoff::get().complete(call, Outcome{});
+  if (is_drop(result)) return Handoff::get().complete(call, Outcome::drop());
   settle_result(call, to_napi(result));
   // A Promise: its reactions were just registered, after the handler drained the queues. If
   // it has settled already they are due now, as they would be at the end of a scope.
@@ -380,9 +390,11 @@ void Binding::await_settlement(Call& call, napi_value thenable, napi_value then)
   const int id = call.instance->id();
   const uint64_t sequence = call.sequence;
   const char* handler = kHandlerNames[static_cast<size_t>(call.kind)];
+  const bool transform = call.kind == CallKind::kTransform;
   Napi::Function on_fulfilled = Napi::Function::New(env_,
-      [id, sequence](const Napi::CallbackInfo& info) {
-        Handoff::get().complete_if_running(id, sequence, Outcome{});
+      [this, id, sequence, transform](const Napi::CallbackInfo& info) {
+        const bool drop = transform && info.Length() > 0 && is_drop(to_v8(info[0]));
+        Handoff::get().complete_if_running(id, sequence, drop ? Outcome::drop() : Outcome{});
       },
       "onFulfilled");
   Napi::Function on_rejected = Napi::Function::New(env_,

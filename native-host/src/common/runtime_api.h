@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-#define DSNODE_RUNTIME_ABI_VERSION 2
+#define DSNODE_RUNTIME_ABI_VERSION 3
 
 /* Log levels, same numbering as GstDebugLevel. */
 typedef enum {
@@ -39,11 +39,13 @@ typedef struct {
 } DsnodeHostCallbacks;
 
 /* Result of a call. On failure *message and *debug are g_malloc'ed (g_free them):
- * message is one line for the user, debug holds the JS stack. */
+ * message is one line for the user, debug holds the JS stack. `dropped` (transform only, with
+ * ok): transform() returned or resolved to Element.DROP, so the buffer must not be pushed. */
 typedef struct {
   gboolean ok;
   char *message;
   char *debug;
+  gboolean dropped;
 } DsnodeResult;
 
 /* Where a buffer's memory lives, from the negotiated caps' features. */

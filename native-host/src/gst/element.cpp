@@ -133,7 +133,7 @@ GstDebugCategory *category_of(gpointer instance) {
 
 // Frees a runtime result's strings whatever path the caller takes.
 struct ScopedResult {
-  DsnodeResult raw = {FALSE, nullptr, nullptr};
+  DsnodeResult raw = {FALSE, nullptr, nullptr, FALSE};
   ScopedResult() = default;
   ScopedResult(const ScopedResult &) = delete;
   ScopedResult &operator=(const ScopedResult &) = delete;
@@ -142,6 +142,7 @@ struct ScopedResult {
     g_free(raw.debug);
   }
   bool ok() const { return raw.ok; }
+  bool dropped() const { return raw.ok && raw.dropped; }
   std::string message() const {
     return raw.message != nullptr && *raw.message != '\0' ? raw.message
         : "the element failed without an error message";
@@ -640,6 +641,8 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
     return GST_FLOW_ERROR;
   }
+  // Element.DROP: basetransform does not push the buffer and marks the next one DISCONT.
+  if (result.dropped()) return GST_BASE_TRANSFORM_FLOW_DROPPED;
   return GST_FLOW_OK;
 }
 

@@ -21,6 +21,7 @@ void fill(DsnodeResult* result, const Outcome& outcome) {
   result->ok = outcome.ok ? TRUE : FALSE;
   result->message = outcome.ok ? nullptr : g_strdup(outcome.message.c_str());
   result->debug = outcome.ok ? nullptr : g_strdup(outcome.debug.c_str());
+  result->dropped = outcome.ok && outcome.dropped ? TRUE : FALSE;
 }
 
 void fail(DsnodeResult* result, const char* message) {

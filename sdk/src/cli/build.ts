@@ -38,6 +38,8 @@ export interface BuildOptions {
   skipNative?: boolean;
   /** Run `tsc --noEmit` when the project has a tsconfig.json. Default: true. */
   typecheck?: boolean;
+  /** Type-check incrementally, keeping tsc's state in this file (`ds-element dev`). */
+  typecheckBuildInfo?: string;
   /** The native files to copy. Default: those of package ds-element-native. */
   nativeArtefacts?: NativeArtefacts;
   /** esbuild aliases (package → path), e.g. to build against the SDK's sources. */
@@ -65,6 +67,8 @@ export interface BuiltElement {
   manifest: ManifestV1;
   /** Node-API packages copied beside the bundle. */
   nativePackages: string[];
+  /** The project's source files the bundle was made from (absolute; none under node_modules): what `ds-element dev` watches. */
+  inputs: string[];
 }
 
 /**
@@ -124,10 +128,13 @@ function cleanOutDir(outDir: string): void {
   mkdirSync(join(outDir, "dsnode"), { recursive: true });
 }
 
-async function bundleEntry(entry: string, stagingDir: string, options: BuildOptions, cwd: string): Promise<Map<string, string>> {
+async function bundleEntry(entry: string, stagingDir: string, options: BuildOptions, cwd: string): Promise<{ nativePackages: Map<string, string>; inputs: string[] }> {
   const nativePackages = new Map<string, string>();
+  const projectDir = resolve(options.projectDir);
+  let inputs: string[] = [];
   try {
     const result = await esbuild.build({
+      metafile: true,
       entryPoints: [entry],
       outfile: join(stagingDir, "index.js"),
       absWorkingDir: resolve(options.projectDir),
@@ -137,11 +144,14 @@ async function bundleEntry(entry: string, stagingDir: string, options: BuildOpti
       plugins: [nativeExternalsPlugin(nativePackages)],
     });
     for (const warning of result.warnings) options.log?.(formatEsbuildMessage(warning, "warning", cwd));
+    inputs = Object.keys(result.metafile.inputs)
+      .map((input) => resolve(projectDir, input))
+      .filter((input) => !relative(projectDir, input).startsWith("..") && !input.includes("/node_modules/"));
   } catch (error) {
     const messages = formatEsbuildMessages(error, cwd);
     throw new BuildError(messages ? `${messages}\nds-element build: bundling ${relative(cwd, entry)} failed` : String(error), { cause: error });
   }
-  return nativePackages;
+  return { nativePackages, inputs };
 }
 
 /** Every file under `dir` whose name ends in .so, relative to `dir`. */
@@ -189,7 +199,7 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
   const log = options.log ?? (() => undefined);
   const entries = readEntries(projectDir);
 
-  if (options.typecheck !== false && typecheckProject(projectDir, log)) log("ds-element build: types OK");
+  if (options.typecheck !== false && typecheckProject(projectDir, log, options.typecheckBuildInfo)) log("ds-element build: types OK");
 
   cleanOutDir(outDir);
   const elements: BuiltElement[] = [];
@@ -197,9 +207,10 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
     // Staged at the same depth as the final folder, so the map's relative source paths stay right.
     const stagingDir = join(outDir, "ds-elements", `.staging-${index}`);
     let found: Map<string, string>;
+    let inputs: string[];
     let manifest: ManifestV1;
     try {
-      found = await bundleEntry(entry, stagingDir, { ...options, projectDir }, cwd);
+      ({ nativePackages: found, inputs } = await bundleEntry(entry, stagingDir, { ...options, projectDir }, cwd));
       addSdkRuntimePackages(found, projectDir);
       manifest = loadElementManifest(join(stagingDir, "index.js"), entry, projectDir, cwd).manifest;
       // Most elements declare one caps string for both pads: parse it once (each check starts a process).
@@ -228,7 +239,7 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
     renameSync(stagingDir, directory);
     writeFileSync(join(directory, "element.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     const nativePackages = copyNativePackages(found, directory);
-    elements.push({ name: manifest.name, entry, directory, manifest, nativePackages });
+    elements.push({ name: manifest.name, entry, directory, manifest, nativePackages, inputs });
     log(`ds-element build: ${manifest.name} -> ${relative(cwd, directory) || directory}`);
   }
 

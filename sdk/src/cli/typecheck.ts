@@ -33,15 +33,17 @@ export function formatTscOutput(output: string): string {
 /**
  * Runs `tsc --noEmit -p <projectDir>` when the project has a tsconfig.json. Type errors are a
  * BuildError listing each as file:line:col. Returns false when skipped (no tsconfig, no tsc).
+ * `buildInfoFile`: check incrementally, keeping tsc's state there (`ds-element dev` rebuilds).
  */
-export function typecheckProject(projectDir: string, log: (line: string) => void): boolean {
+export function typecheckProject(projectDir: string, log: (line: string) => void, buildInfoFile?: string): boolean {
   if (!existsSync(join(projectDir, "tsconfig.json"))) return false;
   const tsc = findTsc(projectDir);
   if (!tsc) {
     log("ds-element build: typescript is not installed; skipping the type check (npm install -D typescript)");
     return false;
   }
-  const result = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", projectDir], {
+  const incremental = buildInfoFile === undefined ? [] : ["--incremental", "--tsBuildInfoFile", buildInfoFile];
+  const result = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", ...incremental, "-p", projectDir], {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });

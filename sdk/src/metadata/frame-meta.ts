@@ -46,6 +46,15 @@ import {
 import { makeColor, type ColorInit } from "./values.js";
 
 const HANDLE = "FrameMeta";
+
+/** @internal What code outside the metadata classes (the overlay) needs of a FrameMeta. */
+export interface FrameInternals {
+  /** The frame's call and its index in the batch, or undefined when `value` is not a FrameMeta. */
+  locate(value: unknown): { scope: TransformScope; index: number } | undefined;
+}
+
+/** @internal Assigned by FrameMeta's static block. */
+export let frameInternals: FrameInternals;
 const INT32_MAX = 2147483647;
 const TRANSPARENT = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 0 });
 
@@ -704,6 +713,12 @@ export class FrameMeta {
       objectItems: this.objectItems.map((obj) => obj.toJSON()),
       displayMetaItems: this.displayMetaItems.map((display) => display.toJSON()),
       userMetaItems: this.userMetaItems.map((user) => user.toJSON()),
+    };
+  }
+
+  static {
+    frameInternals = {
+      locate: (value) => (value instanceof FrameMeta ? { scope: value.#scope, index: value.#index } : undefined),
     };
   }
 }

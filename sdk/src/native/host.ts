@@ -4,10 +4,11 @@
  * host protocol v1, so bundles built with another SDK copy work unchanged.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { existsSync } from "node:fs";
+import { existsSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import {
   HOST_PROTOCOL_V1,
+  TRANSFORM_DROP_V1,
   type ElementAdapterV1,
   type ElementInstanceV1,
   type HostServicesV1,
@@ -15,6 +16,7 @@ import {
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { NativeBinding, NativeHandlers } from "./binding.js";
+import { DevReloader, type DevOptions } from "./dev-reload.js";
 
 /** Seams for tests; the real host uses Node's require and process. */
 export interface HostOptions {
@@ -33,6 +35,8 @@ export interface HostOptions {
   onQueueError?: (thrown: unknown) => void;
   /** Where uncaught errors are listened for. Default: process. */
   errorSource?: ErrorSource;
+  /** Dev mode (`ds-element dev`): reload element bundles when they are rebuilt. Off by default. */
+  dev?: DevOptions;
 }
 
 /** Emits the process's uncaught errors (process itself, or an EventEmitter in tests). */
@@ -78,6 +82,11 @@ function settle(result: unknown): unknown {
   return isThenable(result) ? Promise.resolve(result).then(undefined, rethrowAsError) : undefined;
 }
 
+/** settle() for transform: TRANSFORM_DROP_V1 (Element.DROP) reaches the binding, which drops the buffer. */
+function settleTransform(result: unknown): unknown {
+  return result === TRANSFORM_DROP_V1 ? result : settle(result);
+}
+
 function describeExport(value: unknown): string {
   if (value === undefined) return "undefined (the bundle has no default export)";
   if (typeof value === "function") return `${value.name ? `class ${value.name}` : "a function"}, which does not extend Element`;
@@ -106,7 +115,7 @@ function callTransformAndDrain(
   report: (thrown: unknown) => void,
 ): unknown {
   try {
-    return settle(callTransform(instance, state));
+    return settleTransform(callTransform(instance, state));
   } finally {
     for (;;) {
       try {
@@ -117,6 +126,13 @@ function callTransformAndDrain(
       }
     }
   }
+}
+
+/** Drops a bundle from the require cache, so that the next require loads the file again. */
+function forgetBundle(requireBundle: (bundlePath: string) => unknown, bundlePath: string): void {
+  const loader = requireBundle as Partial<NodeJS.Require>;
+  if (loader.cache === undefined || loader.resolve === undefined) return;
+  delete loader.cache[loader.resolve(bundlePath)];
 }
 
 /** A function property of `process` that Node 18 has but does not document, bound. */
@@ -157,9 +173,10 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     }
   };
 
-  const loadAdapter = (elementName: string, bundlePath: string): ElementAdapterV1 => {
+  /** `fresh`: load the bundle again even when cached (dev mode, after a rebuild). */
+  const loadAdapter = (elementName: string, bundlePath: string, fresh = false): ElementAdapterV1 => {
     const cached = adapters.get(bundlePath);
-    if (cached) return cached;
+    if (cached && !fresh) return cached;
     if (!existsSync(bundlePath)) {
       throw new Error(
         `Expected the bundle of element ${elementName} at ${bundlePath} but received no such file; run \`ds-element build\` again`,
@@ -167,6 +184,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     }
     let exports: unknown;
     try {
+      if (fresh) forgetBundle(requireBundle, bundlePath);
       exports = requireBundle(bundlePath);
     } catch (thrown) {
       const cause = toError(thrown);
@@ -214,12 +232,25 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     return instance;
   };
 
+  const dev =
+    options.dev === undefined
+      ? undefined
+      : new DevReloader(options.dev, {
+          reload: (elementName, bundlePath) => loadAdapter(elementName, bundlePath, true),
+          runAs: (instanceId, run) => context.run(instanceId, run),
+          report: (instanceId, level, line) => {
+            if (options.dev?.print) options.dev.print(line);
+            else writeSync(2, `ds-element dev: ${line}\n`);
+            if (instanceId !== undefined) native.log(instanceId, level === "error" ? 1 : 4, line);
+          },
+        });
+
   const handlers: NativeHandlers = {
     drainsQueues: runQueues !== undefined,
     create(instanceId, elementName, bundlePath, props) {
       const adapter = loadAdapter(elementName, bundlePath);
       const instance = context.run(instanceId, () => adapter.instantiate(instanceId, props ?? {}));
-      instances.set(instanceId, instance);
+      instances.set(instanceId, dev === undefined ? instance : dev.wrap(instanceId, elementName, bundlePath, props ?? {}, instance));
     },
     start(instanceId) {
       return settle(context.run(instanceId, callStart, instanceOf(instanceId)));
@@ -249,7 +280,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
         if (context.getStore() !== instanceId) context.enterWith(instanceId);
         return callTransformAndDrain(instance, native.transformState, runQueues, reportUncaught);
       }
-      return settle(context.run(instanceId, callTransform, instance, native.transformState));
+      return settleTransform(context.run(instanceId, callTransform, instance, native.transformState));
     },
     destroy(instanceId) {
       const instance = instances.get(instanceId);
