@@ -65,6 +65,7 @@ export type {
 export { Buffer } from "./metadata/buffer.js";
 export {
   TensorHandle,
+  cropRegion,
   type TensorHandleJSON,
   type FromTypedArrayOptions,
   type ToDLPackOptions,
