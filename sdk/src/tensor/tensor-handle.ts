@@ -602,17 +602,22 @@ export function cropRegion(box: Box, width: number, height: number, name = "box 
   if (values.length !== 4 || values.some((value) => typeof value !== "number" || !Number.isFinite(value))) {
     throw new InvalidTypeError(expectedMessage("a box { left, top, width, height } of finite numbers", name, describeValue(box)));
   }
-  const [boxLeft, boxTop, boxWidth, boxHeight] = values as [number, number, number, number];
-  const left = Math.max(0, Math.floor(boxLeft));
-  const top = Math.max(0, Math.floor(boxTop));
-  const right = Math.min(width, Math.ceil(boxLeft + boxWidth));
-  const bottom = Math.min(height, Math.ceil(boxTop + boxHeight));
-  if (right <= left || bottom <= top) {
+  const region = imageRegion(box, width, height);
+  if (region === undefined) {
     throw new InvalidValueError(
-      expectedMessage(`a box with pixels inside the ${width}x${height} image`, name, JSON.stringify({ left: boxLeft, top: boxTop, width: boxWidth, height: boxHeight })),
+      expectedMessage(`a box with pixels inside the ${width}x${height} image`, name, JSON.stringify({ left: box.left, top: box.top, width: box.width, height: box.height })),
     );
   }
-  return [left, top, right - left, bottom - top];
+  return region;
+}
+
+/** @internal {@link cropRegion} of a checked box, undefined when it has no pixel inside the image. */
+export function imageRegion(box: Box, width: number, height: number): [number, number, number, number] | undefined {
+  const left = Math.max(0, Math.floor(box.left));
+  const top = Math.max(0, Math.floor(box.top));
+  const right = Math.min(width, Math.ceil(box.left + box.width));
+  const bottom = Math.min(height, Math.ceil(box.top + box.height));
+  return right <= left || bottom <= top || !(right - left > 0) || !(bottom - top > 0) ? undefined : [left, top, right - left, bottom - top];
 }
 
 /** @internal Row-major strides, in elements, of a dense tensor of `shape`. */

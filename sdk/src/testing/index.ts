@@ -44,3 +44,5 @@ export type {
   TensorLayerInit,
   VideoFormat,
 } from "./batch-init.js";
+export { ballDetectorModel, ballDetectorLabels, type BallDetectorModelOptions } from "./models/ball-detector.js";
+export { colorClassifierModel, COLOR_CLASSIFIER_LABELS, type ColorClassifierModelOptions } from "./models/color-classifier.js";
