@@ -118,6 +118,10 @@ describe("ds-element build", () => {
     const map = JSON.parse(readFileSync(`${bundle}.map`, "utf8")) as { sources: string[]; sourcesContent: string[] };
     const index = map.sources.findIndex((source) => source.endsWith("src/counter.ts"));
     expect(map.sourcesContent[index]).toContain("export default class Counter");
+    // The SDK's sources are named by URL (stack frames the host leaves out), the user's by path.
+    expect(map.sources[index]).toBe("../../../src/counter.ts");
+    expect(map.sources).toContain("ds-element:/src/element/element.ts");
+    expect(map.sources.filter((source) => source.includes("sdk/src"))).toEqual([]);
     const exports = createRequire(bundle)(bundle) as { default: Record<symbol, unknown> };
     expect(typeof exports.default[Symbol.for("ds-element.host.v1")]).toBe("function");
   });

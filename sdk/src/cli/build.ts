@@ -10,15 +10,16 @@
  * A build starts by removing what the previous one wrote, so a failed build leaves no old
  * element behind to run unnoticed.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { HOST_BUNDLE_OPTIONS } from "./bundle-options.js";
 import { capsProblem } from "./caps-check.js";
 import { installedFeatures, nameClash } from "./element-names.js";
 import type { ManifestV1 } from "../protocol/manifest.js";
 import { BuildError } from "./build-error.js";
-import { buildHost } from "./build-host.js";
+import { buildHost, rewriteSdkSources } from "./build-host.js";
 import { formatEsbuildMessage, formatEsbuildMessages } from "./esbuild-messages.js";
 import { loadElementManifest } from "./load-element.js";
 import { findNativeArtefacts, type NativeArtefacts } from "./native-artefacts.js";
@@ -158,7 +159,19 @@ async function bundleEntry(entry: string, stagingDir: string, options: BuildOpti
     const messages = formatEsbuildMessages(error, cwd);
     throw new BuildError(messages ? `${messages}\nds-element build: bundling ${relative(cwd, entry)} failed` : String(error), { cause: error });
   }
+  rewriteSdkSources(join(stagingDir, "index.js.map"), sdkRoots(options.projectDir));
   return nativePackages;
+}
+
+/** The folders of the SDK a bundle may hold: this CLI's package, and the one the project resolves. */
+function sdkRoots(projectDir: string): string[] {
+  const roots = [realpathSync(sdkRoot())];
+  try {
+    roots.push(realpathSync(dirname(createRequire(join(projectDir, "package.json")).resolve("ds-element/package.json"))));
+  } catch {
+    // built against an alias (the SDK's own tests) or not installed: this CLI's package only
+  }
+  return roots;
 }
 
 /** Every file under `dir` whose name ends in .so, relative to `dir`. */
