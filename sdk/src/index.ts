@@ -16,6 +16,7 @@ export {
   type InferenceBatch,
   type PreprocessedFrames,
   type ModelProps,
+  type ModelShape,
   type ModelInput,
   type ModelProperty,
 } from "./element/inference-element.js";

@@ -32,6 +32,20 @@ const MODEL = "model";
 export type ModelProps<S extends z.ZodObject> = z.output<S> & ModelProperty;
 
 /**
+ * The schema shape `InferenceElement.define()` gives a declaration without properties: the
+ * `model` file alone.
+ *
+ * @example
+ * ```ts
+ * const schema: z.ZodObject<ModelShape> = z.object({ model: z.string() });
+ * ```
+ */
+export interface ModelShape extends z.ZodRawShape {
+  /** The model file (added by define()). */
+  model: z.ZodString;
+}
+
+/**
  * The property every InferenceElement has.
  *
  * @example
@@ -264,7 +278,7 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
    * }
    * ```
    */
-  static override define<S extends z.ZodObject = z.ZodObject<{ /** The model file (added by define()). */ model: z.ZodString }>>(declaration: ElementDeclaration<S>): InferenceElementClass<S> {
+  static override define<S extends z.ZodObject = z.ZodObject<ModelShape>>(declaration: ElementDeclaration<S>): InferenceElementClass<S> {
     const definition = defineElement(withModel(declaration as unknown as ElementDeclaration<z.ZodObject>));
     return subclassWithDefinition(InferenceElement as unknown as new () => Element<object>, definition) as unknown as InferenceElementClass<S>;
   }
