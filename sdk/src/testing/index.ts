@@ -46,3 +46,4 @@ export type {
 } from "./batch-init.js";
 export { ballDetectorModel, ballDetectorLabels, type BallDetectorModelOptions } from "./models/ball-detector.js";
 export { colorClassifierModel, COLOR_CLASSIFIER_LABELS, type ColorClassifierModelOptions } from "./models/color-classifier.js";
+export { launchPipeline, type LaunchOptions, type PipelineRun } from "./launch-pipeline.js";
