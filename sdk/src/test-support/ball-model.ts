@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ballDetectorModel, type BallDetectorModelOptions } from "../testing/models/ball-detector.js";
+import { ballDetectorModel, ballFrame, type BallDetectorModelOptions } from "../testing/models/ball-detector.js";
 
 /** Writes the model with `options` (e.g. `{ ballClass: 1 }`) into a new folder as `<name>.onnx`. */
 export function makeBallModel(name: string, options: BallDetectorModelOptions = {}): string {
@@ -16,11 +16,5 @@ export function makeBallModel(name: string, options: BallDetectorModelOptions = 
 
 /** A packed RGB frame, black, with a white disk of `radius` at (cx, cy). */
 export function diskFrame(width: number, height: number, cx: number, cy: number, radius = 20): Uint8Array {
-  const pixels = new Uint8Array(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if ((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 <= radius * radius) pixels.fill(255, (y * width + x) * 3, (y * width + x) * 3 + 3);
-    }
-  }
-  return pixels;
+  return ballFrame({ width, height, x: cx, y: cy, radius }).pixels;
 }

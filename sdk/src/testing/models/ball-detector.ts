@@ -313,3 +313,43 @@ export function ballDetectorModel(options: BallDetectorModelOptions = {}): Uint8
     ],
   });
 }
+
+/**
+ * Options of {@link ballFrame}.
+ *
+ * @example
+ * ```ts
+ * const options: BallFrameOptions = { width: 320, height: 240, x: 100, y: 80 };
+ * ```
+ */
+export interface BallFrameOptions {
+  /** Frame width in pixels. */
+  width: number;
+  /** Frame height in pixels. */
+  height: number;
+  /** Centre of the ball, in pixels from the left. */
+  x: number;
+  /** Centre of the ball, in pixels from the top. */
+  y: number;
+  /** Radius in pixels. Default 20, as videotestsrc draws it. */
+  radius?: number;
+}
+
+/**
+ * A frame for `createHarness().push()` that {@link ballDetectorModel} finds a ball in: packed
+ * RGB, black, with a white disk (as `videotestsrc pattern=ball` draws, without anti-aliasing).
+ *
+ * @example
+ * ```ts
+ * const out = await harness.push({ frames: [ballFrame({ width: 320, height: 240, x: 100, y: 80 })] });
+ * ```
+ */
+export function ballFrame({ width, height, x, y, radius = 20 }: BallFrameOptions): { width: number; height: number; format: "RGB"; pixels: Uint8Array } {
+  const pixels = new Uint8Array(width * height * 3);
+  for (let row = 0; row < height; row++) {
+    for (let column = 0; column < width; column++) {
+      if ((column + 0.5 - x) ** 2 + (row + 0.5 - y) ** 2 <= radius * radius) pixels.fill(255, (row * width + column) * 3, (row * width + column) * 3 + 3);
+    }
+  }
+  return { width, height, format: "RGB", pixels };
+}
