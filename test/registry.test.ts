@@ -132,12 +132,14 @@ describe.skipIf(otherNativeBuild)("the published path, from a local registry", (
   let published: Map<string, Step>;
   const fromRegistry = new Map<Template, Map<string, Step>>();
   let example: Map<string, Step>;
+  let publishSeconds = 0;
 
   beforeAll(async () => {
     registry = await startRegistry(registryDir(workspace));
     env = userEnv(registry, workspace);
     const manifest = (folder: string) => JSON.parse(readFileSync(join(repoRoot, folder, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
     const namesOf = (folder: string) => Object.keys({ ...manifest(folder).dependencies, ...manifest(folder).devDependencies });
+    const publishStarted = Date.now();
     thirdParty = await publishThirdParty(
       registry,
       [
@@ -147,6 +149,7 @@ describe.skipIf(otherNativeBuild)("the published path, from a local registry", (
       ],
       new Set(PUBLISHED.map(({ name }) => name)),
     );
+    publishSeconds = (Date.now() - publishStarted) / 1000;
 
     // From this checkout, while the registry has no ds-element at all.
     checkoutBeforePublishing = !(await hasPackage(registry, "ds-element")) && !(await hasPackage(registry, "ds-element-native"));
@@ -224,10 +227,19 @@ describe.skipIf(otherNativeBuild)("the published path, from a local registry", (
   afterAll(() => {
     registry?.stop();
     rmSync(workspace, { recursive: true, force: true });
+    // Where the time went (CI has a budget): seconds per step of each project.
+    const projects: [string, Map<string, Step> | undefined][] = [
+      ["publish", published],
+      ["checkout detector", checkout],
+      ...TEMPLATES.map((template) => [template, fromRegistry.get(template)] as [string, Map<string, Step> | undefined]),
+      ["ball-detector example", example],
+    ];
+    const lines = projects.map(([name, results]) => `${name}: ${[...(results ?? new Map<string, Step>()).entries()].map(([step, { seconds }]) => `${step} ${seconds.toFixed(1)} s`).join(", ")}`);
+    process.stdout.write(`registry test, seconds per step (third-party publish ${publishSeconds.toFixed(1)} s):\n  ${lines.join("\n  ")}\n`);
   });
 
   it("serves the templates' third-party packages from npm's cache, and no ds-element before it is published", () => {
-    expect(thirdParty).toBeGreaterThan(30);
+    expect(thirdParty, registry.log()).toBeGreaterThan(30);
     expect(checkoutBeforePublishing).toBe(true);
   });
 

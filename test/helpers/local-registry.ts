@@ -17,6 +17,8 @@ export interface LocalRegistry {
   /** A user config (`npm_config_userconfig`) with the registry and a token that may publish. */
   npmrc: string;
   token: string;
+  /** What verdaccio printed (warnings and errors). */
+  log(): string;
   stop(): void;
 }
 
@@ -40,14 +42,20 @@ export async function startRegistry(dir: string): Promise<LocalRegistry> {
       "    publish: $authenticated",
       "web:",
       "  enable: false",
+      // Tokens as JWTs: checked by signature, not by hashing the password again on each request.
+      "security:",
+      "  api:",
+      "    jwt:",
+      "      sign:",
+      "        expiresIn: 1d",
       "max_body_size: 500mb",
-      "log: { type: stdout, format: pretty, level: error }",
+      "log: { type: stdout, format: pretty, level: warn }",
       "",
     ].join("\n"),
   );
   const server = spawn(process.execPath, [join(__dirname, "local-registry-server.cjs"), config], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
   const port = await new Promise<number>((resolve, reject) => {
-    let output = "";
     const timer = setTimeout(() => reject(new Error(`verdaccio did not start within 60 s:\n${output}`)), 60_000);
     const read = (chunk: Buffer): void => {
       output += chunk.toString();
@@ -67,15 +75,20 @@ export async function startRegistry(dir: string): Promise<LocalRegistry> {
   };
   const npmrc = join(dir, "npmrc");
   writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
-  return { url, npmrc, token, stop: () => server.kill("SIGTERM") };
+  return { url, npmrc, token, log: () => output, stop: () => server.kill("SIGTERM") };
 }
 
 async function request(server: ChildProcess | undefined, method: string, url: string, token: string | undefined, body?: unknown): Promise<unknown> {
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new Error(`${method} ${url}: ${(error as Error).message}`, { cause: error });
+  }
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}${server?.exitCode != null ? " (verdaccio exited)" : ""}`);
   return JSON.parse(text) as unknown;

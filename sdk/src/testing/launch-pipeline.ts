@@ -63,7 +63,7 @@ export interface PipelineRun {
  * ```
  */
 export function launchPipeline(description: string, options: LaunchOptions): Promise<PipelineRun> {
-  const registryDir = mkdtempSync(join(tmpdir(), "ds-element-registry-"));
+  const registryDir = mkdtempSync(join(tmpdir(), "ds-element-gst-registry-"));
   const env = pluginEnvironment([...options.dists.map((dist) => resolve(dist)), ...builtinDists()], {
     ...process.env,
     GST_REGISTRY_1_0: join(registryDir, "registry.bin"),
