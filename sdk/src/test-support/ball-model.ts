@@ -16,5 +16,5 @@ export function makeBallModel(name: string, options: BallDetectorModelOptions = 
 
 /** A packed RGB frame, black, with a white disk of `radius` at (cx, cy). */
 export function diskFrame(width: number, height: number, cx: number, cy: number, radius = 20): Uint8Array {
-  return ballFrame({ width, height, x: cx, y: cy, radius }).pixels;
+  return ballFrame({ width, height, x: cx, y: cy, radius }).pixels!;
 }

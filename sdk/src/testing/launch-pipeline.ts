@@ -40,6 +40,7 @@ export interface PipelineRun {
   signal: NodeJS.Signals | null;
   /** True when it ran past `timeoutMs` and was killed. */
   timedOut: boolean;
+  /** What it printed on standard output: gst-launch-1.0's progress lines (a description starting with `-q` leaves them out) and what elements write there (dsmetadump without a location). */
   stdout: string;
   /** Errors, warnings and GST_DEBUG output. */
   stderr: string;

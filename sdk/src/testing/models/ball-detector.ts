@@ -6,6 +6,7 @@
 // scripts/make-ball-model.mjs is its command line.
 import { expectedMessage, describeValue } from "../../errors/describe-value.js";
 import { InvalidValueError } from "../../errors/errors.js";
+import type { FrameInit } from "../batch-init.js";
 import { DataType, encodeGraph, encodeModel, encodeNode, encodeTensor, encodeValueInfo, type AttributeValue } from "./onnx-encoding.js";
 
 /** @internal What {@link ballDetectorModel} fills in when an option is not given. */
@@ -344,7 +345,7 @@ export interface BallFrameOptions {
  * const out = await harness.push({ frames: [ballFrame({ width: 320, height: 240, x: 100, y: 80 })] });
  * ```
  */
-export function ballFrame({ width, height, x, y, radius = 20 }: BallFrameOptions): { width: number; height: number; format: "RGB"; pixels: Uint8Array } {
+export function ballFrame({ width, height, x, y, radius = 20 }: BallFrameOptions): FrameInit {
   const pixels = new Uint8Array(width * height * 3);
   for (let row = 0; row < height; row++) {
     for (let column = 0; column < width; column++) {
