@@ -5,8 +5,7 @@
 // `npm create ds-element@latest <dir> -- --template <t>`, `npm install`, `npm run build`,
 // `npm test`, gst-inspect-1.0 and a gst-launch-1.0 pipeline; examples/ball-detector is built and
 // run from a copy outside the repository. Before ds-element is published, a project scaffolded
-// from this checkout installs, builds and passes its tests: it needs no registry copy of
-// ds-element. No step reaches the network (onnxruntime-node's download host included).
+// from this checkout installs and builds: it needs no registry copy of ds-element. No step reaches the network (onnxruntime-node's download host included).
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -203,17 +202,11 @@ describe.skipIf(otherNativeBuild)("the published path, from a local registry", (
       ]);
     };
 
+    // Built, not tested again: the published detector's own tests run below on the same sources.
     const checkoutRest = async (): Promise<void> => {
       checkout = checkoutInstalled;
       if (checkout.get("install")?.code !== 0) return;
-      for (const [name, step] of (
-        await steps([
-          ["build", () => run("npm", ["run", "build"], fromCheckout, env)],
-          ["test", () => run("npm", ["test"], fromCheckout, env)],
-        ])
-      ).entries()) {
-        checkout.set(name, step);
-      }
+      checkout.set("build", await run("npm", ["run", "build"], fromCheckout, env));
     };
 
     // The projects are independent: side by side.
@@ -243,11 +236,10 @@ describe.skipIf(otherNativeBuild)("the published path, from a local registry", (
     expect(checkoutBeforePublishing).toBe(true);
   });
 
-  it("a project scaffolded from this checkout installs with no registry copy of ds-element, builds and passes its tests", () => {
-    expectStep(checkout, "create");
+  it("a project scaffolded from this checkout installs with no registry copy of ds-element and builds", () => {
+    expect(expectStep(checkout, "create").output).toContain("packed into ds-element-packages/");
     expectStep(checkout, "install");
     expect(expectStep(checkout, "build").output).toContain("ds-element build: types OK");
-    expect(expectStep(checkout, "test").output).toMatch(/Tests\s+\d+ passed/);
   });
 
   it("publishes ds-element-native, ds-element and create-ds-element with npm publish", () => {

@@ -3,7 +3,7 @@
 // `npm install` needs no registry copy of ds-element. Installing, building, testing and running
 // every template, from the checkout and from a registry as published, is test/registry.test.ts.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -176,6 +176,18 @@ describe("create-ds-element options and errors", () => {
       'create-ds-element: Expected one of "analytics", "classifier", "detector", "frame-rate-monitor" for --template but received "segmenter"\n',
     );
     expect(readdirSync(workspace)).not.toContain("segmenter-project");
+  });
+
+  it("refuses to scaffold from a checkout that is not built, naming the command that builds it", () => {
+    const checkout = join(workspace, "unbuilt-checkout");
+    cpSync(join(repoRoot, "create-ds-element", "index.js"), join(checkout, "create-ds-element", "index.js"));
+    cpSync(join(repoRoot, "templates", "frame-rate-monitor"), join(checkout, "templates", "frame-rate-monitor"), { recursive: true });
+    const result = spawnSync(process.execPath, [join(checkout, "create-ds-element", "index.js"), "from-unbuilt"], { cwd: workspace, env: userEnv(), encoding: "utf8" });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `create-ds-element: Expected a built ds-element checkout at ${checkout} but received one without ` +
+        `${join(checkout, "sdk", "dist", "index.js")}, ${join(checkout, "native-host", "build", "Release", "libgstdsnode.so")}; run \`npm run setup\` there first\n`,
+    );
   });
 
   it("refuses a missing directory with the usage", () => {
