@@ -3,9 +3,10 @@
 // network. It holds the third-party packages the templates need, published from what
 // `npm ci` put in npm's cache (the very tarballs of package-lock.json, integrity and all), and
 // whatever the test publishes with `npm publish`.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { repoRoot } from "./gst";
@@ -70,7 +71,7 @@ export async function startRegistry(dir: string): Promise<LocalRegistry> {
     server.once("exit", (code) => reject(new Error(`verdaccio exited (${code}):\n${output}`)));
   });
   const url = `http://127.0.0.1:${port}/`;
-  const { token } = (await request(server, "PUT", `${url}-/user/org.couchdb.user:ci`, undefined, { name: "ci", password: "ci-password" })) as {
+  const { token } = (await request("PUT", `${url}-/user/org.couchdb.user:ci`, undefined, { name: "ci", password: "ci-password" })) as {
     token: string;
   };
   const npmrc = join(dir, "npmrc");
@@ -78,20 +79,36 @@ export async function startRegistry(dir: string): Promise<LocalRegistry> {
   return { url, npmrc, token, log: () => output, stop: () => server.kill("SIGTERM") };
 }
 
-async function request(server: ChildProcess | undefined, method: string, url: string, token: string | undefined, body?: unknown): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    throw new Error(`${method} ${url}: ${(error as Error).message}`, { cause: error });
-  }
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}${server?.exitCode != null ? " (verdaccio exited)" : ""}`);
-  return JSON.parse(text) as unknown;
+/** One JSON request to verdaccio; an answer of 400 or more is an Error with its text. */
+function request(method: string, url: string, token: string | undefined, body?: unknown): Promise<unknown> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      {
+        method,
+        // A connection per request: a kept-alive one may be closed by the server (after its idle
+        // timeout) while a big package's body is being prepared, and the write then fails.
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          ...(payload ? { "content-length": String(payload.length) } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          if ((response.statusCode ?? 500) >= 400) reject(new Error(`${method} ${url}: ${response.statusCode} ${text}`));
+          else resolve(text === "" ? undefined : (JSON.parse(text) as unknown));
+        });
+      },
+    );
+    outgoing.on("error", (error) => reject(new Error(`${method} ${url}: ${error.message}`, { cause: error })));
+    outgoing.end(payload);
+  });
 }
 
 /** Whether the registry has a package of that name. */
@@ -262,7 +279,7 @@ export async function publishThirdParty(registry: LocalRegistry, roots: { from: 
       shasum: createHash("sha1").update(tarball).digest("hex"),
       tarball: `${registry.url}${name}/-/${filename}`,
     };
-    await request(undefined, "PUT", `${registry.url}${name.replace("/", "%2f")}`, registry.token, {
+    await request("PUT", `${registry.url}${name.replace("/", "%2f")}`, registry.token, {
       _id: name,
       name,
       "dist-tags": { latest: version },
