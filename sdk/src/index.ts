@@ -93,6 +93,7 @@ export {
   type MapBoxesOptions,
 } from "./postprocess/map-boxes.js";
 export { PostprocessScratch } from "./postprocess/scratch.js";
+export { parseLabels, readLabelFile } from "./postprocess/labels.js";
 export {
   StaleHandleError,
   PropertyValidationError,

@@ -1,5 +1,6 @@
 import {
   InferenceElement,
+  readLabelFile,
   z,
   type FrameMeta,
   type InferenceBatch,
@@ -7,7 +8,6 @@ import {
   type Runner,
   type TensorHandle,
 } from "ds-element";
-import { readLabels } from "./labels.js";
 import { classify, selected } from "./selection.js";
 
 /**
@@ -51,7 +51,7 @@ export default class Classifier extends InferenceElement.define({
   private classNames: readonly string[] = [];
 
   start() {
-    this.classNames = this.props.labelsFile !== "" ? readLabels(this.props.labelsFile) : this.props.labels;
+    this.classNames = this.props.labelsFile !== "" ? readLabelFile(this.props.labelsFile) : this.props.labels;
   }
 
   /** Secondary mode: the model runs on the crops of these objects, not on the whole frame. */

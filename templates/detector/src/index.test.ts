@@ -60,7 +60,7 @@ describe("template-element-name", () => {
       "Expected a number ≤ 1 for confidence-threshold but received 2",
     );
     await expect(createHarness(Detector, { props: { model: modelPath, labelsFile: "/nonexistent/labels.txt" } })).rejects.toThrow(
-      "Cannot read the labels file /nonexistent/labels.txt (labels-file)",
+      "Cannot read the labels file /nonexistent/labels.txt: ENOENT",
     );
     await expect(createHarness(Detector, { props: { model: "/nonexistent/model.onnx" } })).rejects.toThrow(
       "Cannot load the ONNX model /nonexistent/model.onnx: no such file",

@@ -1,5 +1,4 @@
-import { InferenceElement, decodeYolo, mapBoxes, nms, z, type InferenceBatch, type TensorHandle } from "ds-element";
-import { readLabels } from "./labels.js";
+import { InferenceElement, decodeYolo, mapBoxes, nms, readLabelFile, z, type InferenceBatch, type TensorHandle } from "ds-element";
 
 /**
  * The element's properties, declared once: gst-inspect-1.0's text, the validation of values
@@ -38,7 +37,7 @@ export default class Detector extends InferenceElement.define({
 
   start() {
     // The model is loaded before start() runs (this.runner); the labels are ours to read.
-    this.classNames = this.props.labelsFile !== "" ? readLabels(this.props.labelsFile) : this.props.labels;
+    this.classNames = this.props.labelsFile !== "" ? readLabelFile(this.props.labelsFile) : this.props.labels;
   }
 
   postprocess(inference: InferenceBatch, [output]: TensorHandle[]) {
