@@ -16,6 +16,7 @@ export {
   type InferenceBatch,
   type PreprocessedFrames,
   type ModelProps,
+  type ModelShape,
   type ModelInput,
   type ModelProperty,
 } from "./element/inference-element.js";
@@ -65,6 +66,7 @@ export type {
 export { Buffer } from "./metadata/buffer.js";
 export {
   TensorHandle,
+  cropRegion,
   type TensorHandleJSON,
   type FromTypedArrayOptions,
   type ToDLPackOptions,
@@ -92,6 +94,7 @@ export {
   type MapBoxesOptions,
 } from "./postprocess/map-boxes.js";
 export { PostprocessScratch } from "./postprocess/scratch.js";
+export { parseLabels, readLabelFile } from "./postprocess/labels.js";
 export {
   StaleHandleError,
   PropertyValidationError,

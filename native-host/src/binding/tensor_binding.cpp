@@ -258,6 +258,35 @@ bool call_frame(napi_env env, metabind::LiveCall& call, uint32_t batch_id, const
   return true;
 }
 
+// A frame source may name a region of the frame (TensorHandle.crop): [left, top, width, height]
+// in pixels, inside the frame. The descriptor then starts at the region's first pixel and keeps
+// the frame's strides, so every consumer (preprocess on the CPU or in CUDA, toHost, DLPack)
+// reads the crop in place. TS checks the region first; this is the check C++ owes anyway.
+bool apply_region(napi_env env, napi_value source, const char* name, Desc* desc) {
+  napi_value region = nullptr;
+  napi_valuetype type = napi_undefined;
+  if (!get_property(env, source, "region", &region) || napi_typeof(env, region, &type) != napi_ok) return false;
+  if (type == napi_undefined) return true;
+  const std::string region_name = std::string(name) + ".region";
+  int64_t values[tensor::kMaxDims] = {};
+  int32_t count = 0;
+  if (!read_dims(env, region, region_name, values, &count)) return false;
+  const int64_t left = values[0], top = values[1], width = values[2], height = values[3];
+  if (count != 4 || desc->ndim != 3 || width < 1 || height < 1 || left + width > desc->shape[1] ||
+      top + height > desc->shape[0]) {
+    throw_error(env, ErrorKind::kRange,
+        "Expected [left, top, width, height] inside the frame (" + std::to_string(desc->shape[1]) + "x" +
+            std::to_string(desc->shape[0]) + ") for " + region_name + " but received " +
+            metabind::describe_value(env, region));
+    return false;
+  }
+  const size_t element = tensor::dtype_size(desc->dtype);
+  desc->byte_offset += static_cast<uint64_t>(top * desc->strides[0] + left * desc->strides[1]) * element;
+  desc->shape[0] = height;
+  desc->shape[1] = width;
+  return true;
+}
+
 // ---------------------------------------------------------------- copies
 
 // Copies `src` (host-visible) into dense `dst`: the longest run of contiguous trailing
@@ -1037,6 +1066,7 @@ bool resolve(napi_env env, napi_value source, const char* name, Resolved* out) {
     if (!call) return false;
     tensor::FrameMapping* mapping = nullptr;
     if (!call_frame(env, call, batch_id, "Buffer.extract", &mapping, &out->desc)) return false;
+    if (!apply_region(env, source, name, &out->desc)) return false;
     GstMemory* memory = gst_memory_ref(mapping->memory());
     out->keep_alive = std::shared_ptr<void>(memory, [](void* held) { gst_memory_unref(static_cast<GstMemory*>(held)); });
     return true;

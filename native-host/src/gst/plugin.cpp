@@ -14,6 +14,7 @@
 #include "gst/element.h"
 #include "gst/manifest.h"
 #include "gst/runtime_loader.h"
+#include "gst/taken_names.h"
 
 GST_DEBUG_CATEGORY(dsnode_debug);
 #define GST_CAT_DEFAULT dsnode_debug
@@ -115,21 +116,10 @@ std::vector<std::string> manifest_files(const std::string &root) {
   return files;
 }
 
-// An existing feature of that name from another plugin: gst_element_register would silently
-// repoint that factory at our type. Our own (from the registry cache) is expected.
-bool name_taken_elsewhere(const std::string &name, std::string *owner) {
-  GstPluginFeature *feature = gst_registry_lookup_feature(gst_registry_get(), name.c_str());
-  if (feature == nullptr)
-    return false;
-  const gchar *plugin_name = gst_plugin_feature_get_plugin_name(feature);
-  *owner = plugin_name != nullptr ? plugin_name : "(unknown plugin)";
-  gst_object_unref(feature);
-  return *owner != kPluginName;
-}
-
 void register_elements(GstPlugin *plugin) {
   // first file that registered each name, to explain duplicates
   std::vector<std::pair<std::string, std::string>> registered;
+  TakenNames taken_names(kPluginName);
   for (const std::string &root : element_roots()) {
     GST_DEBUG("scanning %s", root.c_str());
     for (const std::string &file : manifest_files(root)) {
@@ -147,7 +137,7 @@ void register_elements(GstPlugin *plugin) {
         continue;
       }
       std::string owner;
-      if (name_taken_elsewhere(manifest->name, &owner)) {
+      if (taken_names.taken(manifest->name, &owner)) {
         GST_WARNING("skipping %s: an element named \"%s\" already exists in plugin %s",
             file.c_str(), manifest->name.c_str(), owner.c_str());
         continue;

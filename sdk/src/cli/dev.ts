@@ -201,7 +201,8 @@ function promote(result: BuildResult, outDir: string, log: (line: string) => voi
       );
       writeFileSync(join(target, "element.json"), manifest);
     }
-    const running = new Set(existsSync(join(target, "node_modules")) ? listPackages(join(target, "node_modules")) : []);
+    // Native packages sit in dist/node_modules (shared by the elements) or beside the bundle.
+    const running = new Set([join(outDir, "node_modules"), join(target, "node_modules")].flatMap((dir) => (existsSync(dir) ? listPackages(dir) : [])));
     const added = element.nativePackages.filter((name) => !running.has(name));
     if (added.length > 0) log(`${PREFIX} ${element.name} now needs ${added.join(", ")}: restart the pipeline to load them`);
     for (const file of ["index.js.map", "index.js"]) {

@@ -3,6 +3,7 @@
  * every failure into an element error with the user's stack. It speaks to bundles only through
  * host protocol v1, so bundles built with another SDK copy work unchanged.
  */
+import { userStack, withUserStack } from "./user-stack.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -73,8 +74,19 @@ export function toError(thrown: unknown): Error {
   return new Error(`Element code threw a non-Error value: ${text}`);
 }
 
+/** `call`, throwing what it throws with the user's stack. */
+function reportingUserStack<A extends unknown[], R>(call: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    try {
+      return call(...args);
+    } catch (thrown) {
+      throw withUserStack(thrown);
+    }
+  };
+}
+
 function rethrowAsError(thrown: unknown): never {
-  throw toError(thrown);
+  throw withUserStack(toError(thrown));
 }
 
 /** A returned Promise keeps its result; a rejection becomes an Error. */
@@ -162,7 +174,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
   const postUnowned = (prefix: string, thrown: unknown): void => {
     const error = toError(thrown);
     const message = `${prefix}: ${error.message}`;
-    const debug = error.stack ?? message;
+    const debug = typeof error.stack === "string" ? userStack(error.stack) : message;
     try {
       const owner = context.getStore();
       const live = native.liveInstances();
@@ -245,42 +257,41 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
           },
         });
 
+  // Every handler that runs user code: what it throws reaches native code with the user's stack
+  // (withUserStack); what it rejects with, through settle(). transform() does it inline, being
+  // the per-buffer path.
   const handlers: NativeHandlers = {
     drainsQueues: runQueues !== undefined,
-    create(instanceId, elementName, bundlePath, props) {
+    create: reportingUserStack((instanceId: number, elementName: string, bundlePath: string, props: Record<string, unknown>) => {
       const adapter = loadAdapter(elementName, bundlePath);
       const instance = context.run(instanceId, () => adapter.instantiate(instanceId, props ?? {}));
       instances.set(instanceId, dev === undefined ? instance : dev.wrap(instanceId, elementName, bundlePath, props ?? {}, instance));
-    },
-    start(instanceId) {
-      return settle(context.run(instanceId, callStart, instanceOf(instanceId)));
-    },
-    stop(instanceId) {
-      return settle(context.run(instanceId, callStop, instanceOf(instanceId)));
-    },
-    caps(instanceId, caps) {
-      return settle(context.run(instanceId, callCaps, instanceOf(instanceId), caps));
-    },
-    event(instanceId, event) {
-      return settle(context.run(instanceId, callEvent, instanceOf(instanceId), event));
-    },
-    property(instanceId, jsName, value) {
-      // An invalid value throws here; a rejected async onPropertyChange is reported by the
-      // runtime, which nobody waits on for property changes.
-      return settle(context.run(instanceId, callProperty, instanceOf(instanceId), jsName, value));
-    },
+    }),
+    start: reportingUserStack((instanceId: number) => settle(context.run(instanceId, callStart, instanceOf(instanceId)))),
+    stop: reportingUserStack((instanceId: number) => settle(context.run(instanceId, callStop, instanceOf(instanceId)))),
+    caps: reportingUserStack((instanceId: number, caps: Caps) => settle(context.run(instanceId, callCaps, instanceOf(instanceId), caps))),
+    event: reportingUserStack((instanceId: number, event: StreamEvent) => settle(context.run(instanceId, callEvent, instanceOf(instanceId), event))),
+    // An invalid value throws here; a rejected async onPropertyChange is reported by the
+    // runtime, which nobody waits on for property changes.
+    property: reportingUserStack((instanceId: number, jsName: string, value: unknown) =>
+      settle(context.run(instanceId, callProperty, instanceOf(instanceId), jsName, value)),
+    ),
     transform(instanceId, drainQueues) {
-      const instance = instances.get(instanceId) ?? instanceOf(instanceId);
-      if (drainQueues === true && runQueues !== undefined) {
-        // Outside any callback scope the current async resource is Node's top-level one: the
-        // store set on it is what run() would set, without run()'s argument array and restore
-        // (~250 of the ~5 700 instructions a buffer costs, callgrind). It stays set after the
-        // call; other handlers use run(), and callbacks run with the store of the resource
-        // they were queued from.
-        if (context.getStore() !== instanceId) context.enterWith(instanceId);
-        return callTransformAndDrain(instance, native.transformState, runQueues, reportUncaught);
+      try {
+        const instance = instances.get(instanceId) ?? instanceOf(instanceId);
+        if (drainQueues === true && runQueues !== undefined) {
+          // Outside any callback scope the current async resource is Node's top-level one: the
+          // store set on it is what run() would set, without run()'s argument array and restore
+          // (~250 of the ~5 700 instructions a buffer costs, callgrind). It stays set after the
+          // call; other handlers use run(), and callbacks run with the store of the resource
+          // they were queued from.
+          if (context.getStore() !== instanceId) context.enterWith(instanceId);
+          return callTransformAndDrain(instance, native.transformState, runQueues, reportUncaught);
+        }
+        return settleTransform(context.run(instanceId, callTransform, instance, native.transformState));
+      } catch (thrown) {
+        throw withUserStack(thrown);
       }
-      return settleTransform(context.run(instanceId, callTransform, instance, native.transformState));
     },
     destroy(instanceId) {
       const instance = instances.get(instanceId);

@@ -45,7 +45,13 @@ export interface NativeTensorInfo {
 
 /** How a tensor is named to native code (TensorHandle's internal source). */
 export type NativeTensorSource =
-  | { readonly kind: "frame"; readonly callId: number; readonly batchId: number }
+  | {
+      readonly kind: "frame";
+      readonly callId: number;
+      readonly batchId: number;
+      /** A crop of the frame (TensorHandle.crop): [left, top, width, height] in pixels, inside it. */
+      readonly region?: readonly [number, number, number, number];
+    }
   | { readonly kind: "owned"; readonly storage: object }
   | {
       readonly kind: "js";

@@ -5,11 +5,11 @@
 // as little-endian raw_data, and nothing depends on map iteration or the clock.
 // Field numbers are those of onnx/onnx.proto3 (IR version 8).
 
-/** TensorProto.DataType values used here. */
-export const DataType = Object.freeze({ FLOAT: 1, INT64: 7 });
+/** @internal TensorProto.DataType values used here. */
+export const DataType = Object.freeze({ FLOAT: 1, INT64: 7 } as const);
 
 /** AttributeProto.AttributeType values used here. */
-const AttributeType = Object.freeze({ FLOAT: 1, INT: 2, INTS: 7 });
+const AttributeType = Object.freeze({ FLOAT: 1, INT: 2, INTS: 7 } as const);
 
 const WIRE_VARINT = 0;
 const WIRE_LENGTH_DELIMITED = 2;
@@ -18,9 +18,9 @@ const WIRE_FIXED32 = 5;
 const utf8 = new TextEncoder();
 
 /** A varint of a (possibly negative) 64-bit integer, two's complement as protobuf wants. */
-function varint(value) {
+function varint(value: number | bigint): Uint8Array {
   let remaining = BigInt.asUintN(64, BigInt(value));
-  const bytes = [];
+  const bytes: number[] = [];
   do {
     let byte = Number(remaining & 0x7fn);
     remaining >>= 7n;
@@ -30,7 +30,7 @@ function varint(value) {
   return Uint8Array.from(bytes);
 }
 
-function concat(parts) {
+function concat(parts: readonly Uint8Array[]): Uint8Array {
   const total = parts.reduce((sum, part) => sum + part.length, 0);
   const out = new Uint8Array(total);
   let offset = 0;
@@ -41,42 +41,54 @@ function concat(parts) {
   return out;
 }
 
-function key(field, wire) {
+function key(field: number, wire: number): Uint8Array {
   return varint((field << 3) | wire);
 }
 
-function integerField(field, value) {
+function integerField(field: number, value: number): Uint8Array {
   return concat([key(field, WIRE_VARINT), varint(value)]);
 }
 
-function bytesField(field, bytes) {
+function bytesField(field: number, bytes: Uint8Array): Uint8Array {
   return concat([key(field, WIRE_LENGTH_DELIMITED), varint(bytes.length), bytes]);
 }
 
-function stringField(field, text) {
+function stringField(field: number, text: string): Uint8Array {
   return bytesField(field, utf8.encode(text));
 }
 
-function floatField(field, value) {
+function floatField(field: number, value: number): Uint8Array {
   const bytes = new Uint8Array(4);
   new DataView(bytes.buffer).setFloat32(0, value, true);
   return concat([key(field, WIRE_FIXED32), bytes]);
 }
 
-function packedIntegers(field, values) {
+function packedIntegers(field: number, values: readonly number[]): Uint8Array {
   return bytesField(field, concat(values.map(varint)));
 }
 
-/**
- * A TensorProto with its values as little-endian raw_data.
- * @param {{ name: string, dataType: number, dims: number[], values: number[] }} tensor
- */
-export function encodeTensor({ name, dataType, dims, values }) {
+/** @internal A tensor's name, type, dims and values (row-major). */
+export interface TensorSpec {
+  name: string;
+  dataType: number;
+  dims: readonly number[];
+  values: readonly number[];
+}
+
+/** @internal An attribute value: the property that is set picks the attribute type. */
+export interface AttributeValue {
+  int?: number;
+  float?: number;
+  ints?: readonly number[];
+}
+
+/** @internal A TensorProto with its values as little-endian raw_data. */
+export function encodeTensor({ name, dataType, dims, values }: TensorSpec): Uint8Array {
   const count = dims.reduce((product, dim) => product * dim, 1);
   if (values.length !== count) {
     throw new Error(`Expected ${count} values for tensor ${name} but received ${values.length}`);
   }
-  let raw;
+  let raw: Uint8Array;
   if (dataType === DataType.FLOAT) {
     raw = new Uint8Array(4 * count);
     const view = new DataView(raw.buffer);
@@ -96,12 +108,8 @@ export function encodeTensor({ name, dataType, dims, values }) {
   ]);
 }
 
-/**
- * An AttributeProto; the value's JS type picks the attribute type (integer, float or integer list).
- * @param {string} name
- * @param {{ int?: number, float?: number, ints?: number[] }} value
- */
-function encodeAttribute(name, value) {
+/** An AttributeProto; the value's property picks the attribute type (integer, float or integer list). */
+function encodeAttribute(name: string, value: AttributeValue): Uint8Array {
   if (value.int !== undefined) {
     return concat([stringField(1, name), integerField(3, value.int), integerField(20, AttributeType.INT)]);
   }
@@ -114,12 +122,17 @@ function encodeAttribute(name, value) {
   throw new Error(`Expected int, float or ints for attribute ${name} but received ${JSON.stringify(value)}`);
 }
 
-/**
- * A NodeProto of the default (ai.onnx) domain.
- * @param {{ name: string, opType: string, inputs: string[], outputs: string[],
- *           attributes?: Record<string, { int?: number, float?: number, ints?: number[] }> }} node
- */
-export function encodeNode({ name, opType, inputs, outputs, attributes = {} }) {
+/** @internal A node of the default (ai.onnx) domain. */
+export interface NodeSpec {
+  name: string;
+  opType: string;
+  inputs: readonly string[];
+  outputs: readonly string[];
+  attributes?: Record<string, AttributeValue>;
+}
+
+/** @internal A NodeProto of the default (ai.onnx) domain. */
+export function encodeNode({ name, opType, inputs, outputs, attributes = {} }: NodeSpec): Uint8Array {
   return concat([
     ...inputs.map((input) => stringField(1, input)),
     ...outputs.map((output) => stringField(2, output)),
@@ -129,11 +142,16 @@ export function encodeNode({ name, opType, inputs, outputs, attributes = {} }) {
   ]);
 }
 
-/**
- * A ValueInfoProto for a tensor; a string dimension is symbolic (dim_param).
- * @param {{ name: string, dataType: number, dims: (number | string)[], docString?: string }} info
- */
-export function encodeValueInfo({ name, dataType, dims, docString }) {
+/** @internal A graph input or output; a string dimension is symbolic (dim_param). */
+export interface ValueInfoSpec {
+  name: string;
+  dataType: number;
+  dims: readonly (number | string)[];
+  docString?: string;
+}
+
+/** @internal A ValueInfoProto for a tensor. */
+export function encodeValueInfo({ name, dataType, dims, docString }: ValueInfoSpec): Uint8Array {
   const shape = concat(
     dims.map((dim) => bytesField(1, typeof dim === "string" ? stringField(2, dim) : integerField(1, dim))),
   );
@@ -145,12 +163,18 @@ export function encodeValueInfo({ name, dataType, dims, docString }) {
   ]);
 }
 
-/**
- * A GraphProto from already-encoded parts.
- * @param {{ name: string, nodes: Uint8Array[], initializers: Uint8Array[], inputs: Uint8Array[],
- *           outputs: Uint8Array[], docString?: string }} graph
- */
-export function encodeGraph({ name, nodes, initializers, inputs, outputs, docString }) {
+/** @internal A graph from already-encoded parts. */
+export interface GraphSpec {
+  name: string;
+  nodes: readonly Uint8Array[];
+  initializers: readonly Uint8Array[];
+  inputs: readonly Uint8Array[];
+  outputs: readonly Uint8Array[];
+  docString?: string;
+}
+
+/** @internal A GraphProto from already-encoded parts. */
+export function encodeGraph({ name, nodes, initializers, inputs, outputs, docString }: GraphSpec): Uint8Array {
   return concat([
     ...nodes.map((node) => bytesField(1, node)),
     stringField(2, name),
@@ -161,13 +185,20 @@ export function encodeGraph({ name, nodes, initializers, inputs, outputs, docStr
   ]);
 }
 
-/**
- * A ModelProto importing one opset of the default domain.
- * @param {{ irVersion: number, opsetVersion: number, producerName: string, producerVersion: string,
- *           modelVersion: number, docString: string, graph: Uint8Array,
- *           metadata: [string, string][] }} model
- */
-export function encodeModel({ irVersion, opsetVersion, producerName, producerVersion, modelVersion, docString, graph, metadata }) {
+/** @internal A model around one encoded graph. */
+export interface ModelSpec {
+  irVersion: number;
+  opsetVersion: number;
+  producerName: string;
+  producerVersion: string;
+  modelVersion: number;
+  docString: string;
+  graph: Uint8Array;
+  metadata: readonly (readonly [string, string])[];
+}
+
+/** @internal A ModelProto importing one opset of the default domain. */
+export function encodeModel({ irVersion, opsetVersion, producerName, producerVersion, modelVersion, docString, graph, metadata }: ModelSpec): Uint8Array {
   return concat([
     integerField(1, irVersion),
     stringField(2, producerName),

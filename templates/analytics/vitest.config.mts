@@ -3,7 +3,10 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",
+    // The pipeline test builds the element and runs GStreamer.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

@@ -18,17 +18,17 @@ const properties = z.object({
 });
 
 /**
- * Passes video through untouched and measures it per source: the frame rate over a window of
+ * Passes video through untouched and monitors it per source: the frame rate over a window of
  * stream time, and gaps in the PTS (frames dropped or late upstream). Lines go to GST_DEBUG:
  * INFO every N frames and at end of stream, WARNING for each gap. Figures are kept per source
- * id: one source in plain GStreamer pipelines; one per stream after nvstreammux once ds-element
- * reads DeepStream's batch metadata (planned).
+ * id: one source in a plain GStreamer pipeline, one per camera after nvstreammux (DeepStream's
+ * batch metadata gives each frame of a batch its source id).
  *
  * GST_DEBUG=template-element-name:4 gst-launch-1.0 videotestsrc num-buffers=90 ! template-element-name every-n=30 ! fakesink
  */
-export default class FrameFilter extends Element.define({
+export default class FrameRateMonitor extends Element.define({
   name: "template-element-name",
-  longName: "Frame statistics",
+  longName: "Frame rate monitor",
   klass: "Filter/Analyzer/Video",
   description: "Passes video through and logs its frame rate and PTS gaps per source",
   author: "Your Name <you@example.com>",
