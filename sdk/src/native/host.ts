@@ -95,9 +95,13 @@ const callProperty = (instance: ElementInstanceV1, jsName: string, value: unknow
 
 /**
  * transform() for a call the runtime made outside a Node callback scope (its per-buffer fast
- * path): settles, then runs the queues a scope's end would have run, inside the instance's
- * attribution. A nextTick callback that throws is an uncaught exception in Node; here it goes
- * the same way (`report`), and the rest of the queue still runs.
+ * path), inside the instance's attribution. When it returns nothing (or throws), the queues a
+ * scope's end would have run are run here; a nextTick callback that throws is an uncaught
+ * exception in Node, and goes the same way here (`report`), the rest of the queue still running.
+ * When it returns a Promise, the queues are left to the runtime, which runs them once it has
+ * attached its callbacks: run now, they would settle a Promise rejected at once (an async
+ * transform() that throws before its first await) with nobody listening yet, and Node would
+ * report an unhandled rejection, then warn that it was handled after all.
  */
 function callTransformAndDrain(
   instance: ElementInstanceV1,
@@ -105,16 +109,25 @@ function callTransformAndDrain(
   runQueues: () => void,
   report: (thrown: unknown) => void,
 ): unknown {
+  let result: unknown;
   try {
-    return settle(callTransform(instance, state));
-  } finally {
-    for (;;) {
-      try {
-        runQueues();
-        break;
-      } catch (thrown) {
-        report(thrown);
-      }
+    result = callTransform(instance, state);
+  } catch (thrown) {
+    drain(runQueues, report);
+    throw thrown;
+  }
+  if (isThenable(result)) return settle(result);
+  drain(runQueues, report);
+  return undefined;
+}
+
+function drain(runQueues: () => void, report: (thrown: unknown) => void): void {
+  for (;;) {
+    try {
+      runQueues();
+      return;
+    } catch (thrown) {
+      report(thrown);
     }
   }
 }
