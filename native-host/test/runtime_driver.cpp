@@ -265,7 +265,7 @@ struct Element {
 
   Result create(const std::string& bundle, const std::string& props_json) {
     DsnodeResult raw{};
-    instance = api->create_instance(element, "testelement", bundle.c_str(), props_json.c_str(), &raw);
+    instance = api->create_instance(element, "testelement", bundle.c_str(), props_json.c_str(), -1, &raw);
     return take(&raw);
   }
 

@@ -3,11 +3,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cinttypes>
 #include <cstdio>
 #include <utility>
 
 #include <glib.h>
+#include <gst/gst.h>
 #include <sched.h>
+
+#include "meta/batch.h"
+#include "runtime/watchdog.h"
 
 namespace dsnode {
 namespace {
@@ -53,6 +58,49 @@ struct DirectThread {
 };
 thread_local DirectThread t_direct;
 
+// What a call was about, for the messages of abandoned calls: " on the buffer with pts …
+// (frame n)", " (event eos)", " (property name)"; empty for the others.
+std::string describe_call_subject(const Call& call) {
+  switch (call.kind) {
+    case CallKind::kTransform: {
+      std::string text = " on the buffer with pts ";
+      if (call.buffer != nullptr && GST_BUFFER_PTS_IS_VALID(call.buffer)) {
+        char pts[64];
+        std::snprintf(pts, sizeof pts, "%" GST_TIME_FORMAT, GST_TIME_ARGS(GST_BUFFER_PTS(call.buffer)));
+        text += pts;
+      } else {
+        text += "none";
+      }
+      const auto* batch = static_cast<const meta::Batch*>(call.batch);
+      const uint32_t frames = batch != nullptr ? batch->num_frames() : 0;
+      if (frames > 0) {
+        text += frames == 1 ? " (frame " : " (frames ";
+        for (uint32_t i = 0; i < frames && i < 8; ++i) {
+          meta::FrameFields fields;
+          batch->read_frame(batch->frame_at(i), &fields);
+          text += (i > 0 ? ", " : "") + std::to_string(fields.frame_num);
+          if (frames > 1) text += " of source " + std::to_string(fields.source_id);
+        }
+        text += frames > 8 ? ", …)" : ")";
+      }
+      return text;
+    }
+    case CallKind::kEvent: {
+      // The event JSON is {"structure": …, "type":"<type>"} (gst/json_values.cpp, keys sorted):
+      // the last "type" is the event's.
+      const std::string key = "\"type\":\"";
+      const size_t at = call.text_a.rfind(key);
+      if (at == std::string::npos) return "";
+      const size_t end = call.text_a.find('"', at + key.size());
+      return " (event " + call.text_a.substr(at + key.size(), end - at - key.size()) + ")";
+    }
+    case CallKind::kProperty:
+      return " (property " + call.text_a + ")";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 const char* handler_name(CallKind kind) {
@@ -90,6 +138,13 @@ bool Handoff::attach(uv_loop_t* loop, void (*on_stop)(void*), void* stop_data, s
   }
   wake_.data = this;
   wake_open_ = true;
+  // A loop turn is progress: JavaScript that runs through none is stuck (on_interrupt).
+  if (uv_check_init(loop, &check_) == 0) {
+    check_.data = this;
+    uv_check_start(&check_, &Handoff::on_check);
+    uv_unref(reinterpret_cast<uv_handle_t*>(&check_));
+    check_open_ = true;
+  }
   js_thread_ = std::this_thread::get_id();
   on_stop_ = on_stop;
   stop_data_ = stop_data;
@@ -121,8 +176,14 @@ bool Handoff::request_stop() {
   return true;
 }
 
+void Handoff::on_check(uv_check_t* handle) { ++static_cast<Handoff*>(handle->data)->progress_; }
+
 void Handoff::stop_on_js_thread() {
   fail_everything("Node.js is shutting down with the host process");
+  if (check_open_) {
+    uv_close(reinterpret_cast<uv_handle_t*>(&check_), nullptr);
+    check_open_ = false;
+  }
   if (wake_open_) {
     // fail_everything() closed the door; wait out callers that were between the door and
     // uv_async_send before the handle goes away.
@@ -135,6 +196,10 @@ void Handoff::stop_on_js_thread() {
 
 void Handoff::close_after_loop(uv_loop_t* loop, const std::string& reason) {
   fail_everything(reason);
+  if (check_open_) {
+    uv_close(reinterpret_cast<uv_handle_t*>(&check_), nullptr);
+    check_open_ = false;
+  }
   if (wake_open_) {
     while (senders_.load() != 0) cpu_relax();
     uv_close(reinterpret_cast<uv_handle_t*>(&wake_), nullptr);
@@ -314,6 +379,7 @@ void Handoff::route_direct(void* data) {
     handoff.incoming_.clear();
     handoff.queued_.store(0);
   }
+  ++handoff.progress_;
   route_batch(&handoff);
   handoff.route(&call);
 }
@@ -376,6 +442,8 @@ void Handoff::drain() {
       stop_on_js_thread();
       return;
     }
+    ++progress_;
+    settle_expiries();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       batch_.swap(incoming_);
@@ -456,6 +524,13 @@ void Handoff::pump(Instance* instance) {
     instance->queue.pop_front();
     instance->running = call;
     call->sequence = next_sequence_++;
+    ++progress_;
+    // seq_cst, pairs with set_flushing (Instance::running_sequence).
+    instance->running_sequence.store(call->sequence);
+    if (call->kind == CallKind::kTransform && instance->flushing.load()) {
+      complete(*call, Outcome::failure("transform() was not called: the element is flushing", ""));
+      continue;
+    }
     if (lock_host_ == nullptr) call->started_ns = now_ns();
     if (executor_ == nullptr) {
       complete(*call, Outcome::failure(
@@ -481,6 +556,7 @@ void Handoff::complete(Call& call, Outcome outcome) {
   }
   instance->ref();
   instance->running = nullptr;
+  instance->running_sequence.store(0, std::memory_order_relaxed);
   if (lock_host_ == nullptr) call.service_ns = now_ns() - call.started_ns;
   const CallKind kind = call.kind;
   if (kind == CallKind::kTransform && executor_ != nullptr) executor_->end_transform(call);
@@ -488,6 +564,7 @@ void Handoff::complete(Call& call, Outcome outcome) {
   if (kind == CallKind::kDestroy && instance->registered) {
     instances_.erase(instance->id());
     instance->registered = false;
+    Watchdog::get().forget(instance);
     while (!instance->queue.empty()) {
       Call* late = instance->queue.front();
       instance->queue.pop_front();
@@ -557,10 +634,17 @@ void Handoff::fail_everything(const std::string& reason) {
   for (Call* call : batch_) orphans.push_back(call);
   batch_.clear();
   for (Call* call : orphans) abandon(call);
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    expiries_.clear();
+    expiries_pending_.store(0);
+  }
+  interrupter_.store(nullptr);
   std::map<int, Instance*> instances;
   instances.swap(instances_);
   for (auto& entry : instances) {
     Instance* instance = entry.second;
+    Watchdog::get().forget(instance);
     if (instance->running != nullptr) {
       Call* running = instance->running;
       instance->running = nullptr;
@@ -595,6 +679,223 @@ void Handoff::post_error_to_owners(const char* message, const char* debug) {
   bool posted = false;
   for (auto& entry : instances_) posted |= entry.second->post_error(message, debug);
   if (!posted) g_warning("dsnode: %s\n%s", message, debug);
+}
+
+// ---------------------------------------------------------------- abandoning calls
+
+std::string JsExecutor::format_stack(const std::vector<JsFrame>& frames) {
+  std::string text;
+  for (const JsFrame& frame : frames) {
+    text += "    at " + (frame.function.empty() ? std::string("<anonymous>") : frame.function) + " (" +
+            frame.script + ":" + std::to_string(frame.line) + ":" + std::to_string(frame.column) + ")\n";
+  }
+  return text;
+}
+
+void Handoff::wake_js_thread() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (state_.load(std::memory_order_relaxed) != State::kOpen) return;
+    senders_.fetch_add(1);
+  }
+  uv_async_send(&wake_);
+  senders_.fetch_sub(1);
+}
+
+void Handoff::expire(Instance* instance, uint64_t sequence, ExpiryReason reason) {
+  if (sequence == 0) return;
+  const int64_t now = now_ns();
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    auto it = std::find_if(expiries_.begin(), expiries_.end(), [&](const Expiry& expiry) {
+      return expiry.instance_id == instance->id() && expiry.sequence == sequence;
+    });
+    if (it == expiries_.end()) {
+      Expiry expiry;
+      expiry.instance_id = instance->id();
+      expiry.sequence = sequence;
+      expiry.reason = reason;
+      expiry.terminate_from_ns = reason == ExpiryReason::kTimeout ? now : now + kFlushGraceNs;
+      expiries_.push_back(std::move(expiry));
+    } else if (reason == ExpiryReason::kTimeout) {
+      it->reason = reason;  // a flush waiting out its grace, and the deadline passed meanwhile
+      it->terminate_from_ns = std::min(it->terminate_from_ns, now);
+    }
+    expiries_pending_.store(static_cast<int>(expiries_.size()));
+  }
+  Watchdog::get().follow_up();
+  nudge();
+}
+
+void Handoff::nudge() {
+  if (expiries_pending_.load() == 0) return;
+  wake_js_thread();
+  if (JsInterrupter* interrupter = interrupter_.load()) interrupter->request_interrupt();
+}
+
+void Handoff::on_interrupt() {
+  if (termination_.active || executor_ == nullptr) return;
+  const int64_t now = now_ns();
+  std::lock_guard<std::mutex> lock(expiry_mutex_);
+  for (Expiry& expiry : expiries_) {
+    if (now < expiry.terminate_from_ns || expiry.terminated_outside) continue;
+    if (executing_ != nullptr) {
+      // A handler is on the stack: if it is the expired call's, its JavaScript ends here.
+      // Another element's call is left to its own deadline.
+      Call* running = executing_->running;
+      if (executing_->id() != expiry.instance_id || running == nullptr ||
+          running->sequence != expiry.sequence) {
+        continue;
+      }
+      termination_ = Termination{true, expiry.instance_id, expiry.sequence, false, expiry.reason, 0,
+          executor_->capture_stack()};
+      terminate_javascript();
+      return;
+    }
+    // JavaScript outside any call (a timer, a Promise reaction) while the expired call waits:
+    // maybe the call's own continuation, maybe not; stuck, it keeps every call from settling.
+    if (!expiry.marked || expiry.progress_mark != progress_) {
+      expiry.marked = true;
+      expiry.progress_mark = progress_;
+      expiry.mark_ns = now;
+      continue;
+    }
+    if (now - expiry.mark_ns < kStuckGraceNs) continue;
+    expiry.terminated_outside = true;
+    expiry.stack = executor_->capture_stack();
+    terminate_javascript();
+    return;
+  }
+}
+
+size_t Handoff::on_near_heap_limit(size_t current_limit, size_t initial_limit) {
+  // Enough for the allocation under way and the unwinding; the initial limit comes back once
+  // the heap shrinks again (embed/ has V8 restore it).
+  const size_t headroom = std::max<size_t>(initial_limit / 4, size_t{64} << 20);
+  if (current_limit >= 3 * initial_limit) return current_limit;  // nothing more to give: V8 aborts
+  if (!termination_.active) {
+    Call* running = executing_ != nullptr ? executing_->running : nullptr;
+    if (running != nullptr) {
+      termination_ = Termination{true, executing_->id(), running->sequence, true,
+          ExpiryReason::kTimeout, initial_limit, {}};
+    } else {
+      // No call's handler is running (a timer, a Promise reaction): whose it is cannot be told.
+      const std::string message = "JavaScript heap out of memory outside any call: the heap reached its limit of " +
+          std::to_string(initial_limit >> 20) + " MiB and the JavaScript running was interrupted";
+      post_error_to_owners(message.c_str(),
+          "Raise the limit with DS_ELEMENT_HEAP_MB, or find what keeps growing (DS_ELEMENT_NODE_OPTIONS=--inspect)");
+    }
+  }
+  terminate_javascript();
+  return current_limit + headroom;
+}
+
+void Handoff::terminate_javascript() {
+  if (executor_ == nullptr) return;
+  if (JsInterrupter* interrupter = interrupter_.load()) interrupter->clear_async_context();
+  executor_->terminate();
+}
+
+bool Handoff::take_termination(Call& call, Outcome* outcome) {
+  if (!termination_.active || termination_.instance_id != call.instance->id() ||
+      termination_.sequence != call.sequence) {
+    return false;
+  }
+  Termination termination = std::move(termination_);
+  termination_ = Termination{};
+  executor_->resume();
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    expiries_.erase(std::remove_if(expiries_.begin(), expiries_.end(),
+                        [&](const Expiry& expiry) {
+                          return expiry.instance_id == termination.instance_id &&
+                                 expiry.sequence == termination.sequence;
+                        }),
+        expiries_.end());
+    expiries_pending_.store(static_cast<int>(expiries_.size()));
+  }
+  if (termination.heap) {
+    *outcome = Outcome::failure(std::string("JavaScript heap out of memory in ") + handler_name(call.kind) +
+            "()" + describe_call_subject(call) +
+            ": the heap reached its limit of " + std::to_string(termination.heap_limit >> 20) +
+            " MiB and the call was interrupted; raise the limit with DS_ELEMENT_HEAP_MB, or find "
+            "what keeps growing",
+        "The element's objects stay in memory until it is stopped (state NULL or READY).");
+  } else {
+    *outcome = abandoned(call, termination.reason, true, termination.stack, false);
+  }
+  return true;
+}
+
+// Under the Locker, outside JavaScript: completes the expired calls that are not executing
+// (their Promise is pending, or JavaScript outside any call was terminated for them).
+void Handoff::settle_expiries() {
+  if (expiries_pending_.load(std::memory_order_relaxed) == 0) return;
+  struct Settled {
+    Instance* instance;
+    ExpiryReason reason;
+    bool terminated_outside;
+    std::vector<JsFrame> stack;
+  };
+  std::vector<Settled> settled;
+  bool resume = false;
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    auto keep = expiries_.begin();
+    for (Expiry& expiry : expiries_) {
+      Instance* instance = find_instance(expiry.instance_id);
+      resume |= expiry.terminated_outside;
+      if (instance == nullptr || instance->running == nullptr ||
+          instance->running->sequence != expiry.sequence) {
+        continue;  // completed meanwhile: nothing to abandon
+      }
+      if (instance == executing_) {
+        *keep++ = std::move(expiry);  // its handler is on this stack (a nested drain)
+        continue;
+      }
+      settled.push_back(Settled{instance, expiry.reason, expiry.terminated_outside, std::move(expiry.stack)});
+    }
+    expiries_.erase(keep, expiries_.end());
+    expiries_pending_.store(static_cast<int>(expiries_.size()));
+  }
+  if (resume && executor_ != nullptr) executor_->resume();
+  for (Settled& entry : settled) {
+    Call* running = entry.instance->running;
+    if (running == nullptr) continue;
+    complete(*running, abandoned(*running, entry.reason, entry.terminated_outside, entry.stack, true));
+  }
+}
+
+Outcome Handoff::abandoned(const Call& call, ExpiryReason reason, bool interrupted,
+    const std::vector<JsFrame>& stack, bool outside) {
+  const std::string what = std::string(handler_name(call.kind)) + "()";
+  const std::string subject = describe_call_subject(call);
+  std::string where = stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(stack);
+  if (reason == ExpiryReason::kFlushing) {
+    std::string message = what + subject + " was abandoned: the element is flushing (a flushing seek, or a state change to READY)";
+    if (interrupted) message += "; its JavaScript did not return within " + std::to_string(kFlushGraceNs / 1000000) + " ms and was interrupted";
+    return Outcome::failure(message, where.empty() ? message : "JavaScript was running at:\n" + where);
+  }
+  const int64_t timeout_ms = call.instance->timeout_ns() / 1000000;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(timeout_ms) / 1000);
+  std::string message = what + subject;
+  if (!outside) {
+    message += std::string(" did not return within ") + seconds + " s: its JavaScript was interrupted";
+  } else {
+    message += std::string(" did not finish within ") + seconds + " s: its Promise was abandoned";
+    if (interrupted) message += ", and the JavaScript that kept the runtime busy meanwhile was interrupted";
+  }
+  message += std::string(" (calls into JavaScript have a deadline of ") + seconds +
+             " s: set callTimeoutSeconds in Element.define(), or DS_ELEMENT_CALL_TIMEOUT_S; 0 = none)";
+  std::string debug;
+  if (!where.empty()) {
+    debug = interrupted ? "JavaScript was running at:\n" + where : where;
+  } else {
+    debug = interrupted ? "JavaScript was running; where could not be told."
+                        : "No JavaScript of it was running: a Promise it returned had not settled.";
+  }
+  return Outcome::failure(message, debug);
 }
 
 }  // namespace dsnode

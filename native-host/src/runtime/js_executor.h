@@ -3,9 +3,21 @@
 #ifndef DSNODE_RUNTIME_JS_EXECUTOR_H
 #define DSNODE_RUNTIME_JS_EXECUTOR_H
 
+#include <string>
+#include <vector>
+
 #include "runtime/call.h"
 
 namespace dsnode {
+
+// One frame of the JavaScript stack as V8 reports it: positions in the bundle (1-based), which
+// the executor maps back to the user's sources when it formats them.
+struct JsFrame {
+  std::string function;
+  std::string script;
+  int line = 0;
+  int column = 0;
+};
 
 class JsExecutor {
  public:
@@ -31,6 +43,28 @@ class JsExecutor {
   // is released): the metadata it opened must become unreachable from JS now, because the
   // caller frees the batch as soon as it resumes.
   virtual void end_transform(Call& call) {}
+
+  // The watchdog's tools (handoff.h), on the thread holding the isolate.
+  // Inside JavaScript (an interrupt): where it is now, innermost frame first.
+  virtual std::vector<JsFrame> capture_stack() { return {}; }
+  // Inside JavaScript: stops it; it unwinds, uncatchable, to the outermost call into it.
+  virtual void terminate() {}
+  // Outside JavaScript, after terminate(): JavaScript may run again.
+  virtual void resume() {}
+  // Outside JavaScript: "    at function (file:line:column)" lines, in the user's sources
+  // where a source map says so.
+  virtual std::string format_stack(const std::vector<JsFrame>& frames);
+};
+
+// Has Handoff::on_interrupt() run on the thread that executes JavaScript, at its next interrupt
+// check (a call, or a loop's back edge), or when JavaScript next runs. Any thread. embed/.
+class JsInterrupter {
+ public:
+  virtual ~JsInterrupter() = default;
+  virtual void request_interrupt() = 0;
+  // On the thread holding the isolate, right before JavaScript is terminated: empties Node's
+  // async context stack, which the terminated JavaScript would leave holding what it pushed.
+  virtual void clear_async_context() = 0;
 };
 
 // Direct hand-off (DS_ELEMENT_HANDOFF=direct): lets a streaming thread run JS itself.

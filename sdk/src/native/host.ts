@@ -5,7 +5,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, findSourceMap } from "node:module";
+import { fileURLToPath } from "node:url";
 import {
   HOST_PROTOCOL_V1,
   type ElementAdapterV1,
@@ -14,7 +15,7 @@ import {
 } from "../protocol/host-protocol-v1.js";
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { NativeBinding, NativeHandlers } from "./binding.js";
+import type { NativeBinding, NativeHandlers, StackFrame } from "./binding.js";
 
 /** Seams for tests; the real host uses Node's require and process. */
 export interface HostOptions {
@@ -132,6 +133,41 @@ function drain(runQueues: () => void, report: (thrown: unknown) => void): void {
   }
 }
 
+/** A path for a stack line: source maps name sources by file: URL. */
+function displayPath(source: string): string {
+  if (!source.startsWith("file:")) return source;
+  try {
+    return fileURLToPath(source);
+  } catch {
+    return source;
+  }
+}
+
+/**
+ * `    at function (file:line:column)` lines for frames the runtime captured, mapped through the
+ * bundle's source map (bundles carry one) to the user's TypeScript where it has an entry.
+ */
+export function formatStack(frames: readonly StackFrame[]): string {
+  return frames
+    .map((frame) => {
+      let { function: name, script, line, column } = frame;
+      try {
+        const entry = findSourceMap(script)?.findEntry(line - 1, column - 1) as
+          | { originalSource?: string; originalLine?: number; originalColumn?: number; name?: string }
+          | undefined;
+        if (entry?.originalSource !== undefined && entry.originalLine !== undefined && entry.originalColumn !== undefined) {
+          script = displayPath(entry.originalSource);
+          line = entry.originalLine + 1;
+          column = entry.originalColumn + 1;
+        }
+      } catch {
+        // No map, or one that does not parse: the bundle's position is still right.
+      }
+      return `    at ${name || "<anonymous>"} (${script}:${line}:${column})`;
+    })
+    .join("\n");
+}
+
 /** A function property of `process` that Node 18 has but does not document, bound. */
 function processFunction(name: "_tickCallback" | "_fatalException"): ((...args: unknown[]) => unknown) | undefined {
   const value = (process as unknown as Record<string, unknown>)[name];
@@ -229,6 +265,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
 
   const handlers: NativeHandlers = {
     drainsQueues: runQueues !== undefined,
+    formatStack,
     create(instanceId, elementName, bundlePath, props) {
       const adapter = loadAdapter(elementName, bundlePath);
       const instance = context.run(instanceId, () => adapter.instantiate(instanceId, props ?? {}));
