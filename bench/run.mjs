@@ -20,7 +20,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandFailure, runCommand } from "./harness/command.mjs";
-import { idleLoad } from "./harness/cpu-load.mjs";
+import { backgroundCores, idleLoad, machineBusySeconds } from "./harness/cpu-load.mjs";
 import { checkLazyLibnode, measureInspect } from "./harness/inspect.mjs";
 import { describeMachine, describeVersions } from "./harness/machine.mjs";
 import { buildMetaPeer, measureMeta, metaPeers } from "./harness/meta.mjs";
@@ -28,9 +28,11 @@ import { buildPipelineBench, measureInProcess, pipelineBenchPath } from "./harne
 import { measurePerBuffer, perBufferConfigurations } from "./harness/per-buffer.mjs";
 import { printHeader, printInProcess, printInspect, printMeta, printPerBuffer } from "./harness/report.mjs";
 import { prepareBench } from "./harness/setup.mjs";
+import { buildStreamsBench, measureStreams } from "./harness/streams.mjs";
+import { printStreams } from "./harness/report.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner"];
+const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner", "streams", "element"];
 
 /** The sections to run: all, or those of `--only a,b` (also `--only=a,b`). */
 function selectedSections(argv) {
@@ -75,12 +77,14 @@ async function main() {
     metaObjects: positiveInteger("DS_BENCH_META_OBJECTS", 1000),
     metaRounds: positiveInteger("DS_BENCH_META_ROUNDS", 51),
     metaTrials: positiveInteger("DS_BENCH_META_TRIALS", 7),
+    streamsBuffers: positiveInteger("DS_BENCH_STREAMS_BUFFERS", 64000),
+    streamsRounds: positiveInteger("DS_BENCH_STREAMS_ROUNDS", 4),
     sections: [...sections],
   };
   const started = Date.now();
   const results = { command: `npm run bench  (node bench/run.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""})` };
   // The element, the registry and GStreamer are needed by sections 1 and 2 only.
-  const gstSections = sections.has("per-buffer") || sections.has("inspect");
+  const gstSections = sections.has("per-buffer") || sections.has("inspect") || sections.has("streams") || sections.has("element");
   let bench;
   if (gstSections) {
     process.stderr.write("bench: building bench/elements into bench/out/dist\n");
@@ -90,6 +94,11 @@ async function main() {
   if (sections.has("per-buffer")) {
     process.stderr.write("bench: building dsnode-pipeline-bench (the in-process per-buffer runs)\n");
     await buildPipelineBench(root);
+  }
+  let streamsBench;
+  if (sections.has("streams") || sections.has("element")) {
+    process.stderr.write("bench: building streams-bench (sections 6 and 7)\n");
+    streamsBench = buildStreamsBench(root);
   }
   if (sections.has("meta")) {
     process.stderr.write(`bench: building the C++ metadata peer in ${relative(root, peers.buildDir) || "."}\n`);
@@ -120,6 +129,18 @@ async function main() {
     });
     printMeta(meta, machine.cores);
     results.meta = { ...meta, targets: "bulk <= 2x C++, one by one <= 10x C++ (issue 3)" };
+  }
+
+  if (sections.has("streams")) {
+    const started = machineBusySeconds();
+    const startedAt = Date.now();
+    const streams = await measureStreams({
+      executable: streamsBench, env: bench.env, buffers: settings.streamsBuffers, rounds: settings.streamsRounds, onProgress: progress("streams runs"),
+    });
+    const ownCpuS = streams.results.reduce((sum, result) => sum + result.rounds.reduce((inner, round) => inner + round.cpu_s, 0), 0);
+    streams.backgroundCores = backgroundCores({ busyBeforeS: started, busyAfterS: machineBusySeconds(), wallS: (Date.now() - startedAt) / 1000, ownCpuS });
+    printStreams(streams, settings, machine.cores);
+    results.streams = { ...streams, target: "TS CPU per buffer <= 2x identity's at 16 streams" };
   }
 
   if (sections.has("onnx-runner")) {

@@ -115,3 +115,26 @@ export function printMeta(meta, cores) {
   const warning = meta.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
   console.log(`   background load during these runs: ${meta.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
 }
+
+export function printStreams(streams, settings, cores) {
+  console.log(`\n6. Many streams in one process: CPU time per buffer an element handles (whole process, PLAYING->EOS, median of ${settings.streamsRounds - 1} rounds after a warm-up round)`);
+  console.log(`   N x (videotestsrc num-buffers=${settings.streamsBuffers}/N ! video/x-raw,format=GRAY8,width=16,height=16 ! <element> ! fakesink), or one source ! tee ! 4 x (queue ! <element> ! fakesink)\n`);
+  const rows = streams.table.map((row) => [
+    row.layout,
+    fixed(row.identityUs, 2),
+    fixed(row.gstPythonUs, 2),
+    fixed(row.tsUs, 2),
+    fixed(row.tsToIdentity, 2),
+    fixed(row.gstPythonToIdentity, 2),
+    fixed(row.tsQueueSpinningUs, 2),
+    fixed(row.tsQueueNotSpinningUs, 2),
+    fixed(row.spinCostUs, 2),
+  ]);
+  console.log(table(["layout", "identity us", "gst-python us", "TS us", "TS / identity", "gst-python / identity", "TS queue+spin us", "TS queue no-spin us", "spin cost us"], rows));
+  const sixteen = streams.table.find((row) => row.layout === "16 streams");
+  console.log(`\n   TS / identity at 16 streams: ${fixed(sixteen.tsToIdentity, 2)} (${verdict(sixteen.tsToIdentity, 2)})`);
+  console.log("   TS: the default direct hand-off (each streaming thread runs its call under the isolate's lock); queue: the Node thread runs the calls,");
+  console.log("   with or without the streaming threads and the Node thread spinning for each other (spin cost = the difference, per buffer).");
+  const warning = streams.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
+  console.log(`   background load during these runs: ${streams.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
+}
