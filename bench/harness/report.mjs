@@ -25,6 +25,8 @@ export function printHeader({ machine, versions, native, settings }) {
     parts.push(`whole runs ${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up)`);
   }
   if (settings.sections.includes("inspect")) parts.push(`${settings.inspectRuns} gst-inspect runs per element`);
+  if (settings.sections.includes("streams")) parts.push(`many streams: ${settings.streamsBuffers} buffers in all per run x ${settings.streamsRounds} rounds (1 warm-up)`);
+  if (settings.sections.includes("element")) parts.push(`whole element: ${settings.elementFrames} frames of 1280x720 x ${settings.elementRounds} rounds (1 warm-up)`);
   if (settings.sections.includes("meta")) parts.push(`${settings.metaObjects} objects x ${settings.metaRounds} rounds x ${settings.metaTrials} trials per metadata peer`);
   console.log(`  settings  ${parts.join(", ")}`);
 }

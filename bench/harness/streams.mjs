@@ -60,7 +60,7 @@ export async function measureStreams({ executable, env, buffers, rounds, onProgr
       const argv = [executable, String(rounds), pipeline.description];
       const run = await runCommand(argv, { env: { ...env, ...configuration.env }, timeoutMs: 600_000 });
       if (run.code !== 0) throw commandFailure(`streams-bench (${layout.name}, ${configuration.name})`, argv, run);
-      const counted = JSON.parse(run.stdout).rounds.slice(1);
+      const counted = parseRounds(run.output).slice(1);
       const cpu = median(counted.map((round) => round.cpu_s));
       const wall = median(counted.map((round) => round.wall_s));
       results.push({
@@ -76,6 +76,13 @@ export async function measureStreams({ executable, env, buffers, rounds, onProgr
     }
   }
   return summarise(results);
+}
+
+/** The rounds streams-bench printed (its JSON line; GStreamer may print warnings around it). */
+export function parseRounds(output) {
+  const line = output.split("\n").find((text) => text.startsWith('{"rounds"'));
+  if (line === undefined) throw new Error(`streams-bench printed no results:\n${output}`);
+  return JSON.parse(line).rounds;
 }
 
 function summarise(results) {
