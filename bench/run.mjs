@@ -29,7 +29,8 @@ import { measurePerBuffer, perBufferConfigurations } from "./harness/per-buffer.
 import { printHeader, printInProcess, printInspect, printMeta, printPerBuffer } from "./harness/report.mjs";
 import { prepareBench } from "./harness/setup.mjs";
 import { buildStreamsBench, measureStreams } from "./harness/streams.mjs";
-import { printStreams } from "./harness/report.mjs";
+import { measureElement } from "./harness/element.mjs";
+import { printElement, printStreams } from "./harness/report.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner", "streams", "element"];
@@ -79,6 +80,8 @@ async function main() {
     metaTrials: positiveInteger("DS_BENCH_META_TRIALS", 7),
     streamsBuffers: positiveInteger("DS_BENCH_STREAMS_BUFFERS", 64000),
     streamsRounds: positiveInteger("DS_BENCH_STREAMS_ROUNDS", 4),
+    elementFrames: positiveInteger("DS_BENCH_ELEMENT_FRAMES", 150),
+    elementTrials: positiveInteger("DS_BENCH_ELEMENT_TRIALS", 3),
     sections: [...sections],
   };
   const started = Date.now();
@@ -141,6 +144,15 @@ async function main() {
     streams.backgroundCores = backgroundCores({ busyBeforeS: started, busyAfterS: machineBusySeconds(), wallS: (Date.now() - startedAt) / 1000, ownCpuS });
     printStreams(streams, settings, machine.cores);
     results.streams = { ...streams, target: "TS CPU per buffer <= 2x identity's at 16 streams" };
+  }
+
+  if (sections.has("element")) {
+    const element = await measureElement({
+      root, executable: streamsBench, env: bench.env, frames: settings.elementFrames, trials: settings.elementTrials, onProgress: progress("whole-element runs"),
+    });
+    printElement(element);
+    results.element = { ...element, target: "TS per-frame time less the model's <= 0.3 of the gst-python peer's" };
+    if (element.disagreements.length > 0) throw new Error(`the TypeScript and Python ball detectors disagree on ${element.disagreements.length} frames: ${JSON.stringify(element.disagreements.slice(0, 3))}`);
   }
 
   if (sections.has("onnx-runner")) {

@@ -26,7 +26,7 @@ export function printHeader({ machine, versions, native, settings }) {
   }
   if (settings.sections.includes("inspect")) parts.push(`${settings.inspectRuns} gst-inspect runs per element`);
   if (settings.sections.includes("streams")) parts.push(`many streams: ${settings.streamsBuffers} buffers in all per run x ${settings.streamsRounds} rounds (1 warm-up)`);
-  if (settings.sections.includes("element")) parts.push(`whole element: ${settings.elementFrames} frames of 1280x720 x ${settings.elementRounds} rounds (1 warm-up)`);
+  if (settings.sections.includes("element")) parts.push(`whole element: ${settings.elementTrials} trials per side x ${settings.elementFrames} frames of 1280x720 (after a warm-up round)`);
   if (settings.sections.includes("meta")) parts.push(`${settings.metaObjects} objects x ${settings.metaRounds} rounds x ${settings.metaTrials} trials per metadata peer`);
   console.log(`  settings  ${parts.join(", ")}`);
 }
@@ -139,4 +139,15 @@ export function printStreams(streams, settings, cores) {
   console.log("   with or without the streaming threads and the Node thread spinning for each other (spin cost = the difference, per buffer).");
   const warning = streams.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
   console.log(`   background load during these runs: ${streams.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
+}
+
+export function printElement(element) {
+  console.log(`\n7. Whole element: the ball detector (TypeScript) against its gst-python peer (OpenCV resize + numpy, the same ONNX model in a numpy interpreter, numpy decode + NMS)`);
+  console.log(`   videotestsrc pattern=ball num-buffers=${element.frames} ! video/x-raw,format=RGB,width=1280,height=720 ! <element> ! fakesink`);
+  console.log(`   per frame after ${element.warmUpFrames} warm-up frames: time the element held the buffer, less the model's own time (median of the trials' means)\n`);
+  const row = (name, side) => [name, side.heldMs.toFixed(2), side.modelMs.toFixed(2), side.elementMs.toFixed(2), side.runs.map((run) => run.elementMs.toFixed(2)).join(" ")];
+  console.log(table(["element", "held ms", "model ms", "held - model ms", "per trial"], [row("TypeScript (balldetector)", element.ts), row("gst-python (ballpy)", element.python)]));
+  console.log(`\n   ratio TS / gst-python, model time excluded: ${element.ratio.toFixed(3)} (${verdict(element.ratio, 0.3)}); per trial ${element.trialRatios.map((ratio) => ratio.toFixed(3)).join(" ")}`);
+  console.log("   model time: TS, the runner's infer() from call to result (ONNX Runtime's run and the hop to its thread); Python, the interpreter's run.");
+  console.log(`   same objects on both sides: ${element.framesCompared - element.disagreements.length} of ${element.framesCompared} frames (class and box within 1 px)`);
 }
