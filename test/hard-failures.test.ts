@@ -135,6 +135,18 @@ describe("Ctrl-C and flushing seeks never wait on a stuck call", () => {
     expect(secondsAfterSignal, run.output).toBeLessThan(2);
   });
 
+  // The element downstream waits for the one JavaScript engine, held by the stuck one upstream:
+  // its stop() must not wait for that call's deadline either.
+  it.each(["direct", "queue"])("SIGINT stops a stuck element and the TypeScript element after it (%s hand-off)", async (handoff) => {
+    const pipeline = "videotestsrc ! video/x-raw,format=RGB,width=64,height=48 ! stuck mode=loop after=5 ! queue ! stuck mode=none ! fakesink";
+    const { run, secondsAfterSignal } = await interruptAfter(pipeline.split(" "), 1000, { DS_ELEMENT_CALL_TIMEOUT_S: "0", DS_ELEMENT_HANDOFF: handoff });
+    expect(run.signal, run.output).toBeNull();
+    expect(run.output).not.toMatch(/Aborted|Segmentation fault|FATAL/);
+    expect(secondsAfterSignal, run.output).toBeGreaterThan(0);
+    // The downstream element's stop() waits 1 s for the engine before the loop is interrupted.
+    expect(secondsAfterSignal, run.output).toBeLessThan(4);
+  });
+
   // With -e, gst-launch's main thread sends EOS to the source, which waits for its streaming
   // thread, stuck in the element: no state change reaches the element, only its deadline.
   it("SIGINT with -e ends at the call's deadline", async () => {

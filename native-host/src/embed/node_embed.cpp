@@ -270,6 +270,49 @@ bool watcher_queue_pending(const uv_loop_t* loop) {
 }
 
 
+// Who may take the isolate's v8::Locker next (direct mode). Every thread that takes the Locker
+// (callers, and the JS thread for its loop turns) passes this gate first and leaves it right
+// after releasing the Locker, so a thread waiting for the isolate waits here, where it can give
+// up: a streaming thread whose element is flushing (state change, seek) must not wait for
+// JavaScript of another element that does not return (V8's own lock cannot be given up).
+class IsolateGate {
+ public:
+  // Waits until no other thread holds the isolate; false (gate not taken) if *abandon turned
+  // true first.
+  bool enter(const std::atomic<bool>* abandon) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!held_) {
+      held_ = true;
+      return true;
+    }
+    ++waiting_;
+    cv_.wait(lock, [&] { return !held_ || (abandon != nullptr && abandon->load()); });
+    --waiting_;
+    if (held_) return false;
+    held_ = true;
+    return true;
+  }
+
+  void leave() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    held_ = false;
+    if (waiting_ == 0) return;
+    lock.unlock();
+    cv_.notify_one();
+  }
+
+  void wake_all() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool held_ = false;
+  int waiting_ = 0;
+};
+
 // A caller thread's hold on the isolate (direct mode). A top-level v8::Locker that ends frees
 // the thread's V8 state (handle scope blocks, stack limits), and the next Locker on that thread
 // builds it again: about a microsecond per buffer. So a caller thread keeps one top-level
@@ -374,7 +417,8 @@ class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupte
       std::string* error);
 
   // JsLockHost (direct mode), on a calling thread.
-  void run_locked(void (*body)(void*), void* data) override;
+  bool run_locked(void (*body)(void*), void* data, const std::atomic<bool>* abandon) override;
+  void wake_waiters() override { gate_.wake_all(); }
   // JsInterrupter (the watchdog), any thread.
   void request_interrupt() override;
   // JsInterrupter, on the thread holding the isolate.
@@ -436,6 +480,7 @@ class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupte
   std::atomic<bool> js_wants_lock_{false};
   std::atomic<int> callers_waiting_{0};   // callers on their way to the Locker
   std::atomic<uint64_t> lock_generation_{0};
+  IsolateGate gate_;
   // When the sleeping JS thread will wake by itself, in loop time (uv_now, ms); UINT64_MAX:
   // never. Written by the JS thread before it releases the Locker, read by callers under it.
   uint64_t sleep_deadline_ms_ = 0;
@@ -590,6 +635,9 @@ void NodeRuntime::run_environment() {
   isolate_ = setup->isolate();
   node::Environment* env = setup->env();
   Handoff& handoff = Handoff::get();
+  // Whoever holds the Locker holds the gate (direct mode): callers may come as soon as Node
+  // announces it runs, before this thread's loop starts (run_direct_loop lets go of both).
+  gate_.enter(nullptr);
   {
     v8::Locker locker(isolate_);
     v8::Isolate::Scope isolate_scope(isolate_);
@@ -697,6 +745,7 @@ void NodeRuntime::run_environment() {
 // through the backend fd or the timeout; callers that changed the loop write wake_fd_.
 void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
   const int backend_fd = uv_backend_fd(loop);
+  // This thread holds the Locker and the gate (run_environment).
   while (!loop_stop_.load()) {
     uv_run(loop, UV_RUN_NOWAIT);
     if (loop_stop_.load()) break;
@@ -705,6 +754,7 @@ void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
     const int timeout = watcher_queue_pending(loop) ? 0 : uv_backend_timeout(loop);
     sleep_deadline_ms_ = timeout < 0 ? UINT64_MAX : uv_now(loop) + static_cast<uint64_t>(timeout);
     {
+      gate_.leave();
       v8::Unlocker unlocker(isolate_);
       if (timeout != 0) {
         pollfd fds[2] = {{backend_fd, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
@@ -730,17 +780,23 @@ void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
       }
       // Callers let the JS thread have the Locker first (run_locked).
       js_wants_lock_.store(true);
+      gate_.enter(nullptr);
     }
     js_wants_lock_.store(false);
   }
+  gate_.leave();  // callers still on their way find the door closed (shut_door)
 }
 
-void NodeRuntime::run_locked(void (*body)(void*), void* data) {
+bool NodeRuntime::run_locked(void (*body)(void*), void* data, const std::atomic<bool>* abandon) {
   callers_waiting_.fetch_add(1);
   // The JS thread woke for its loop: let it take the Locker first, or a thread making one
   // call after another would keep its timers and I/O waiting.
   for (int i = 0; js_wants_lock_.load(); ++i) {
     if (i < 100) cpu_relax(); else sched_yield();
+  }
+  if (!gate_.enter(abandon)) {
+    callers_waiting_.fetch_sub(1);
+    return false;
   }
   CallerLock& lock = CallerLock::for_this_thread();
   lock.acquire(isolate_, v8_stack_bytes_);
@@ -753,6 +809,8 @@ void NodeRuntime::run_locked(void (*body)(void*), void* data) {
     wake_if_loop_changed();
   }
   lock.release();
+  gate_.leave();
+  return true;
 }
 
 // Under the Locker, after a caller's JS (callback scope closed: microtasks and nextTicks ran).

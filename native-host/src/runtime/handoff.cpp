@@ -58,6 +58,8 @@ struct DirectThread {
 };
 thread_local DirectThread t_direct;
 
+constexpr char kNotCalledFlushing[] = "transform() was not called: the element is flushing";
+
 // What a call was about, for the messages of abandoned calls: " on the buffer with pts …
 // (frame n)", " (event eos)", " (property name)"; empty for the others.
 std::string describe_call_subject(const Call& call) {
@@ -238,6 +240,12 @@ bool Handoff::unavailable(Outcome* outcome) {
   return true;
 }
 
+void Handoff::stop_waiting(Call& call) {
+  if (!call.counted_waiting) return;
+  call.counted_waiting = false;
+  call.instance->waiting_for_isolate.fetch_sub(1);
+}
+
 void Handoff::call(Call& call) {
   if (unavailable(&call.outcome)) return;
   if (std::this_thread::get_id() == js_thread_) {
@@ -255,6 +263,10 @@ void Handoff::call(Call& call) {
     call.think_ns = call.submitted_ns - last;
   }
   call.instance->ref();
+  if (call.kind != CallKind::kTransform && call.instance->flushing.load(std::memory_order_relaxed)) {
+    call.counted_waiting = true;
+    call.instance->waiting_for_isolate.fetch_add(1);
+  }
   bool queued = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -266,6 +278,7 @@ void Handoff::call(Call& call) {
     }
   }
   if (!queued) {
+    stop_waiting(call);
     unavailable(&call.outcome);
     call.instance->unref();
     return;
@@ -278,6 +291,7 @@ void Handoff::call(Call& call) {
   }
   senders_.fetch_sub(1);
   wait(call);
+  stop_waiting(call);  // (it started, or the runtime stopped first)
   call.instance->last_return_ns().store(now_ns(), std::memory_order_relaxed);
   call.instance->unref();
 }
@@ -328,12 +342,24 @@ void Handoff::call_direct(Call& call) {
   call.instance->ref();
   ++direct.depth;
   direct.call = &call;
-  lock_host_->run_locked(&Handoff::run_direct, &call);
+  if (call.kind != CallKind::kTransform && call.instance->flushing.load(std::memory_order_relaxed)) {
+    call.counted_waiting = true;
+    call.instance->waiting_for_isolate.fetch_add(1);
+  }
+  // A transform waiting for the isolate gives up when its element starts flushing (set_flushing).
+  const std::atomic<bool>* abandon = call.kind == CallKind::kTransform ? &call.instance->flushing : nullptr;
+  const bool ran = lock_host_->run_locked(&Handoff::run_direct, &call, abandon);
+  stop_waiting(call);
   const bool completed_here = direct.call == nullptr;  // finish() took it
   direct.call = nullptr;
   --direct.depth;
   if (settings_.statistics) statistics_.direct_calls.fetch_add(1, std::memory_order_relaxed);
   direct_users_.fetch_sub(1);
+  if (!ran) {
+    call.outcome = Outcome::failure(kNotCalledFlushing, "");
+    call.instance->unref();
+    return;
+  }
   // Done unless it returned a Promise or queued behind a call of its instance that had not
   // finished; then the thread that settles it signals (the Locker is released by now).
   if (completed_here) {
@@ -351,6 +377,11 @@ void Handoff::call_direct(Call& call) {
 void Handoff::run_direct(void* data) {
   Handoff& handoff = get();
   Call& call = *static_cast<Call*>(data);
+  stop_waiting(call);
+  if (handoff.resume_pending_ && handoff.executor_ != nullptr) {
+    handoff.resume_pending_ = false;
+    handoff.executor_->resume();
+  }
   if (handoff.state_.load() != State::kOpen) {
     // Stopped while we waited for the Locker.
     handoff.unavailable(&call.outcome);
@@ -525,10 +556,11 @@ void Handoff::pump(Instance* instance) {
     instance->running = call;
     call->sequence = next_sequence_++;
     ++progress_;
+    if (call->counted_waiting) stop_waiting(*call);
     // seq_cst, pairs with set_flushing (Instance::running_sequence).
     instance->running_sequence.store(call->sequence);
     if (call->kind == CallKind::kTransform && instance->flushing.load()) {
-      complete(*call, Outcome::failure("transform() was not called: the element is flushing", ""));
+      complete(*call, Outcome::failure(kNotCalledFlushing, ""));
       continue;
     }
     if (lock_host_ == nullptr) call->started_ns = now_ns();
@@ -637,6 +669,7 @@ void Handoff::fail_everything(const std::string& reason) {
   {
     std::lock_guard<std::mutex> lock(expiry_mutex_);
     expiries_.clear();
+    yields_.clear();
     expiries_pending_.store(0);
   }
   interrupter_.store(nullptr);
@@ -703,7 +736,10 @@ void Handoff::wake_js_thread() {
 }
 
 void Handoff::expire(Instance* instance, uint64_t sequence, ExpiryReason reason) {
-  if (sequence == 0) return;
+  if (sequence == 0) {
+    if (expiries_pending()) Watchdog::get().follow_up();  // (yield requests)
+    return;
+  }
   const int64_t now = now_ns();
   {
     std::lock_guard<std::mutex> lock(expiry_mutex_);
@@ -721,10 +757,44 @@ void Handoff::expire(Instance* instance, uint64_t sequence, ExpiryReason reason)
       it->reason = reason;  // a flush waiting out its grace, and the deadline passed meanwhile
       it->terminate_from_ns = std::min(it->terminate_from_ns, now);
     }
-    expiries_pending_.store(static_cast<int>(expiries_.size()));
+    update_pending();
   }
   Watchdog::get().follow_up();
   nudge();
+}
+
+void Handoff::flush(Instance* instance) {
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    const bool known = std::any_of(yields_.begin(), yields_.end(),
+        [&](const YieldRequest& request) { return request.instance_id == instance->id(); });
+    if (!known) yields_.push_back(YieldRequest{instance->id()});
+    update_pending();
+  }
+  expire(instance, instance->running_sequence.load(), ExpiryReason::kFlushing);
+  // Its transform calls that wait for the isolate behind other JavaScript must not wait for it:
+  // direct callers give up at the gate; queued ones the JS thread has not taken yet are failed.
+  if (lock_host_ != nullptr) {
+    lock_host_->wake_waiters();
+    return;
+  }
+  std::vector<Call*> released;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = incoming_.begin(); it != incoming_.end();) {
+      if ((*it)->instance == instance && (*it)->kind == CallKind::kTransform && (*it)->blocking) {
+        released.push_back(*it);
+        it = incoming_.erase(it);
+        queued_.fetch_sub(1);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (Call* call : released) {
+    call->outcome = Outcome::failure(kNotCalledFlushing, "");
+    call->completion.signal();
+  }
 }
 
 void Handoff::nudge() {
@@ -748,7 +818,7 @@ void Handoff::on_interrupt() {
         continue;
       }
       termination_ = Termination{true, expiry.instance_id, expiry.sequence, false, expiry.reason, 0,
-          executor_->capture_stack()};
+          executor_->capture_stack(), "", 0};
       terminate_javascript();
       return;
     }
@@ -766,6 +836,52 @@ void Handoff::on_interrupt() {
     terminate_javascript();
     return;
   }
+  if (yield_isolate(now)) terminate_javascript();
+}
+
+void Handoff::update_pending() { expiries_pending_.store(static_cast<int>(expiries_.size() + yields_.size())); }
+
+// With expiry_mutex_ held, inside JavaScript: true (termination_ set, or JavaScript outside any
+// call to be terminated) when a flushing element's call has waited kYieldGraceNs for the isolate
+// while this JavaScript held it without the runtime seeing any progress.
+bool Handoff::yield_isolate(int64_t now) {
+  for (auto it = yields_.begin(); it != yields_.end();) {
+    Instance* waiter = find_instance(it->instance_id);
+    if (waiter == nullptr || !waiter->flushing.load()) {
+      it = yields_.erase(it);
+      update_pending();
+      continue;
+    }
+    YieldRequest& request = *it++;
+    // Queued: a call the JS thread took before it got stuck waits in its batch or the
+    // instance's queue (any kind: a transform there cannot give up as direct callers do).
+    const bool queued = lock_host_ == nullptr &&
+        (!waiter->queue.empty() ||
+         std::any_of(batch_.begin(), batch_.end(), [waiter](const Call* call) { return call->instance == waiter; }));
+    if ((waiter->waiting_for_isolate.load() == 0 && !queued) || executing_ == waiter) {
+      request.marked = false;
+      continue;
+    }
+    if (!request.marked || request.progress_mark != progress_) {
+      request.marked = true;
+      request.progress_mark = progress_;
+      request.mark_ns = now;
+      continue;
+    }
+    if (now - request.mark_ns < kYieldGraceNs) continue;
+    request.marked = false;
+    Call* running = executing_ != nullptr ? executing_->running : nullptr;
+    if (running != nullptr) {
+      termination_ = Termination{true, executing_->id(), running->sequence, false, ExpiryReason::kYield, 0,
+          executor_->capture_stack(), waiter->object_name(), now - request.mark_ns};
+    } else {
+      g_warning("dsnode: JavaScript outside any call kept the runtime for %.1f s while %s was stopping; it was interrupted",
+          (now - request.mark_ns) / 1e9, waiter->object_name().c_str());
+      resume_pending_ = true;
+    }
+    return true;
+  }
+  return false;
 }
 
 size_t Handoff::on_near_heap_limit(size_t current_limit, size_t initial_limit) {
@@ -777,7 +893,7 @@ size_t Handoff::on_near_heap_limit(size_t current_limit, size_t initial_limit) {
     Call* running = executing_ != nullptr ? executing_->running : nullptr;
     if (running != nullptr) {
       termination_ = Termination{true, executing_->id(), running->sequence, true,
-          ExpiryReason::kTimeout, initial_limit, {}};
+          ExpiryReason::kTimeout, initial_limit, {}, "", 0};
     } else {
       // No call's handler is running (a timer, a Promise reaction): whose it is cannot be told.
       const std::string message = "JavaScript heap out of memory outside any call: the heap reached its limit of " +
@@ -812,7 +928,7 @@ bool Handoff::take_termination(Call& call, Outcome* outcome) {
                                  expiry.sequence == termination.sequence;
                         }),
         expiries_.end());
-    expiries_pending_.store(static_cast<int>(expiries_.size()));
+    update_pending();
   }
   if (termination.heap) {
     *outcome = Outcome::failure(std::string("JavaScript heap out of memory in ") + handler_name(call.kind) +
@@ -821,15 +937,31 @@ bool Handoff::take_termination(Call& call, Outcome* outcome) {
             " MiB and the call was interrupted; raise the limit with DS_ELEMENT_HEAP_MB, or find "
             "what keeps growing",
         "The element's objects stay in memory until it is stopped (state NULL or READY).");
+  } else if (termination.reason == ExpiryReason::kYield) {
+    *outcome = yielded(call, termination);
   } else {
     *outcome = abandoned(call, termination.reason, true, termination.stack, false);
   }
   return true;
 }
 
+Outcome Handoff::yielded(const Call& call, const Termination& termination) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(termination.held_ns) / 1e9);
+  const std::string where = termination.stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(termination.stack);
+  return Outcome::failure(std::string(handler_name(call.kind)) + "()" + describe_call_subject(call) +
+          " was interrupted: its JavaScript had kept the runtime for " + seconds + " s without returning while " +
+          termination.yielded_to + " was stopping (all elements of a process share one JavaScript engine)",
+      where.empty() ? "JavaScript was running; where could not be told." : "JavaScript was running at:\n" + where);
+}
+
 // Under the Locker, outside JavaScript: completes the expired calls that are not executing
 // (their Promise is pending, or JavaScript outside any call was terminated for them).
 void Handoff::settle_expiries() {
+  if (resume_pending_ && executor_ != nullptr) {
+    resume_pending_ = false;
+    executor_->resume();
+  }
   if (expiries_pending_.load(std::memory_order_relaxed) == 0) return;
   struct Settled {
     Instance* instance;
@@ -856,7 +988,7 @@ void Handoff::settle_expiries() {
       settled.push_back(Settled{instance, expiry.reason, expiry.terminated_outside, std::move(expiry.stack)});
     }
     expiries_.erase(keep, expiries_.end());
-    expiries_pending_.store(static_cast<int>(expiries_.size()));
+    update_pending();
   }
   if (resume && executor_ != nullptr) executor_->resume();
   for (Settled& entry : settled) {

@@ -92,14 +92,21 @@ class Handoff {
   void post_error_to_owners(const char* message, const char* debug);
 
   // --- Abandoning calls: the watchdog, flushes, the heap limit.
-  enum class ExpiryReason { kTimeout, kFlushing };
+  enum class ExpiryReason { kTimeout, kFlushing, kYield };
   // JavaScript a flush would abandon gets this long to return by itself before it is
   // terminated; a pending Promise is abandoned at once.
   static constexpr int64_t kFlushGraceNs = 500 * 1000 * 1000;
   // JavaScript outside any call, while an expired call waits, is terminated after this long.
   static constexpr int64_t kStuckGraceNs = 500 * 1000 * 1000;
+  // JavaScript that keeps the isolate this long, without returning, while a flushing element's
+  // call (its stop(), an event) waits for the isolate, is terminated (flush()).
+  static constexpr int64_t kYieldGraceNs = 1000 * 1000 * 1000;
   // Any thread: abandon the call `sequence` of `instance` (nothing if it is over).
   void expire(Instance* instance, uint64_t sequence, ExpiryReason reason);
+  // Any thread, once instance->flushing is set: abandons its running call, releases its
+  // transform calls still waiting to get to JavaScript, and, while the flush lasts, has the
+  // JavaScript of another element that keeps its other calls waiting interrupted.
+  void flush(Instance* instance);
   bool expiries_pending() const { return expiries_pending_.load() > 0; }
   // Any thread (the watchdog, every tick while expiries are pending): wakes the JS thread to
   // settle them and asks for an interrupt where JavaScript runs.
@@ -151,6 +158,13 @@ class Handoff {
     bool terminated_outside = false;
     std::vector<JsFrame> stack;  // where the JavaScript terminated for it was
   };
+  // A flushing instance whose calls must not wait for JavaScript that does not return.
+  struct YieldRequest {
+    int instance_id;
+    bool marked = false;
+    uint64_t progress_mark = 0;
+    int64_t mark_ns = 0;
+  };
   // What on_interrupt / on_near_heap_limit terminated, until the handler's call takes it.
   struct Termination {
     bool active = false;
@@ -160,9 +174,16 @@ class Handoff {
     ExpiryReason reason = ExpiryReason::kTimeout;
     size_t heap_limit = 0;
     std::vector<JsFrame> stack;
+    std::string yielded_to;      // kYield: the element that was waiting
+    int64_t held_ns = 0;         // kYield: how long the JavaScript had held the isolate
   };
+  bool yield_isolate(int64_t now);  // on_interrupt's part for yield requests
+  void update_pending();            // with expiry_mutex_ held
   Outcome abandoned(const Call& call, ExpiryReason reason, bool interrupted,
       const std::vector<JsFrame>& stack, bool outside);
+  Outcome yielded(const Call& call, const Termination& termination);
+  // A waiting call got to JavaScript (or gave up): no longer counted as waiting.
+  static void stop_waiting(Call& call);
 
   SpinSettings settings_;
   std::string host_js_path_;
@@ -206,7 +227,8 @@ class Handoff {
   // Abandoned calls not settled yet.
   std::mutex expiry_mutex_;
   std::vector<Expiry> expiries_;
-  std::atomic<int> expiries_pending_{0};
+  std::vector<YieldRequest> yields_;
+  std::atomic<int> expiries_pending_{0};  // expiries_ and yields_
   std::atomic<JsInterrupter*> interrupter_{nullptr};
   uv_check_t check_{};
   bool check_open_ = false;  // JS thread
@@ -223,6 +245,7 @@ class Handoff {
   // that ran through none of them ran without a break.
   uint64_t progress_ = 0;
   Termination termination_;
+  bool resume_pending_ = false;  // JavaScript outside any call was terminated
   JsSpin js_spin_;
 };
 

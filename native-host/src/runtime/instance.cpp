@@ -35,6 +35,15 @@ void Instance::detach_element() {
   element_ = nullptr;
 }
 
+std::string Instance::object_name() {
+  std::lock_guard<std::mutex> lock(element_mutex_);
+  if (element_ == nullptr) return element_name_;
+  gchar* name = gst_object_get_name(GST_OBJECT(element_));
+  std::string text = name != nullptr ? name : element_name_;
+  g_free(name);
+  return text;
+}
+
 bool Instance::has_element() {
   std::lock_guard<std::mutex> lock(element_mutex_);
   return element_ != nullptr;

@@ -38,6 +38,8 @@ class Instance {
   bool post_error(const char* message, const char* debug);
   void detach_element();
   bool has_element();
+  // The element's object name (e.g. "detector1"), or its factory name once it is detached.
+  std::string object_name();
 
   CallerSpin& spin() { return spin_; }
   // When the last blocking call returned to its caller (steady clock, ns; 0: never).
@@ -52,6 +54,9 @@ class Instance {
   // Between set_flushing(true) and (false): transform calls are refused, and the one running
   // is abandoned (runtime_api.h).
   std::atomic<bool> flushing{false};
+  // While flushing: its calls (stop, events) that wait for the isolate. JavaScript that holds
+  // the isolate meanwhile, and does not return, is interrupted (Handoff's yield requests).
+  std::atomic<int> waiting_for_isolate{0};
 
   // Owned by the hand-off on the thread holding the isolate's Locker (the JS thread, or in
   // direct mode a caller running its call); nothing else touches these.

@@ -149,7 +149,7 @@ void set_flushing(DsnodeInstance* handle, gboolean flushing) {
   }
   // seq_cst, pairs with Handoff::pump: a transform starting now sees the flag, or is seen here.
   instance->flushing.store(true);
-  Handoff::get().expire(instance, instance->running_sequence.load(), Handoff::ExpiryReason::kFlushing);
+  Handoff::get().flush(instance);
 }
 
 const DsnodeRuntimeApi kApi = {
