@@ -278,16 +278,17 @@ bool watcher_queue_pending(const uv_loop_t* loop) {
 class IsolateGate {
  public:
   // Waits until no other thread holds the isolate; false (gate not taken) if *abandon turned
-  // true first.
-  bool enter(const std::atomic<bool>* abandon) {
+  // true first. Who waits is known by `waiter` meanwhile (only then: nothing to do on the way
+  // through an open gate).
+  bool enter(const void* waiter, const std::atomic<bool>* abandon) {
     std::unique_lock<std::mutex> lock(mutex_);
     if (!held_) {
       held_ = true;
       return true;
     }
-    ++waiting_;
+    waiters_.push_back(waiter);
     cv_.wait(lock, [&] { return !held_ || (abandon != nullptr && abandon->load()); });
-    --waiting_;
+    waiters_.erase(std::find(waiters_.begin(), waiters_.end(), waiter));
     if (held_) return false;
     held_ = true;
     return true;
@@ -296,7 +297,7 @@ class IsolateGate {
   void leave() {
     std::unique_lock<std::mutex> lock(mutex_);
     held_ = false;
-    if (waiting_ == 0) return;
+    if (waiters_.empty()) return;
     lock.unlock();
     cv_.notify_one();
   }
@@ -306,11 +307,16 @@ class IsolateGate {
     cv_.notify_all();
   }
 
+  bool waiting(const void* waiter) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::find(waiters_.begin(), waiters_.end(), waiter) != waiters_.end();
+  }
+
  private:
   std::mutex mutex_;
   std::condition_variable cv_;
   bool held_ = false;
-  int waiting_ = 0;
+  std::vector<const void*> waiters_;
 };
 
 // A caller thread's hold on the isolate (direct mode). A top-level v8::Locker that ends frees
@@ -417,8 +423,9 @@ class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupte
       std::string* error);
 
   // JsLockHost (direct mode), on a calling thread.
-  bool run_locked(void (*body)(void*), void* data, const std::atomic<bool>* abandon) override;
+  bool run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) override;
   void wake_waiters() override { gate_.wake_all(); }
+  bool waiting(const void* waiter) override { return gate_.waiting(waiter); }
   // JsInterrupter (the watchdog), any thread.
   void request_interrupt() override;
   // JsInterrupter, on the thread holding the isolate.
@@ -637,7 +644,7 @@ void NodeRuntime::run_environment() {
   Handoff& handoff = Handoff::get();
   // Whoever holds the Locker holds the gate (direct mode): callers may come as soon as Node
   // announces it runs, before this thread's loop starts (run_direct_loop lets go of both).
-  gate_.enter(nullptr);
+  gate_.enter(this, nullptr);
   {
     v8::Locker locker(isolate_);
     v8::Isolate::Scope isolate_scope(isolate_);
@@ -780,21 +787,21 @@ void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
       }
       // Callers let the JS thread have the Locker first (run_locked).
       js_wants_lock_.store(true);
-      gate_.enter(nullptr);
+      gate_.enter(this, nullptr);
     }
     js_wants_lock_.store(false);
   }
   gate_.leave();  // callers still on their way find the door closed (shut_door)
 }
 
-bool NodeRuntime::run_locked(void (*body)(void*), void* data, const std::atomic<bool>* abandon) {
+bool NodeRuntime::run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) {
   callers_waiting_.fetch_add(1);
   // The JS thread woke for its loop: let it take the Locker first, or a thread making one
   // call after another would keep its timers and I/O waiting.
   for (int i = 0; js_wants_lock_.load(); ++i) {
     if (i < 100) cpu_relax(); else sched_yield();
   }
-  if (!gate_.enter(abandon)) {
+  if (!gate_.enter(waiter, abandon)) {
     callers_waiting_.fetch_sub(1);
     return false;
   }

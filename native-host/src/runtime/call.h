@@ -103,8 +103,6 @@ struct Call {
   int64_t service_ns = 0;    // by the JS thread, at completion
 
   uint64_t sequence = 0;  // set on the JS thread when the call starts
-  // Counted in its flushing instance's waiting_for_isolate until it gets to JavaScript.
-  bool counted_waiting = false;
   Outcome outcome;
   Completion completion;
 };

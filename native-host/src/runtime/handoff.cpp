@@ -240,12 +240,6 @@ bool Handoff::unavailable(Outcome* outcome) {
   return true;
 }
 
-void Handoff::stop_waiting(Call& call) {
-  if (!call.counted_waiting) return;
-  call.counted_waiting = false;
-  call.instance->waiting_for_isolate.fetch_sub(1);
-}
-
 void Handoff::call(Call& call) {
   if (unavailable(&call.outcome)) return;
   if (std::this_thread::get_id() == js_thread_) {
@@ -263,10 +257,6 @@ void Handoff::call(Call& call) {
     call.think_ns = call.submitted_ns - last;
   }
   call.instance->ref();
-  if (call.kind != CallKind::kTransform && call.instance->flushing.load(std::memory_order_relaxed)) {
-    call.counted_waiting = true;
-    call.instance->waiting_for_isolate.fetch_add(1);
-  }
   bool queued = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -278,7 +268,6 @@ void Handoff::call(Call& call) {
     }
   }
   if (!queued) {
-    stop_waiting(call);
     unavailable(&call.outcome);
     call.instance->unref();
     return;
@@ -291,7 +280,6 @@ void Handoff::call(Call& call) {
   }
   senders_.fetch_sub(1);
   wait(call);
-  stop_waiting(call);  // (it started, or the runtime stopped first)
   call.instance->last_return_ns().store(now_ns(), std::memory_order_relaxed);
   call.instance->unref();
 }
@@ -342,14 +330,9 @@ void Handoff::call_direct(Call& call) {
   call.instance->ref();
   ++direct.depth;
   direct.call = &call;
-  if (call.kind != CallKind::kTransform && call.instance->flushing.load(std::memory_order_relaxed)) {
-    call.counted_waiting = true;
-    call.instance->waiting_for_isolate.fetch_add(1);
-  }
   // A transform waiting for the isolate gives up when its element starts flushing (set_flushing).
   const std::atomic<bool>* abandon = call.kind == CallKind::kTransform ? &call.instance->flushing : nullptr;
-  const bool ran = lock_host_->run_locked(&Handoff::run_direct, &call, abandon);
-  stop_waiting(call);
+  const bool ran = lock_host_->run_locked(&Handoff::run_direct, &call, call.instance, abandon);
   const bool completed_here = direct.call == nullptr;  // finish() took it
   direct.call = nullptr;
   --direct.depth;
@@ -377,7 +360,6 @@ void Handoff::call_direct(Call& call) {
 void Handoff::run_direct(void* data) {
   Handoff& handoff = get();
   Call& call = *static_cast<Call*>(data);
-  stop_waiting(call);
   if (handoff.resume_pending_ && handoff.executor_ != nullptr) {
     handoff.resume_pending_ = false;
     handoff.executor_->resume();
@@ -556,7 +538,6 @@ void Handoff::pump(Instance* instance) {
     instance->running = call;
     call->sequence = next_sequence_++;
     ++progress_;
-    if (call->counted_waiting) stop_waiting(*call);
     // seq_cst, pairs with set_flushing (Instance::running_sequence).
     instance->running_sequence.store(call->sequence);
     if (call->kind == CallKind::kTransform && instance->flushing.load()) {
@@ -839,6 +820,17 @@ void Handoff::on_interrupt() {
   if (yield_isolate(now)) terminate_javascript();
 }
 
+// Under the Locker: whether a call of `instance` waits to get to JavaScript (direct: a caller
+// at the isolate's gate; queued: in the queue, the JS thread's batch, or the instance's queue).
+bool Handoff::waits_for_isolate(Instance* instance) {
+  if (lock_host_ != nullptr) return lock_host_->waiting(instance);
+  if (!instance->queue.empty()) return true;
+  auto of_instance = [instance](const Call* call) { return call->instance == instance; };
+  if (std::any_of(batch_.begin(), batch_.end(), of_instance)) return true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::any_of(incoming_.begin(), incoming_.end(), of_instance);
+}
+
 void Handoff::update_pending() { expiries_pending_.store(static_cast<int>(expiries_.size() + yields_.size())); }
 
 // With expiry_mutex_ held, inside JavaScript: true (termination_ set, or JavaScript outside any
@@ -853,12 +845,7 @@ bool Handoff::yield_isolate(int64_t now) {
       continue;
     }
     YieldRequest& request = *it++;
-    // Queued: a call the JS thread took before it got stuck waits in its batch or the
-    // instance's queue (any kind: a transform there cannot give up as direct callers do).
-    const bool queued = lock_host_ == nullptr &&
-        (!waiter->queue.empty() ||
-         std::any_of(batch_.begin(), batch_.end(), [waiter](const Call* call) { return call->instance == waiter; }));
-    if ((waiter->waiting_for_isolate.load() == 0 && !queued) || executing_ == waiter) {
+    if (executing_ == waiter || !waits_for_isolate(waiter)) {
       request.marked = false;
       continue;
     }

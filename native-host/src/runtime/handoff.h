@@ -182,8 +182,7 @@ class Handoff {
   Outcome abandoned(const Call& call, ExpiryReason reason, bool interrupted,
       const std::vector<JsFrame>& stack, bool outside);
   Outcome yielded(const Call& call, const Termination& termination);
-  // A waiting call got to JavaScript (or gave up): no longer counted as waiting.
-  static void stop_waiting(Call& call);
+  bool waits_for_isolate(Instance* instance);
 
   SpinSettings settings_;
   std::string host_js_path_;

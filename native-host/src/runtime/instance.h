@@ -54,9 +54,6 @@ class Instance {
   // Between set_flushing(true) and (false): transform calls are refused, and the one running
   // is abandoned (runtime_api.h).
   std::atomic<bool> flushing{false};
-  // While flushing: its calls (stop, events) that wait for the isolate. JavaScript that holds
-  // the isolate meanwhile, and does not return, is interrupted (Handoff's yield requests).
-  std::atomic<int> waiting_for_isolate{0};
 
   // Owned by the hand-off on the thread holding the isolate's Locker (the JS thread, or in
   // direct mode a caller running its call); nothing else touches these.

@@ -79,12 +79,14 @@ class JsLockHost {
   // uv_run (it waits for the Locker, or polls the loop's backend fd). Before the Locker is
   // released, wakes the JS thread if `body` changed what the loop waits for (a new timer, new
   // fds, immediates, closing handles), so that it polls again with the new deadline.
-  // While another thread holds the isolate, the caller waits; if `abandon` (may be null) turns
-  // true meanwhile (and wake_waiters() is called), it gives up: `body` does not run, and the
-  // result is false.
-  virtual bool run_locked(void (*body)(void*), void* data, const std::atomic<bool>* abandon) = 0;
+  // While another thread holds the isolate, the caller waits, known by `waiter` (waiting());
+  // if `abandon` (may be null) turns true meanwhile (and wake_waiters() is called), it gives
+  // up: `body` does not run, and the result is false.
+  virtual bool run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) = 0;
   // Any thread: callers waiting for the isolate look at their `abandon` flag again.
   virtual void wake_waiters() = 0;
+  // Any thread: whether a caller known by `waiter` waits for the isolate right now.
+  virtual bool waiting(const void* waiter) = 0;
 };
 
 }  // namespace dsnode
