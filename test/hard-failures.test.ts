@@ -65,6 +65,13 @@ describe("a call into JS that does not return ends as an error at its deadline",
     expect(run.stderr).toContain("stuck0: start() did not return within 2 s: its JavaScript was interrupted");
   });
 
+  it("onPropertyChange() that never returns (a change while PLAYING) ends as an error too", () => {
+    const run = pythonHost("hard_failures.py", ["property"], fixtures);
+    expect(run.code, run.output).toBe(0);
+    const report = JSON.parse(run.stdout) as { end: string; ms: number };
+    expect(report.end).toMatch(/^subject: onPropertyChange\(\) \(property marker\) did not return within 2 s: its JavaScript was interrupted/);
+  });
+
   it("DS_ELEMENT_CALL_TIMEOUT_S overrides the element's declaration", () => {
     const run = launch(`${source} ! stuck mode=never-settles ! fakesink`, { ...fixtures, env: { DS_ELEMENT_CALL_TIMEOUT_S: "2.5" } });
     expectElementError(run, "stuck");

@@ -11,6 +11,9 @@ Usage:
   hard_failures.py seek
       `stuck mode=slow slow-ms=60000 after=5` playing; once it waits, a flushing seek. Prints
       {"seek_ms": <how long seek_simple took>, "end": "eos"|<error>}.
+  hard_failures.py property
+      `stuck hook=property mode=loop` playing; its `marker` property changed: the change's
+      onPropertyChange() loops. Prints {"end": <the error>, "ms": <from the change to the error>}.
   hard_failures.py heap
       Three pipelines one after the other: `heaphog` until its heap error, set to NULL; again;
       then `stuck mode=none` for 100 buffers. Prints {"runs": [<buffers before the error>,
@@ -77,6 +80,19 @@ def seek():
     print(json.dumps({"seek_ms": seek_ms, "stop_ms": round((time.monotonic() - started) * 1000) - seek_ms}))
 
 
+def property_change():
+    pipeline = Gst.parse_launch(f"videotestsrc is-live=true num-buffers=600 ! {SOURCE},framerate=30/1 ! stuck name=subject hook=property mode=loop ! fakesink")
+    pipeline.set_state(Gst.State.PLAYING)
+    pipeline.get_state(Gst.CLOCK_TIME_NONE)
+    time.sleep(0.3)
+    started = time.monotonic()
+    pipeline.get_by_name("subject").set_property("marker", "changed")
+    end = wait_end(pipeline, 30)
+    ms = round((time.monotonic() - started) * 1000)
+    pipeline.set_state(Gst.State.NULL)
+    print(json.dumps({"end": end, "ms": ms}))
+
+
 def heap():
     runs, errors = [], []
     for _ in range(2):
@@ -106,6 +122,8 @@ def main():
         neighbours(sys.argv[2], sys.argv[3])
     elif command == "seek":
         seek()
+    elif command == "property":
+        property_change()
     elif command == "heap":
         heap()
     else:

@@ -60,6 +60,21 @@ thread_local DirectThread t_direct;
 
 constexpr char kNotCalledFlushing[] = "transform() was not called: the element is flushing";
 
+// The call as the element's author knows it, for the messages of abandoned calls.
+std::string hook_name(CallKind kind) {
+  switch (kind) {
+    case CallKind::kCreate: return "loading the element (its bundle and constructor)";
+    case CallKind::kStart: return "start()";
+    case CallKind::kStop: return "stop()";
+    case CallKind::kCaps: return "onCaps()";
+    case CallKind::kEvent: return "onEvent()";
+    case CallKind::kProperty: return "onPropertyChange()";
+    case CallKind::kTransform: return "transform()";
+    case CallKind::kDestroy: return "destroying the element";
+  }
+  return "?";
+}
+
 // What a call was about, for the messages of abandoned calls: " on the buffer with pts …
 // (frame n)", " (event eos)", " (property name)"; empty for the others.
 std::string describe_call_subject(const Call& call) {
@@ -918,8 +933,7 @@ bool Handoff::take_termination(Call& call, Outcome* outcome) {
     update_pending();
   }
   if (termination.heap) {
-    *outcome = Outcome::failure(std::string("JavaScript heap out of memory in ") + handler_name(call.kind) +
-            "()" + describe_call_subject(call) +
+    *outcome = Outcome::failure("JavaScript heap out of memory in " + hook_name(call.kind) + describe_call_subject(call) +
             ": the heap reached its limit of " + std::to_string(termination.heap_limit >> 20) +
             " MiB and the call was interrupted; raise the limit with DS_ELEMENT_HEAP_MB, or find "
             "what keeps growing",
@@ -936,7 +950,7 @@ Outcome Handoff::yielded(const Call& call, const Termination& termination) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(termination.held_ns) / 1e9);
   const std::string where = termination.stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(termination.stack);
-  return Outcome::failure(std::string(handler_name(call.kind)) + "()" + describe_call_subject(call) +
+  return Outcome::failure(hook_name(call.kind) + describe_call_subject(call) +
           " was interrupted: its JavaScript had kept the runtime for " + seconds + " s without returning while " +
           termination.yielded_to + " was stopping (all elements of a process share one JavaScript engine)",
       where.empty() ? "JavaScript was running; where could not be told." : "JavaScript was running at:\n" + where);
@@ -987,7 +1001,7 @@ void Handoff::settle_expiries() {
 
 Outcome Handoff::abandoned(const Call& call, ExpiryReason reason, bool interrupted,
     const std::vector<JsFrame>& stack, bool outside) {
-  const std::string what = std::string(handler_name(call.kind)) + "()";
+  const std::string what = hook_name(call.kind);
   const std::string subject = describe_call_subject(call);
   std::string where = stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(stack);
   if (reason == ExpiryReason::kFlushing) {
