@@ -80,8 +80,9 @@ async function main() {
     metaTrials: positiveInteger("DS_BENCH_META_TRIALS", 7),
     streamsBuffers: positiveInteger("DS_BENCH_STREAMS_BUFFERS", 64000),
     streamsRounds: positiveInteger("DS_BENCH_STREAMS_ROUNDS", 4),
+    streamsTrials: positiveInteger("DS_BENCH_STREAMS_TRIALS", 2),
     elementFrames: positiveInteger("DS_BENCH_ELEMENT_FRAMES", 150),
-    elementTrials: positiveInteger("DS_BENCH_ELEMENT_TRIALS", 3),
+    elementTrials: positiveInteger("DS_BENCH_ELEMENT_TRIALS", 5),
     sections: [...sections],
   };
   const started = Date.now();
@@ -138,7 +139,8 @@ async function main() {
     const started = machineBusySeconds();
     const startedAt = Date.now();
     const streams = await measureStreams({
-      executable: streamsBench, env: bench.env, buffers: settings.streamsBuffers, rounds: settings.streamsRounds, onProgress: progress("streams runs"),
+      executable: streamsBench, env: bench.env, buffers: settings.streamsBuffers, rounds: settings.streamsRounds, trials: settings.streamsTrials,
+      onProgress: progress("streams runs"),
     });
     const ownCpuS = streams.results.reduce((sum, result) => sum + result.rounds.reduce((inner, round) => inner + round.cpu_s, 0), 0);
     streams.backgroundCores = backgroundCores({ busyBeforeS: started, busyAfterS: machineBusySeconds(), wallS: (Date.now() - startedAt) / 1000, ownCpuS });

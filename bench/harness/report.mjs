@@ -25,7 +25,7 @@ export function printHeader({ machine, versions, native, settings }) {
     parts.push(`whole runs ${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up)`);
   }
   if (settings.sections.includes("inspect")) parts.push(`${settings.inspectRuns} gst-inspect runs per element`);
-  if (settings.sections.includes("streams")) parts.push(`many streams: ${settings.streamsBuffers} buffers in all per run x ${settings.streamsRounds} rounds (1 warm-up)`);
+  if (settings.sections.includes("streams")) parts.push(`many streams: ${settings.streamsTrials} passes x ${settings.streamsRounds} rounds (1 warm-up) x ${settings.streamsBuffers} buffers in all`);
   if (settings.sections.includes("element")) parts.push(`whole element: ${settings.elementTrials} trials per side x ${settings.elementFrames} frames of 1280x720 (after a warm-up round)`);
   if (settings.sections.includes("meta")) parts.push(`${settings.metaObjects} objects x ${settings.metaRounds} rounds x ${settings.metaTrials} trials per metadata peer`);
   console.log(`  settings  ${parts.join(", ")}`);
@@ -119,7 +119,7 @@ export function printMeta(meta, cores) {
 }
 
 export function printStreams(streams, settings, cores) {
-  console.log(`\n6. Many streams in one process: CPU time per buffer an element handles (whole process, PLAYING->EOS, median of ${settings.streamsRounds - 1} rounds after a warm-up round)`);
+  console.log(`\n6. Many streams in one process: CPU time per buffer an element handles (whole process, PLAYING->EOS; median of ${settings.streamsTrials} x ${settings.streamsRounds - 1} rounds, each process's warm-up round left out)`);
   console.log(`   N x (videotestsrc num-buffers=${settings.streamsBuffers}/N ! video/x-raw,format=GRAY8,width=16,height=16 ! <element> ! fakesink), or one source ! tee ! 4 x (queue ! <element> ! fakesink)\n`);
   const rows = streams.table.map((row) => [
     row.layout,
@@ -136,7 +136,8 @@ export function printStreams(streams, settings, cores) {
   const sixteen = streams.table.find((row) => row.layout === "16 streams");
   console.log(`\n   TS / identity at 16 streams: ${fixed(sixteen.tsToIdentity, 2)} (${verdict(sixteen.tsToIdentity, 2)})`);
   console.log("   TS: the default direct hand-off (each streaming thread runs its call under the isolate's lock); queue: the Node thread runs the calls,");
-  console.log("   with or without the streaming threads and the Node thread spinning for each other (spin cost = the difference, per buffer).");
+  console.log("   with or without the streaming threads and the Node thread spinning for each other (spin cost = the difference, per buffer;");
+  console.log("   negative: spinning saves more futex sleeps and wake-ups than it burns).");
   const warning = streams.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
   console.log(`   background load during these runs: ${streams.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
 }

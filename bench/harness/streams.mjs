@@ -49,32 +49,33 @@ export function streamsPipeline(layout, element, buffersInAll) {
 
 /**
  * Every layout × configuration, one process each, `rounds` rounds (the first is V8's and
- * Python's warm-up and is not counted; the figure is the median of the others).
+ * Python's warm-up and is not counted); `trials` passes over the whole matrix, each in the
+ * reverse order of the one before, so a slow stretch of the machine does not fall on one
+ * configuration only. The figure is the median of all counted rounds.
  */
-export async function measureStreams({ executable, env, buffers, rounds, onProgress }) {
-  const results = [];
-  const total = STREAM_LAYOUTS.length * STREAM_CONFIGURATIONS.length;
-  for (const layout of STREAM_LAYOUTS) {
-    for (const configuration of STREAM_CONFIGURATIONS) {
-      const pipeline = streamsPipeline(layout, configuration.element, buffers);
+export async function measureStreams({ executable, env, buffers, rounds, trials, onProgress }) {
+  const cells = STREAM_LAYOUTS.flatMap((layout) => STREAM_CONFIGURATIONS.map((configuration) => ({ layout, configuration, rounds: [] })));
+  let done = 0;
+  for (let trial = 0; trial < trials; trial++) {
+    for (const cell of trial % 2 === 0 ? cells : [...cells].reverse()) {
+      const pipeline = streamsPipeline(cell.layout, cell.configuration.element, buffers);
       const argv = [executable, String(rounds), pipeline.description];
-      const run = await runCommand(argv, { env: { ...env, ...configuration.env }, timeoutMs: 600_000 });
-      if (run.code !== 0) throw commandFailure(`streams-bench (${layout.name}, ${configuration.name})`, argv, run);
-      const counted = parseRounds(run.output).slice(1);
-      const cpu = median(counted.map((round) => round.cpu_s));
-      const wall = median(counted.map((round) => round.wall_s));
-      results.push({
-        layout: layout.name,
-        configuration: configuration.name,
-        element: configuration.element,
-        buffers: pipeline.buffers,
-        cpuUsPerBuffer: (cpu / pipeline.buffers) * 1e6,
-        wallUsPerBuffer: (wall / pipeline.buffers) * 1e6,
-        rounds: counted,
-      });
-      onProgress?.(results.length, total);
+      const run = await runCommand(argv, { env: { ...env, ...cell.configuration.env }, timeoutMs: 600_000 });
+      if (run.code !== 0) throw commandFailure(`streams-bench (${cell.layout.name}, ${cell.configuration.name})`, argv, run);
+      cell.rounds.push(...parseRounds(run.output).slice(1));
+      cell.buffers = pipeline.buffers;
+      onProgress?.(++done, cells.length * trials);
     }
   }
+  const results = cells.map((cell) => ({
+    layout: cell.layout.name,
+    configuration: cell.configuration.name,
+    element: cell.configuration.element,
+    buffers: cell.buffers,
+    cpuUsPerBuffer: (median(cell.rounds.map((round) => round.cpu_s)) / cell.buffers) * 1e6,
+    wallUsPerBuffer: (median(cell.rounds.map((round) => round.wall_s)) / cell.buffers) * 1e6,
+    rounds: cell.rounds,
+  }));
   return summarise(results);
 }
 
