@@ -23,18 +23,20 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandFailure, runCommand } from "./harness/command.mjs";
-import { idleLoad } from "./harness/cpu-load.mjs";
+import { backgroundCores, idleLoad, machineBusySeconds } from "./harness/cpu-load.mjs";
 import { checkLazyLibnode, measureInspect } from "./harness/inspect.mjs";
 import { describeMachine, describeVersions } from "./harness/machine.mjs";
 import { buildMetaPeer, measureMeta, metaPeers } from "./harness/meta.mjs";
 import { buildPipelineBench, measureInProcess, pipelineBenchPath } from "./harness/in-process.mjs";
 import { measurePerBuffer, perBufferConfigurations } from "./harness/per-buffer.mjs";
 import { buildOsdBench, measureOsd } from "./harness/osd.mjs";
-import { printHeader, printInProcess, printInspect, printMeta, printOsd, printPerBuffer } from "./harness/report.mjs";
+import { printElement, printHeader, printInProcess, printInspect, printMeta, printOsd, printPerBuffer, printStreams } from "./harness/report.mjs";
 import { prepareBench } from "./harness/setup.mjs";
+import { buildStreamsBench, measureStreams } from "./harness/streams.mjs";
+import { measureElement } from "./harness/element.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner", "osd"];
+const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner", "osd", "streams", "element"];
 
 /** The sections to run: all, or those of `--only a,b` (also `--only=a,b`). */
 function selectedSections(argv) {
@@ -82,12 +84,17 @@ async function main() {
     osdFrames: positiveInteger("DS_BENCH_OSD_FRAMES", 100),
     osdRounds: positiveInteger("DS_BENCH_OSD_ROUNDS", 9),
     osdObjects: positiveInteger("DS_BENCH_OSD_OBJECTS", 50),
+    streamsBuffers: positiveInteger("DS_BENCH_STREAMS_BUFFERS", 64000),
+    streamsRounds: positiveInteger("DS_BENCH_STREAMS_ROUNDS", 4),
+    streamsTrials: positiveInteger("DS_BENCH_STREAMS_TRIALS", 2),
+    elementFrames: positiveInteger("DS_BENCH_ELEMENT_FRAMES", 150),
+    elementTrials: positiveInteger("DS_BENCH_ELEMENT_TRIALS", 5),
     sections: [...sections],
   };
   const started = Date.now();
   const results = { command: `npm run bench  (node bench/run.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""})` };
-  // The element, the registry and GStreamer are needed by sections 1, 2 and 6 only.
-  const gstSections = sections.has("per-buffer") || sections.has("inspect") || sections.has("osd");
+  // The element, the registry and GStreamer are needed by sections 1, 2, 6, 7 and 8 only.
+  const gstSections = sections.has("per-buffer") || sections.has("inspect") || sections.has("osd") || sections.has("streams") || sections.has("element");
   let bench;
   if (gstSections) {
     process.stderr.write("bench: building bench/elements into bench/out/dist\n");
@@ -101,6 +108,11 @@ async function main() {
   if (sections.has("osd")) {
     process.stderr.write("bench: building dsnode-osd-bench (the overlay section)\n");
     await buildOsdBench(root);
+  }
+  let streamsBench;
+  if (sections.has("streams") || sections.has("element")) {
+    process.stderr.write("bench: building streams-bench (sections 7 and 8)\n");
+    streamsBench = buildStreamsBench(root);
   }
   if (sections.has("meta")) {
     process.stderr.write(`bench: building the C++ metadata peer in ${relative(root, peers.buildDir) || "."}\n`);
@@ -147,6 +159,28 @@ async function main() {
     const osd = await measureOsd({ root, env: bench.osdEnv, frames: settings.osdFrames, rounds: settings.osdRounds, objects: settings.osdObjects });
     printOsd(osd, machine.cores);
     results.osd = osd;
+  }
+
+  if (sections.has("streams")) {
+    const started = machineBusySeconds();
+    const startedAt = Date.now();
+    const streams = await measureStreams({
+      executable: streamsBench, env: bench.env, buffers: settings.streamsBuffers, rounds: settings.streamsRounds, trials: settings.streamsTrials,
+      onProgress: progress("streams runs"),
+    });
+    const ownCpuS = streams.results.reduce((sum, result) => sum + result.rounds.reduce((inner, round) => inner + round.cpu_s, 0), 0);
+    streams.backgroundCores = backgroundCores({ busyBeforeS: started, busyAfterS: machineBusySeconds(), wallS: (Date.now() - startedAt) / 1000, ownCpuS });
+    printStreams(streams, settings, machine.cores);
+    results.streams = { ...streams, target: "TS CPU per buffer <= 2x identity's at 16 streams" };
+  }
+
+  if (sections.has("element")) {
+    const element = await measureElement({
+      root, executable: streamsBench, env: bench.env, frames: settings.elementFrames, trials: settings.elementTrials, onProgress: progress("whole-element runs"),
+    });
+    printElement(element);
+    results.element = { ...element, target: "TS per-frame time less the model's <= 0.3 of the gst-python peer's" };
+    if (element.disagreements.length > 0) throw new Error(`the TypeScript and Python ball detectors disagree on ${element.disagreements.length} frames: ${JSON.stringify(element.disagreements.slice(0, 3))}`);
   }
 
   results.durationS = (Date.now() - started) / 1000;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <set>
 #include <string>
 #include <vector>
@@ -107,8 +108,18 @@ std::vector<std::string> manifest_files(const std::string &root) {
   while (const gchar *name = g_dir_read_name(dir)) {
     std::string file = root + "/" + name + "/" + kManifestFile;
     struct stat st;
-    if (stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-      files.push_back(std::move(file));
+    if (stat(file.c_str(), &st) != 0) {
+      // No element.json: not an element folder (a stray file, a folder of the user's own).
+      if (errno != ENOENT && errno != ENOTDIR)
+        GST_WARNING("skipping %s: %s", file.c_str(), g_strerror(errno));
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      GST_WARNING("skipping %s: it is %s, not a file (`ds-element build` writes element.json as a file)",
+          file.c_str(), S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+      continue;
+    }
+    files.push_back(std::move(file));
   }
   g_dir_close(dir);
   // Directory order is arbitrary; which duplicate wins must not be.

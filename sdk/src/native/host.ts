@@ -6,7 +6,8 @@
 import { userStack, withUserStack } from "./user-stack.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync, writeSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, findSourceMap } from "node:module";
+import { fileURLToPath } from "node:url";
 import {
   HOST_PROTOCOL_V1,
   TRANSFORM_DROP_V1,
@@ -16,7 +17,7 @@ import {
 } from "../protocol/host-protocol-v1.js";
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { NativeBinding, NativeHandlers } from "./binding.js";
+import type { NativeBinding, NativeHandlers, StackFrame } from "./binding.js";
 import { DevReloader, type DevOptions } from "./dev-reload.js";
 
 /** Seams for tests; the real host uses Node's require and process. */
@@ -116,9 +117,13 @@ const callProperty = (instance: ElementInstanceV1, jsName: string, value: unknow
 
 /**
  * transform() for a call the runtime made outside a Node callback scope (its per-buffer fast
- * path): settles, then runs the queues a scope's end would have run, inside the instance's
- * attribution. A nextTick callback that throws is an uncaught exception in Node; here it goes
- * the same way (`report`), and the rest of the queue still runs.
+ * path), inside the instance's attribution. When it returns nothing (or throws), the queues a
+ * scope's end would have run are run here; a nextTick callback that throws is an uncaught
+ * exception in Node, and goes the same way here (`report`), the rest of the queue still running.
+ * When it returns a Promise, the queues are left to the runtime, which runs them once it has
+ * attached its callbacks: run now, they would settle a Promise rejected at once (an async
+ * transform() that throws before its first await) with nobody listening yet, and Node would
+ * report an unhandled rejection, then warn that it was handled after all.
  */
 function callTransformAndDrain(
   instance: ElementInstanceV1,
@@ -126,16 +131,25 @@ function callTransformAndDrain(
   runQueues: () => void,
   report: (thrown: unknown) => void,
 ): unknown {
+  let result: unknown;
   try {
-    return settleTransform(callTransform(instance, state));
-  } finally {
-    for (;;) {
-      try {
-        runQueues();
-        break;
-      } catch (thrown) {
-        report(thrown);
-      }
+    result = callTransform(instance, state);
+  } catch (thrown) {
+    drain(runQueues, report);
+    throw thrown;
+  }
+  if (isThenable(result)) return settle(result);
+  drain(runQueues, report);
+  return result === TRANSFORM_DROP_V1 ? result : undefined;
+}
+
+function drain(runQueues: () => void, report: (thrown: unknown) => void): void {
+  for (;;) {
+    try {
+      runQueues();
+      return;
+    } catch (thrown) {
+      report(thrown);
     }
   }
 }
@@ -145,6 +159,41 @@ function forgetBundle(requireBundle: (bundlePath: string) => unknown, bundlePath
   const loader = requireBundle as Partial<NodeJS.Require>;
   if (loader.cache === undefined || loader.resolve === undefined) return;
   delete loader.cache[loader.resolve(bundlePath)];
+}
+
+/** A path for a stack line: source maps name sources by file: URL. */
+function displayPath(source: string): string {
+  if (!source.startsWith("file:")) return source;
+  try {
+    return fileURLToPath(source);
+  } catch {
+    return source;
+  }
+}
+
+/**
+ * `    at function (file:line:column)` lines for frames the runtime captured, mapped through the
+ * bundle's source map (bundles carry one) to the user's TypeScript where it has an entry.
+ */
+export function formatStack(frames: readonly StackFrame[]): string {
+  return frames
+    .map((frame) => {
+      let { function: name, script, line, column } = frame;
+      try {
+        const entry = findSourceMap(script)?.findEntry(line - 1, column - 1) as
+          | { originalSource?: string; originalLine?: number; originalColumn?: number; name?: string }
+          | undefined;
+        if (entry?.originalSource !== undefined && entry.originalLine !== undefined && entry.originalColumn !== undefined) {
+          script = displayPath(entry.originalSource);
+          line = entry.originalLine + 1;
+          column = entry.originalColumn + 1;
+        }
+      } catch {
+        // No map, or one that does not parse: the bundle's position is still right.
+      }
+      return `    at ${name || "<anonymous>"} (${script}:${line}:${column})`;
+    })
+    .join("\n");
 }
 
 /** A function property of `process` that Node 18 has but does not document, bound. */
@@ -262,6 +311,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
   // the per-buffer path.
   const handlers: NativeHandlers = {
     drainsQueues: runQueues !== undefined,
+    formatStack,
     create: reportingUserStack((instanceId: number, elementName: string, bundlePath: string, props: Record<string, unknown>) => {
       const adapter = loadAdapter(elementName, bundlePath);
       const instance = context.run(instanceId, () => adapter.instantiate(instanceId, props ?? {}));
