@@ -15,6 +15,21 @@ export default defineConfig({
       },
       {
         test: {
+          // Type tests: tsc over the SDK and the tests (test/tsconfig.json) with expectTypeOf
+          // and @ts-expect-error checked; a type error anywhere in them fails the run. The
+          // *.types.test.ts files also run as ordinary tests in the projects above.
+          name: "types",
+          include: [],
+          typecheck: {
+            enabled: true,
+            only: true,
+            include: ["sdk/src/**/*.types.test.ts", "test/**/*.types.test.ts"],
+            tsconfig: "test/tsconfig.json",
+          },
+        },
+      },
+      {
+        test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
           globalSetup: ["test/helpers/projects.ts"],

@@ -54,6 +54,17 @@ describe("gst-inspect-1.0 framecounter", () => {
     expect(run.stdout).toMatch(/\(1\): accurate\s+- accurate/);
   });
 
+  it("shows what the checked-in surface shows (test/snapshots/framecounter.gst-inspect.txt)", async () => {
+    // The element's whole public surface as users see it: a change to a property, a pad
+    // template or the element metadata fails here until the snapshot is updated on purpose
+    // (`npx vitest run -u test/inspect.test.ts`). Where the plugin lies and trailing blanks
+    // are not part of it.
+    const surface = run.stdout
+      .replace(/^(\s+Filename\s+).*\/(libgstdsnode\.so)$/m, "$1<dist>/$2")
+      .replace(/[ \t]+$/gm, "");
+    await expect(surface).toMatchFileSnapshot("snapshots/framecounter.gst-inspect.txt");
+  });
+
   it("registers the element from its manifest without loading libnode", () => {
     // The plugin was scanned in this run: it read the manifest and was opened by the loader…
     expect(run.stderr).toMatch(/registered framecounter from .*element\.json/);
