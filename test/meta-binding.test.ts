@@ -19,37 +19,36 @@ import {
   FRAME_BUF_DURATION,
   FRAME_BUF_PTS,
   FRAME_INFER_DONE,
-  FRAME_MISC,
-  FRAME_NTP_HI,
-  FRAME_NTP_LO,
+  FRAME_MISC_FRAME_INFO,
+  FRAME_NTP_TIMESTAMP,
   FRAME_NUM,
-  FRAME_NUM_SURFACES,
+  FRAME_NUM_SURFACES_PER_FRAME,
   FRAME_PAD_INDEX,
   FRAME_PIPELINE_HEIGHT,
   FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
+  FRAME_SOURCE_FRAME_HEIGHT,
   FRAME_SOURCE_ID,
-  FRAME_SOURCE_WIDTH,
+  FRAME_SOURCE_FRAME_WIDTH,
   FRAME_SURFACE_INDEX,
   FRAME_SURFACE_TYPE,
   META_LAYOUT_VERSION,
-  OBJ_BG_COLOR,
-  OBJ_BORDER_COLOR,
-  OBJ_BORDER_WIDTH,
+  OBJ_RECT_PARAMS_BG_COLOR,
+  OBJ_RECT_PARAMS_BORDER_COLOR,
+  OBJ_RECT_PARAMS_BORDER_WIDTH,
   OBJ_CLASS_ID,
-  OBJ_COLOR_ID,
+  OBJ_RECT_PARAMS_COLOR_ID,
   OBJ_CONFIDENCE,
-  OBJ_DETECTOR_BBOX,
+  OBJ_DETECTOR_BBOX_INFO,
   OBJ_FRAME_INDEX,
-  OBJ_HAS_BG_COLOR,
-  OBJ_HAS_COLOR_INFO,
-  OBJ_MISC,
+  OBJ_RECT_PARAMS_HAS_BG_COLOR,
+  OBJ_RECT_PARAMS_HAS_COLOR_INFO,
+  OBJ_MISC_OBJ_INFO,
   OBJ_OBJECT_ID,
   OBJ_PARENT_ROW,
-  OBJ_RECT,
-  OBJ_ROTATION_ANGLE,
+  OBJ_RECT_PARAMS,
+  OBJ_RECT_PARAMS_ROTATION_ANGLE,
   OBJ_STRIDE,
-  OBJ_TRACKER_BBOX,
+  OBJ_TRACKER_BBOX_INFO,
   OBJ_TRACKER_CONFIDENCE,
   OBJ_UNIQUE_COMPONENT_ID,
   STATE_BACKEND,
@@ -142,17 +141,17 @@ function frameRecord(v: FrameValues): Float64Array {
   record[FRAME_SOURCE_ID] = v.sourceId;
   record[FRAME_PAD_INDEX] = v.padIndex;
   record[FRAME_BATCH_ID] = v.batchId;
-  record[FRAME_SOURCE_WIDTH] = v.width;
-  record[FRAME_SOURCE_HEIGHT] = v.height;
+  record[FRAME_SOURCE_FRAME_WIDTH] = v.width;
+  record[FRAME_SOURCE_FRAME_HEIGHT] = v.height;
   record[FRAME_PIPELINE_WIDTH] = v.width / 2;
   record[FRAME_PIPELINE_HEIGHT] = v.height / 2;
-  record[FRAME_NTP_HI] = Number(v.ntp >> 32n);
-  record[FRAME_NTP_LO] = Number(v.ntp & 0xffffffffn);
+  record[FRAME_NTP_TIMESTAMP] = Number(v.ntp >> 32n);
+  record[FRAME_NTP_TIMESTAMP + 1] = Number(v.ntp & 0xffffffffn);
   record[FRAME_SURFACE_TYPE] = 1;
   record[FRAME_SURFACE_INDEX] = v.batchId;
-  record[FRAME_NUM_SURFACES] = 1;
+  record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
   record[FRAME_INFER_DONE] = 1;
-  v.misc.forEach((value, i) => (record[FRAME_MISC + i] = value));
+  v.misc.forEach((value, i) => (record[FRAME_MISC_FRAME_INFO + i] = value));
   return record;
 }
 
@@ -215,17 +214,17 @@ function readRow(table: Float64Array, row: number): RowValues & { parentRow: num
     uniqueComponentId: slot(OBJ_UNIQUE_COMPONENT_ID),
     confidence: slot(OBJ_CONFIDENCE),
     trackerConfidence: slot(OBJ_TRACKER_CONFIDENCE),
-    rect: slice(OBJ_RECT, 4),
-    borderWidth: slot(OBJ_BORDER_WIDTH),
-    borderColor: slice(OBJ_BORDER_COLOR, 4),
-    hasBgColor: slot(OBJ_HAS_BG_COLOR),
-    bgColor: slice(OBJ_BG_COLOR, 4),
-    hasColorInfo: slot(OBJ_HAS_COLOR_INFO),
-    colorId: slot(OBJ_COLOR_ID),
-    rotationAngle: slot(OBJ_ROTATION_ANGLE),
-    detectorBbox: slice(OBJ_DETECTOR_BBOX, 4),
-    trackerBbox: slice(OBJ_TRACKER_BBOX, 4),
-    misc: slice(OBJ_MISC, 4),
+    rect: slice(OBJ_RECT_PARAMS, 4),
+    borderWidth: slot(OBJ_RECT_PARAMS_BORDER_WIDTH),
+    borderColor: slice(OBJ_RECT_PARAMS_BORDER_COLOR, 4),
+    hasBgColor: slot(OBJ_RECT_PARAMS_HAS_BG_COLOR),
+    bgColor: slice(OBJ_RECT_PARAMS_BG_COLOR, 4),
+    hasColorInfo: slot(OBJ_RECT_PARAMS_HAS_COLOR_INFO),
+    colorId: slot(OBJ_RECT_PARAMS_COLOR_ID),
+    rotationAngle: slot(OBJ_RECT_PARAMS_ROTATION_ANGLE),
+    detectorBbox: slice(OBJ_DETECTOR_BBOX_INFO, 4),
+    trackerBbox: slice(OBJ_TRACKER_BBOX_INFO, 4),
+    misc: slice(OBJ_MISC_OBJ_INFO, 4),
     parentRow: slot(OBJ_PARENT_ROW),
     frameIndex: slot(OBJ_FRAME_INDEX),
   };
@@ -238,17 +237,17 @@ function writeRow(table: Float64Array, row: number, v: RowValues): void {
   table[at + OBJ_UNIQUE_COMPONENT_ID] = v.uniqueComponentId;
   table[at + OBJ_CONFIDENCE] = v.confidence;
   table[at + OBJ_TRACKER_CONFIDENCE] = v.trackerConfidence;
-  table.set(v.rect, at + OBJ_RECT);
-  table[at + OBJ_BORDER_WIDTH] = v.borderWidth;
-  table.set(v.borderColor, at + OBJ_BORDER_COLOR);
-  table[at + OBJ_HAS_BG_COLOR] = v.hasBgColor;
-  table.set(v.bgColor, at + OBJ_BG_COLOR);
-  table[at + OBJ_HAS_COLOR_INFO] = v.hasColorInfo;
-  table[at + OBJ_COLOR_ID] = v.colorId;
-  table[at + OBJ_ROTATION_ANGLE] = v.rotationAngle;
-  table.set(v.detectorBbox, at + OBJ_DETECTOR_BBOX);
-  table.set(v.trackerBbox, at + OBJ_TRACKER_BBOX);
-  table.set(v.misc, at + OBJ_MISC);
+  table.set(v.rect, at + OBJ_RECT_PARAMS);
+  table[at + OBJ_RECT_PARAMS_BORDER_WIDTH] = v.borderWidth;
+  table.set(v.borderColor, at + OBJ_RECT_PARAMS_BORDER_COLOR);
+  table[at + OBJ_RECT_PARAMS_HAS_BG_COLOR] = v.hasBgColor;
+  table.set(v.bgColor, at + OBJ_RECT_PARAMS_BG_COLOR);
+  table[at + OBJ_RECT_PARAMS_HAS_COLOR_INFO] = v.hasColorInfo;
+  table[at + OBJ_RECT_PARAMS_COLOR_ID] = v.colorId;
+  table[at + OBJ_RECT_PARAMS_ROTATION_ANGLE] = v.rotationAngle;
+  table.set(v.detectorBbox, at + OBJ_DETECTOR_BBOX_INFO);
+  table.set(v.trackerBbox, at + OBJ_TRACKER_BBOX_INFO);
+  table.set(v.misc, at + OBJ_MISC_OBJ_INFO);
 }
 
 /** Values every field of which differs from DeepStream's defaults (floats exact as float32). */
@@ -315,7 +314,7 @@ describe("meta binding (dsnode_meta.node)", () => {
     expected[FRAME_BUF_DTS] = 4_000; // the buffer's, in every frame record
     expected[FRAME_BUF_DURATION] = 33_000_000;
     expect(Array.from(first)).toEqual(Array.from(expected));
-    expect((BigInt(at(first, FRAME_NTP_HI)) << 32n) | BigInt(at(first, FRAME_NTP_LO))).toBe(NTP);
+    expect((BigInt(at(first, FRAME_NTP_TIMESTAMP)) << 32n) | BigInt(at(first, FRAME_NTP_TIMESTAMP + 1))).toBe(NTP);
     const second = state.subarray(STATE_FRAMES_BASE + STATE_FRAME_STRIDE, STATE_FRAMES_BASE + 2 * STATE_FRAME_STRIDE);
     expect([second[FRAME_NUM], second[FRAME_BUF_PTS], second[FRAME_SOURCE_ID]]).toEqual([8, -1, 4]);
 

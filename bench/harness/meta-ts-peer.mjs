@@ -68,9 +68,9 @@ function makeBuffer(harness) {
   const buffer = harness.createBuffer(1, 64);
   const record = new Float64Array(layout.STATE_FRAME_STRIDE);
   record[layout.FRAME_BUF_PTS] = -1;
-  record[layout.FRAME_SOURCE_WIDTH] = record[layout.FRAME_PIPELINE_WIDTH] = 640;
-  record[layout.FRAME_SOURCE_HEIGHT] = record[layout.FRAME_PIPELINE_HEIGHT] = 480;
-  record[layout.FRAME_NUM_SURFACES] = 1;
+  record[layout.FRAME_SOURCE_FRAME_WIDTH] = record[layout.FRAME_PIPELINE_WIDTH] = 640;
+  record[layout.FRAME_SOURCE_FRAME_HEIGHT] = record[layout.FRAME_PIPELINE_HEIGHT] = 480;
+  record[layout.FRAME_NUM_SURFACES_PER_FRAME] = 1;
   harness.addFrame(buffer, record);
   return buffer;
 }

@@ -286,7 +286,7 @@ napi_value add_frame(napi_env env, napi_callback_info info) {
       !no_open_call(env, *harness_of(args), buffer, "addFrame")) {
     return nullptr;
   }
-  constexpr size_t kRecordLength = L::kFrameMisc + meta::kMaxUserFields;
+  constexpr size_t kRecordLength = L::kFrameSlotsUsed;
   if (length < kRecordLength) {
     return throw_error(env, ErrorKind::kRange,
         "Expected a frame record of at least " + std::to_string(kRecordLength) + " values for record but received " +

@@ -9,14 +9,14 @@
  */
 import type { NativeColor } from "../native/meta-binding.js";
 import {
-  OBJ_BG_COLOR,
-  OBJ_BORDER_COLOR,
-  OBJ_BORDER_WIDTH,
-  OBJ_COLOR_ID,
-  OBJ_HAS_BG_COLOR,
-  OBJ_HAS_COLOR_INFO,
-  OBJ_RECT,
-  OBJ_ROTATION_ANGLE,
+  OBJ_RECT_PARAMS_BG_COLOR,
+  OBJ_RECT_PARAMS_BORDER_COLOR,
+  OBJ_RECT_PARAMS_BORDER_WIDTH,
+  OBJ_RECT_PARAMS_COLOR_ID,
+  OBJ_RECT_PARAMS_HAS_BG_COLOR,
+  OBJ_RECT_PARAMS_HAS_COLOR_INFO,
+  OBJ_RECT_PARAMS,
+  OBJ_RECT_PARAMS_ROTATION_ANGLE,
 } from "../protocol/transform-state.js";
 import { OBJECT, type ObjectCore } from "./object-core.js";
 import {
@@ -257,7 +257,7 @@ export class ObjectRectParams implements RectParams {
 
   constructor(core: ObjectCore) {
     this.#core = core;
-    this.#box = new TableBox(core, OBJ_RECT, RECT);
+    this.#box = new TableBox(core, OBJ_RECT_PARAMS, RECT);
   }
 
   get left(): number {
@@ -286,10 +286,10 @@ export class ObjectRectParams implements RectParams {
   }
 
   get borderWidth(): number {
-    return this.#core.read(OBJ_BORDER_WIDTH, BORDER_WIDTH.member);
+    return this.#core.read(OBJ_RECT_PARAMS_BORDER_WIDTH, BORDER_WIDTH.member);
   }
   set borderWidth(value: number) {
-    this.#set(OBJ_BORDER_WIDTH, checkUint32(this.#writable(BORDER_WIDTH, value), BORDER_WIDTH.qualified));
+    this.#set(OBJ_RECT_PARAMS_BORDER_WIDTH, checkUint32(this.#writable(BORDER_WIDTH, value), BORDER_WIDTH.qualified));
   }
 
   get borderColor(): Color {
@@ -301,14 +301,14 @@ export class ObjectRectParams implements RectParams {
   }
 
   #borderColorView(): TableColor {
-    return (this.#borderColor ??= new TableColor(this.#core, OBJ_BORDER_COLOR, BORDER_COLOR));
+    return (this.#borderColor ??= new TableColor(this.#core, OBJ_RECT_PARAMS_BORDER_COLOR, BORDER_COLOR));
   }
 
   get hasBgColor(): boolean {
-    return this.#core.read(OBJ_HAS_BG_COLOR, HAS_BG_COLOR.member) !== 0;
+    return this.#core.read(OBJ_RECT_PARAMS_HAS_BG_COLOR, HAS_BG_COLOR.member) !== 0;
   }
   set hasBgColor(value: boolean) {
-    this.#set(OBJ_HAS_BG_COLOR, checkBoolean(this.#writable(HAS_BG_COLOR, value), HAS_BG_COLOR.qualified) ? 1 : 0);
+    this.#set(OBJ_RECT_PARAMS_HAS_BG_COLOR, checkBoolean(this.#writable(HAS_BG_COLOR, value), HAS_BG_COLOR.qualified) ? 1 : 0);
   }
 
   get bgColor(): Color {
@@ -320,28 +320,28 @@ export class ObjectRectParams implements RectParams {
   }
 
   #bgColorView(): TableColor {
-    return (this.#bgColor ??= new TableColor(this.#core, OBJ_BG_COLOR, BG_COLOR));
+    return (this.#bgColor ??= new TableColor(this.#core, OBJ_RECT_PARAMS_BG_COLOR, BG_COLOR));
   }
 
   get colorId(): number {
-    return this.#core.read(OBJ_COLOR_ID, COLOR_ID.member);
+    return this.#core.read(OBJ_RECT_PARAMS_COLOR_ID, COLOR_ID.member);
   }
   set colorId(value: number) {
-    this.#set(OBJ_COLOR_ID, checkInt32(this.#writable(COLOR_ID, value), COLOR_ID.qualified));
+    this.#set(OBJ_RECT_PARAMS_COLOR_ID, checkInt32(this.#writable(COLOR_ID, value), COLOR_ID.qualified));
   }
 
   get hasColorInfo(): boolean {
-    return this.#core.read(OBJ_HAS_COLOR_INFO, HAS_COLOR_INFO.member) !== 0;
+    return this.#core.read(OBJ_RECT_PARAMS_HAS_COLOR_INFO, HAS_COLOR_INFO.member) !== 0;
   }
   set hasColorInfo(value: boolean) {
-    this.#set(OBJ_HAS_COLOR_INFO, checkBoolean(this.#writable(HAS_COLOR_INFO, value), HAS_COLOR_INFO.qualified) ? 1 : 0);
+    this.#set(OBJ_RECT_PARAMS_HAS_COLOR_INFO, checkBoolean(this.#writable(HAS_COLOR_INFO, value), HAS_COLOR_INFO.qualified) ? 1 : 0);
   }
 
   get rotationAngle(): number {
-    return this.#core.read(OBJ_ROTATION_ANGLE, ROTATION_ANGLE.member);
+    return this.#core.read(OBJ_RECT_PARAMS_ROTATION_ANGLE, ROTATION_ANGLE.member);
   }
   set rotationAngle(value: number) {
-    this.#set(OBJ_ROTATION_ANGLE, checkFloat(this.#writable(ROTATION_ANGLE, value), ROTATION_ANGLE.qualified));
+    this.#set(OBJ_RECT_PARAMS_ROTATION_ANGLE, checkFloat(this.#writable(ROTATION_ANGLE, value), ROTATION_ANGLE.qualified));
   }
 
   /** Checks the object may be written before the value is (so a stale handle reports staleness). */
@@ -371,13 +371,13 @@ export class ObjectRectParams implements RectParams {
     const hasColorInfo = value.hasColorInfo === undefined ? undefined : checkBoolean(value.hasColorInfo, HAS_COLOR_INFO.qualified);
     const rotationAngle = value.rotationAngle === undefined ? undefined : checkFloat(value.rotationAngle, ROTATION_ANGLE.qualified);
     this.#box.write(box);
-    if (borderWidth !== undefined) this.#set(OBJ_BORDER_WIDTH, borderWidth);
-    if (borderColor !== undefined) this.#setColor(OBJ_BORDER_COLOR, borderColor);
-    if (hasBgColor !== undefined) this.#set(OBJ_HAS_BG_COLOR, hasBgColor ? 1 : 0);
-    if (bgColor !== undefined) this.#setColor(OBJ_BG_COLOR, bgColor);
-    if (colorId !== undefined) this.#set(OBJ_COLOR_ID, colorId);
-    if (hasColorInfo !== undefined) this.#set(OBJ_HAS_COLOR_INFO, hasColorInfo ? 1 : 0);
-    if (rotationAngle !== undefined) this.#set(OBJ_ROTATION_ANGLE, rotationAngle);
+    if (borderWidth !== undefined) this.#set(OBJ_RECT_PARAMS_BORDER_WIDTH, borderWidth);
+    if (borderColor !== undefined) this.#setColor(OBJ_RECT_PARAMS_BORDER_COLOR, borderColor);
+    if (hasBgColor !== undefined) this.#set(OBJ_RECT_PARAMS_HAS_BG_COLOR, hasBgColor ? 1 : 0);
+    if (bgColor !== undefined) this.#setColor(OBJ_RECT_PARAMS_BG_COLOR, bgColor);
+    if (colorId !== undefined) this.#set(OBJ_RECT_PARAMS_COLOR_ID, colorId);
+    if (hasColorInfo !== undefined) this.#set(OBJ_RECT_PARAMS_HAS_COLOR_INFO, hasColorInfo ? 1 : 0);
+    if (rotationAngle !== undefined) this.#set(OBJ_RECT_PARAMS_ROTATION_ANGLE, rotationAngle);
   }
 
   #setColor(offset: number, color: Color): void {

@@ -121,6 +121,13 @@ export function checkUint64(value: unknown, name: string): bigint {
   return invalid(`a bigint from 0n to ${UINT64_MAX}n`, name, value, typeof value !== "bigint");
 }
 
+/** A GstClockTime in ns (buf_pts): an integer >= 0, or undefined for none; returns -1 for none. */
+export function checkClockTime(value: unknown, name: string): number {
+  if (value === undefined) return -1;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+  return invalid(`an integer from 0 to ${Number.MAX_SAFE_INTEGER} (or undefined for none)`, name, value, typeof value !== "number");
+}
+
 /** An object id: -1 (untracked) or an integer in [0, 2^53 - 1]. */
 export function checkObjectId(value: unknown, name: string): number {
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= -1) return value;

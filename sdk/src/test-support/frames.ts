@@ -7,11 +7,11 @@ import { Buffer } from "../metadata/buffer.js";
 import {
   FRAME_BATCH_ID,
   FRAME_NUM,
-  FRAME_NUM_SURFACES,
+  FRAME_NUM_SURFACES_PER_FRAME,
   FRAME_PIPELINE_HEIGHT,
   FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
-  FRAME_SOURCE_WIDTH,
+  FRAME_SOURCE_FRAME_HEIGHT,
+  FRAME_SOURCE_FRAME_WIDTH,
   STATE_FRAME_STRIDE,
 } from "../protocol/transform-state.js";
 import { FORMAT_CHANNELS, type PixelFormat } from "../tensor/types.js";
@@ -72,9 +72,9 @@ export function makeFrameBuffer(addon: MetaAddon, options: FrameBufferOptions): 
     const record = new Float64Array(STATE_FRAME_STRIDE);
     record[FRAME_NUM] = f;
     record[FRAME_BATCH_ID] = f;
-    record[FRAME_SOURCE_WIDTH] = record[FRAME_PIPELINE_WIDTH] = width;
-    record[FRAME_SOURCE_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = height;
-    record[FRAME_NUM_SURFACES] = 1;
+    record[FRAME_SOURCE_FRAME_WIDTH] = record[FRAME_PIPELINE_WIDTH] = width;
+    record[FRAME_SOURCE_FRAME_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = height;
+    record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
     addon.harness.addFrame(buffer, record);
   }
   addon.harness.writeBuffer(buffer, 0, bytes);

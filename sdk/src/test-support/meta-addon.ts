@@ -10,13 +10,13 @@ import {
   FRAME_BATCH_ID,
   FRAME_BUF_PTS,
   FRAME_NUM,
-  FRAME_NUM_SURFACES,
+  FRAME_NUM_SURFACES_PER_FRAME,
   FRAME_PAD_INDEX,
   FRAME_PIPELINE_HEIGHT,
   FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
+  FRAME_SOURCE_FRAME_HEIGHT,
   FRAME_SOURCE_ID,
-  FRAME_SOURCE_WIDTH,
+  FRAME_SOURCE_FRAME_WIDTH,
   STATE_FRAME_STRIDE,
 } from "../protocol/transform-state.js";
 
@@ -48,9 +48,9 @@ export function makeBuffer(harness: HarnessBinding, frames: HarnessFrame[], maxF
     record[FRAME_SOURCE_ID] = frame.sourceId ?? 0;
     record[FRAME_PAD_INDEX] = frame.padIndex ?? 0;
     record[FRAME_BATCH_ID] = index;
-    record[FRAME_SOURCE_WIDTH] = record[FRAME_PIPELINE_WIDTH] = frame.width ?? 640;
-    record[FRAME_SOURCE_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = frame.height ?? 480;
-    record[FRAME_NUM_SURFACES] = 1;
+    record[FRAME_SOURCE_FRAME_WIDTH] = record[FRAME_PIPELINE_WIDTH] = frame.width ?? 640;
+    record[FRAME_SOURCE_FRAME_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = frame.height ?? 480;
+    record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
     harness.addFrame(buffer, record);
   });
   return buffer;

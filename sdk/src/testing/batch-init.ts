@@ -155,6 +155,7 @@ export interface TensorOutputInit {
  * ```
  */
 export interface ObjectInit {
+  // generated: object-init (npm run generate)
   /** See {@link ObjectMeta.classId}. */
   classId?: number;
   /** See {@link ObjectMeta.objectId}. */
@@ -179,6 +180,7 @@ export interface ObjectInit {
   trackerBboxInfo?: BoxInit;
   /** See {@link ObjectMeta.miscObjInfo}. */
   miscObjInfo?: readonly [number, number, number, number];
+  // end generated: object-init
   /** The index of its parent among the frame's earlier `objects` (see {@link ObjectMeta.parent}). */
   parent?: number;
   /** Classifier results on it, in order. */
@@ -214,6 +216,7 @@ export interface FrameInit {
    * (zeros). The element reads them with `buffer.extract(frame.batchId)`.
    */
   pixels?: Uint8Array;
+  // generated: frame-init (npm run generate)
   /** See {@link FrameMeta.frameNum}; default: one more than the previous frame of this `sourceId` in this harness, else 0. */
   frameNum?: number;
   /** See {@link FrameMeta.sourceId}; default: the frame's index in the batch (one source per muxer pad). */
@@ -238,6 +241,7 @@ export interface FrameInit {
   inferDone?: boolean;
   /** See {@link FrameMeta.miscFrameInfo}; default zeros. */
   miscFrameInfo?: readonly [number, number, number, number];
+  // end generated: frame-init
   /** Objects on the frame, in list order. */
   objects?: ObjectInit[];
   /** User metas on the frame, in order. */

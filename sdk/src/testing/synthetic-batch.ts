@@ -20,15 +20,17 @@ import type { MetaAddon } from "../native/meta-addon.js";
 import type { HarnessBinding, UserMetaLevel } from "../native/meta-binding.js";
 import {
   FRAME_BATCH_ID,
+  FRAME_INIT_MEMBERS,
   FRAME_BUF_PTS,
   FRAME_NUM,
-  FRAME_NUM_SURFACES,
+  FRAME_NUM_SURFACES_PER_FRAME,
   FRAME_PAD_INDEX,
   FRAME_PIPELINE_HEIGHT,
   FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
+  FRAME_SOURCE_FRAME_HEIGHT,
   FRAME_SOURCE_ID,
-  FRAME_SOURCE_WIDTH,
+  FRAME_SOURCE_FRAME_WIDTH,
+  OBJECT_MEMBERS,
   STATE_FRAME_STRIDE,
 } from "../protocol/transform-state.js";
 import type {
@@ -56,36 +58,10 @@ const OBJECT_LEVEL: UserMetaLevel = 2;
 
 const BATCH_KEYS = ["frames", "maxFramesInBatch", "userMeta", "pts", "dts", "duration"] as const;
 /** Frame members written through FrameMeta's setters, in this order. */
-const FRAME_FIELDS = [
-  "frameNum",
-  "sourceId",
-  "padIndex",
-  "bufPts",
-  "ntpTimestamp",
-  "sourceFrameWidth",
-  "sourceFrameHeight",
-  "surfaceType",
-  "surfaceIndex",
-  "numSurfacesPerFrame",
-  "inferDone",
-  "miscFrameInfo",
-] as const;
+const FRAME_FIELDS = FRAME_INIT_MEMBERS;
 const FRAME_KEYS = ["width", "height", "format", "pixels", ...FRAME_FIELDS, "objects", "userMeta", "tensorOutputs"] as const;
 /** Object members written through ObjectMeta's setters before it is added, in this order. */
-const OBJECT_FIELDS = [
-  "classId",
-  "objectId",
-  "uniqueComponentId",
-  "confidence",
-  "trackerConfidence",
-  "label",
-  "rectParams",
-  "textParams",
-  "maskParams",
-  "detectorBboxInfo",
-  "trackerBboxInfo",
-  "miscObjInfo",
-] as const;
+const OBJECT_FIELDS = OBJECT_MEMBERS;
 const OBJECT_KEYS = [...OBJECT_FIELDS, "parent", "classifiers", "userMeta", "tensorOutputs"] as const;
 const CLASSIFIER_FIELDS = ["classifierType", "uniqueComponentId", "numLabels"] as const;
 const CLASSIFIER_KEYS = [...CLASSIFIER_FIELDS, "labels"] as const;
@@ -317,9 +293,9 @@ export function buildBuffer(harness: HarnessBinding, plan: BatchPlan): object {
       record[FRAME_SOURCE_ID] = init.sourceId === undefined ? index : 0;
       record[FRAME_PAD_INDEX] = init.sourceId === undefined && init.padIndex === undefined ? index : 0;
       record[FRAME_BATCH_ID] = index;
-      record[FRAME_SOURCE_WIDTH] = record[FRAME_PIPELINE_WIDTH] = frame.video.width;
-      record[FRAME_SOURCE_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = frame.video.height;
-      record[FRAME_NUM_SURFACES] = 1;
+      record[FRAME_SOURCE_FRAME_WIDTH] = record[FRAME_PIPELINE_WIDTH] = frame.video.width;
+      record[FRAME_SOURCE_FRAME_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = frame.video.height;
+      record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
       harness.addFrame(buffer, record);
       if (frame.init.pixels !== undefined) harness.writeBuffer(buffer, frame.offset, frame.init.pixels);
     }
