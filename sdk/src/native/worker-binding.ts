@@ -1,8 +1,8 @@
 /**
- * The native binding from a worker thread. A worker is a Node environment of its own: it loads
- * the same library the main thread's binding came from (the runtime library inside GStreamer,
- * the testing addon elsewhere), and Node-API gives it an instance of its own. Workers use it
- * only to view the main thread's host memory in place (`tensor.hostView`).
+ * Which library the native binding of this process came from, for worker threads: a worker is
+ * a Node environment of its own and loads the same library (the runtime library inside
+ * GStreamer, the testing addon elsewhere) to view the main thread's host memory in place
+ * (host-view.ts).
  *
  * @internal
  */
@@ -21,20 +21,3 @@ export function bindingLibraryPath(): string {
   if (path instanceof Error) throw path;
   return path;
 }
-
-/**
- * Source of `openHostView(libraryPath)`, a function for **inside a worker**: it loads the
- * binding from `libraryPath` and returns its `hostView(address, byteLength)`. Plain JavaScript
- * text, so that no bundler or coverage tool can rewrite it into something that refers outside
- * itself.
- */
-export const OPEN_HOST_VIEW_SOURCE = String.raw`function openHostView(libraryPath) {
-  const module = { exports: {} };
-  process.dlopen(module, libraryPath);
-  const hostView = module.exports.tensor && module.exports.tensor.hostView;
-  if (typeof hostView !== "function") {
-    throw new Error("Expected tensor.hostView in " + libraryPath + " but received " + typeof hostView +
-      ": the native library is older than the SDK (rebuild both with one release: npm run build)");
-  }
-  return hostView;
-}`;
