@@ -15,7 +15,7 @@
 // for the steady state; DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7) for whole runs; DS_BENCH_INSPECT_RUNS (15),
 // DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
 // DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0,
-// dsnode_meta.node, dsnode-meta-bench and dsnode-pipeline-bench).
+// dsnode_standalone.node, dsnode-meta-bench and dsnode-pipeline-bench).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";

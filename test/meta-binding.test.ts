@@ -1,12 +1,12 @@
 // The metadata binding's raw functions (sdk/src/native/meta-binding.ts) in an ordinary Node,
-// through the testing addon dsnode_meta.node: calls opened on GstBuffers with portable batches,
+// through the standalone binding dsnode_standalone.node: calls opened on GstBuffers with portable batches,
 // every kind of meta written, read back, copied with the buffer, and the error texts users see.
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type {
-  HarnessBinding,
+  StandaloneHarness,
   MetaBinding,
   NativeColor,
   NativeDisplayContent,
@@ -67,20 +67,20 @@ import { repoRoot } from "./helpers/gst";
 import { nativeBackend } from "./helpers/projects";
 
 const requireFromRoot = createRequire(join(repoRoot, "package.json"));
-// DSNODE_META_ADDON: another build of the addon (e.g. one with -fsanitize=address).
-const metaAddonPath =
-  process.env.DSNODE_META_ADDON ??
-  (requireFromRoot(join(repoRoot, "native-host", "index.js")) as { metaAddonPath: string }).metaAddonPath;
+// DSNODE_STANDALONE_BINDING: another build of the addon (e.g. one with -fsanitize=address).
+const standaloneBindingPath =
+  process.env.DSNODE_STANDALONE_BINDING ??
+  (requireFromRoot(join(repoRoot, "native-host", "index.js")) as { standaloneBindingPath: string }).standaloneBindingPath;
 
 let meta: MetaBinding;
-let harness: HarnessBinding;
+let harness: StandaloneHarness;
 
 beforeAll(() => {
-  if (!existsSync(metaAddonPath)) {
-    throw new Error(`${metaAddonPath} is missing: build it with \`npm run build -w ds-element-native\``);
+  if (!existsSync(standaloneBindingPath)) {
+    throw new Error(`${standaloneBindingPath} is missing: build it with \`npm run build -w ds-element-native\``);
   }
-  const addon = { exports: {} as { meta: MetaBinding; harness: HarnessBinding } };
-  process.dlopen(addon, metaAddonPath);
+  const addon = { exports: {} as { meta: MetaBinding; harness: StandaloneHarness } };
+  process.dlopen(addon, standaloneBindingPath);
   ({ meta, harness } = addon.exports);
 });
 
@@ -300,7 +300,7 @@ function list(call: OpenCall, frame: number): number[] {
 
 // ---------------------------------------------------------------- tests
 
-describe("meta binding (dsnode_meta.node)", () => {
+describe("meta binding (dsnode_standalone.node)", () => {
   it("opens a call: header, frame records (NTP in exact halves, no PTS as -1) and writeFrame", () => {
     expect(meta.layoutVersion).toBe(META_LAYOUT_VERSION);
     const buffer = twoFrameBuffer();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The TypeScript side of the metadata section (bench/harness/meta.mjs): the same work as the
 // C++ peer native-host/bench/meta_bench.cpp, through the public metadata API of the built SDK
-// (sdk/dist) over the real binding in the testing addon (dsnode_meta.node), in plain Node.
+// (sdk/dist) over the real binding in the standalone binding (dsnode_standalone.node), in plain Node.
 //
 //   one by one  const obj = batch.acquireObjectMeta(); obj.classId = ...; obj.confidence = ...;
 //               obj.rectParams = { left, top, width, height }; obj.label = ...;
@@ -35,7 +35,7 @@ function argument(index, fallback, minimum) {
 }
 
 function loadAddon() {
-  const path = process.env.DSNODE_META_ADDON ?? require(join(root, "native-host", "index.js")).metaAddonPath;
+  const path = process.env.DSNODE_STANDALONE_BINDING ?? require(join(root, "native-host", "index.js")).standaloneBindingPath;
   const module = { exports: {} };
   process.dlopen(module, path);
   return module.exports;
@@ -75,7 +75,7 @@ function makeBuffer(harness) {
   return buffer;
 }
 
-/** One call as the host adapter makes it (sdk/src/element/host-adapter-v1.ts, test-support/meta-addon.ts). */
+/** One call as the host adapter makes it (sdk/src/element/host-adapter-v1.ts, test-support/standalone-binding.ts). */
 function inCall(addon, buffer, state, body) {
   const callId = addon.harness.openCall(buffer, state);
   const scope = new TransformScope(state, addon.meta);

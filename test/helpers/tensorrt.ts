@@ -1,6 +1,7 @@
-// What the TensorRT runner's GPU test (test/gpu/tensorrt-runner.test.ts) needs: the testing
-// addon's loadTensorRT and cudaTesting, tiny ONNX models written here, and an engine builder
-// (dsnode-trt-build-engine from the native build, else trtexec).
+// What the TensorRT runner's GPU test (test/gpu/tensorrt-runner.test.ts) needs: the standalone
+// binding's loadTensorRT, the test-only module dsnode_cuda_testing.node's cudaTesting, tiny ONNX
+// models written here, and an engine builder (dsnode-trt-build-engine from the native build,
+// else trtexec).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -70,16 +71,33 @@ export interface TensorRTAddon {
   cudaTesting?: CudaTesting;
 }
 
-/** The testing addon (DSNODE_META_ADDON, else ds-element-native's build), or why not. */
+/**
+ * The standalone binding (DSNODE_STANDALONE_BINDING, else ds-element-native's build) with the
+ * test-only `cudaTesting` of dsnode_cuda_testing.node beside it (built here from the native
+ * build folder, where CMake found TensorRT and CUDA), or why not.
+ */
 export function loadTestingAddon(): TensorRTAddon | string {
   const require = createRequire(__filename);
   const path =
-    process.env.DSNODE_META_ADDON ?? (require("ds-element-native") as { metaAddonPath: string }).metaAddonPath;
-  if (!existsSync(path)) return `the testing addon ${path} is not built (npm run build)`;
+    process.env.DSNODE_STANDALONE_BINDING ?? (require("ds-element-native") as { standaloneBindingPath: string }).standaloneBindingPath;
+  if (!existsSync(path)) return `the standalone binding ${path} is not built (npm run build)`;
+  let addon: TensorRTAddon;
   try {
-    return require(path) as TensorRTAddon;
+    addon = require(path) as TensorRTAddon;
   } catch (error) {
-    return `the testing addon ${path} does not load: ${(error as Error).message}`;
+    return `the standalone binding ${path} does not load: ${(error as Error).message}`;
+  }
+  if (addon.loadTensorRT === undefined) return addon;
+  const build = process.env.DSNODE_META_BUILD_DIR ?? join(repoRoot, "native-host", "build");
+  const built = spawnSync("cmake", ["--build", build, "--target", "dsnode-cuda-testing"], { encoding: "utf8" });
+  const testing = join(build, "test-modules", "dsnode_cuda_testing.node");
+  if (built.status !== 0 || !existsSync(testing)) {
+    return `the test module dsnode_cuda_testing.node does not build in ${build}: ${built.stderr || built.stdout}`;
+  }
+  try {
+    return { ...addon, cudaTesting: (require(testing) as { cudaTesting: CudaTesting }).cudaTesting };
+  } catch (error) {
+    return `the test module ${testing} does not load: ${(error as Error).message}`;
   }
 }
 

@@ -24,7 +24,7 @@
 #include "runtime/instance.h"
 #include "runtime/js_executor.h"
 #ifdef DSNODE_HAVE_TENSORRT
-#include "runners/tensorrt_binding.h"
+#include "binding/tensorrt_binding.h"
 #endif
 
 #ifdef NAPI_CPP_EXCEPTIONS

@@ -1,4 +1,4 @@
-// Reading and building JS values for the metadata binding and the testing addon, with the
+// Reading and building JS values for the metadata binding and the standalone binding, with the
 // project's error shape ("Expected <what> for <name> but received <value>") and a `code` on
 // every error. C++ exceptions are off (an exception must never unwind through V8): every
 // reader returns false, and every builder null, with a JS exception pending when it fails.

@@ -1,6 +1,6 @@
 // The model's frames and objects as the doubles JS reads: frame records of the state array and
 // object rows of an object table (binding/state_layout.h). Plain C++: shared by the binding and
-// the testing addon (whose addFrame takes a frame record).
+// the standalone binding (whose addFrame takes a frame record).
 #ifndef DSNODE_BINDING_RECORDS_H
 #define DSNODE_BINDING_RECORDS_H
 

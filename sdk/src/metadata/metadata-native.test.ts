@@ -1,13 +1,13 @@
-// End-to-end tests of the metadata API over the real native binding (the testing addon,
+// End-to-end tests of the metadata API over the real native binding (the standalone binding,
 // portable backend): write in one call, commit, close, then read back in a new call.
 import { describe, expect, it } from "vitest";
 import { InvalidValueError, MetaStateError, StaleHandleError } from "../errors/errors.js";
-import { inCall, makeBuffer, openCall, requireMetaAddon } from "../test-support/meta-addon.js";
+import { inCall, makeBuffer, openCall, requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import type { BatchMeta } from "./batch-meta.js";
 import type { ObjectMeta } from "./object-meta.js";
 
 // `npm test` builds the addon first; a missing addon is a failure, not a skip.
-const addon = requireMetaAddon();
+const addon = requireStandaloneBinding();
 const f = Math.fround;
 
 describe("metadata over the native binding", () => {

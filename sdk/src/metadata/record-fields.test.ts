@@ -9,7 +9,7 @@ import { Element, type BatchMeta as Batch } from "../index.js";
 import type { MetaBinding } from "../native/meta-binding.js";
 import { FRAME, OBJECT, type Field, type KindName } from "../protocol/meta-fields.mjs";
 import { FRAME_FIELDS, FRAME_INIT_MEMBERS, OBJECT_FIELDS, OBJ_STRIDE, STATE_FRAMES_BASE, type RecordField } from "../protocol/transform-state.js";
-import { inCall, makeBuffer, requireMetaAddon, type OpenCall } from "../test-support/meta-addon.js";
+import { inCall, makeBuffer, requireStandaloneBinding, type OpenCall } from "../test-support/standalone-binding.js";
 import { runTransform } from "../testing/index.js";
 import type { BatchMeta } from "./batch-meta.js";
 import type { FrameMeta } from "./frame-meta.js";
@@ -68,9 +68,9 @@ const NATIVE_REFUSED: Record<Kind, { value: number; what: string; suffix?: strin
 const kindOf = (field: RecordField): Kind => field.kind;
 const writable = (fields: readonly RecordField[]) => fields.filter((field) => field.writable);
 
-/** Runs `body` in a transform-like call over a one-frame buffer of the testing addon. */
+/** Runs `body` in a transform-like call over a one-frame buffer of the standalone binding. */
 function inFrameCall<T>(body: (batch: BatchMeta, call: OpenCall, meta: MetaBinding) => T): T {
-  const addon = requireMetaAddon();
+  const addon = requireStandaloneBinding();
   const buffer = makeBuffer(addon.harness, [{ width: 64, height: 48 }]);
   try {
     return inCall(addon, buffer, 1, (batch, call) => body(batch, call, addon.meta));

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { bundleForTest, lineOf, temporaryDir } from "../test-support/bundle.js";
-import { addonPath, requireMetaAddon } from "../test-support/meta-addon.js";
+import { addonPath, requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { makeTransformState } from "../test-support/transform-state.js";
 import type { NativeBinding, NativeHandlers } from "./binding.js";
 import { startHost, toError } from "./host.js";
@@ -30,7 +30,7 @@ function fakeNative(options: { runQueues?: () => void; onQueueError?: (thrown: u
     log: vi.fn(),
     postError: vi.fn(),
     liveInstances: vi.fn(() => [1, 2]),
-    meta: requireMetaAddon().meta,
+    meta: requireStandaloneBinding().meta,
   } satisfies NativeBinding;
   const errors = new EventEmitter();
   startHost(native, { errorSource: errors, requireBundle: createRequire(__filename), ...options });
@@ -172,7 +172,7 @@ describe("host.js in a Node process (source maps, exit guard, timers)", () => {
     const run = spawnSync(process.execPath, [driver, probeBundle], {
       encoding: "utf8",
       timeout: 20_000,
-      env: { ...process.env, DSNODE_META_ADDON: addon },
+      env: { ...process.env, DSNODE_STANDALONE_BINDING: addon },
     });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);

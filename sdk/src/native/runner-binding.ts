@@ -1,13 +1,13 @@
 /**
  * The runner half of the native binding: the TensorRT runner (native-host/src/runners/
  * tensorrt_binding.cpp, docs/internals/runners.md), exported by libdsnode-runtime.so.0 and by
- * the testing addon only where the build found TensorRT. Inside GStreamer host.js hands the
- * runtime's functions to the bundle (HostServicesV1.runners); elsewhere the testing addon's are used.
+ * the standalone binding only where the build found TensorRT. Inside GStreamer host.js hands the
+ * runtime's functions to the bundle (HostServicesV1.runners); elsewhere the standalone binding's are used.
  *
  * @internal
  */
 import type { TensorHandle } from "../tensor/tensor-handle.js";
-import { loadMetaAddon } from "./meta-addon.js";
+import { loadStandaloneBinding } from "./standalone-binding.js";
 
 /** An engine input or output as the native runner lists it (-1: dynamic). */
 export interface NativeEngineTensor {
@@ -54,11 +54,11 @@ export function installRunnerBinding(binding: RunnerBinding | undefined): void {
   installed = binding;
 }
 
-/** The runner functions: the runtime's, else the testing addon's; `{}` where neither loads. */
+/** The runner functions: the runtime's, else the standalone binding's; `{}` where neither loads. */
 export function runnerBinding(): RunnerBinding {
   if (installed !== undefined) return installed;
   try {
-    installed = loadMetaAddon() as unknown as RunnerBinding;
+    installed = loadStandaloneBinding() as unknown as RunnerBinding;
   } catch {
     installed = {};
   }

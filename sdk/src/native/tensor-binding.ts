@@ -2,7 +2,7 @@
  * The tensor half of the native binding (native-host/src/binding/tensor_binding.h): frame
  * views over the buffer of a running transform call, owned tensors from the native pool,
  * DLPack capsules and the pre-processing ops. Exported as `tensor` by libdsnode-runtime.so.0
- * (inside GStreamer) and by the testing addon dsnode_meta.node (ordinary Node).
+ * (inside GStreamer) and by the standalone binding dsnode_standalone.node (ordinary Node).
  *
  * Conventions:
  * - Shapes and strides are arrays of whole numbers; strides count elements (DLPack).
@@ -15,7 +15,7 @@
  * @internal
  */
 import type { DType, DeviceType, PixelFormat } from "../tensor/types.js";
-import { loadMetaAddon } from "./meta-addon.js";
+import { loadStandaloneBinding } from "./standalone-binding.js";
 
 /** Bumped with any change of the functions below (native: kTensorBindingVersion). */
 export const TENSOR_BINDING_VERSION = 1;
@@ -177,7 +177,7 @@ let installed: TensorBinding | undefined;
 
 /**
  * Sets the binding tensors use: the runtime's, given to the element bundle by host.js
- * (HostServicesV1.tensor). Without one, the testing addon's is used (ordinary Node).
+ * (HostServicesV1.tensor). Without one, the standalone binding's is used (ordinary Node).
  */
 export function installTensorBinding(binding: TensorBinding | undefined): void {
   if (binding !== undefined) checkVersion(binding, "the ds-element runtime");
@@ -188,7 +188,7 @@ export function installTensorBinding(binding: TensorBinding | undefined): void {
 export function tensorBinding(what: string): TensorBinding {
   if (installed !== undefined) return installed;
   if ((globalThis as Record<symbol, unknown>)[Symbol.for("ds-element.runtime.v1")] !== undefined) {
-    // Inside GStreamer the runtime's own binding must be used: the testing addon would not
+    // Inside GStreamer the runtime's own binding must be used: the standalone binding would not
     // know the runtime's calls.
     throw new Error(
       `${what} needs the runtime's tensor binding, which host.js did not pass to this element: ` +
@@ -197,7 +197,7 @@ export function tensorBinding(what: string): TensorBinding {
   }
   let addon: { tensor?: TensorBinding };
   try {
-    addon = loadMetaAddon() as unknown as { tensor?: TensorBinding };
+    addon = loadStandaloneBinding() as unknown as { tensor?: TensorBinding };
   } catch (error) {
     throw new Error(`${what} needs ds-element's native binding: ${(error as Error).message}`, { cause: error });
   }
@@ -207,7 +207,7 @@ export function tensorBinding(what: string): TensorBinding {
         "ds-element and ds-element-native are from different releases (reinstall them together)",
     );
   }
-  checkVersion(addon.tensor, "the testing addon");
+  checkVersion(addon.tensor, "the standalone binding");
   installed = addon.tensor;
   return installed;
 }

@@ -20,13 +20,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
 import { tensorBinding } from "../native/tensor-binding.js";
 import { inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
-import { requireMetaAddon } from "../test-support/meta-addon.js";
+import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { TensorHandle } from "../tensor/tensor-handle.js";
 import { FORMAT_CHANNELS, type PixelFormat } from "../tensor/types.js";
 import { FrameTransform } from "./frame-transform.js";
 import { preprocess, type PreprocessOptions } from "./preprocess.js";
 
-const addon = requireMetaAddon();
+const addon = requireStandaloneBinding();
 const binding = tensorBinding("the tests");
 const buffers: object[] = [];
 afterAll(() => {

@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, TensorError } from "../errors/errors.js";
 import { tensorBinding } from "../native/tensor-binding.js";
 import { inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
-import { requireMetaAddon } from "../test-support/meta-addon.js";
+import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { nativeTensorSource, TensorHandle } from "./tensor-handle.js";
 
-const addon = requireMetaAddon();
+const addon = requireStandaloneBinding();
 const binding = tensorBinding("the tests");
 const buffers: object[] = [];
 afterAll(() => {

@@ -16,7 +16,7 @@ import {
 } from "../protocol/transform-state.js";
 import { FORMAT_CHANNELS, type PixelFormat } from "../tensor/types.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import { openCall, type MetaAddon, type OpenCall } from "./meta-addon.js";
+import { openCall, type StandaloneBinding, type OpenCall } from "./standalone-binding.js";
 
 export interface FrameBufferOptions {
   format: PixelFormat;
@@ -52,7 +52,7 @@ export function hashPixel(frame: number, y: number, x: number, channel: number):
   return (frame * 101 + y * 31 + x * 7 + channel * 53 + ((x * y) % 13)) & 0xff;
 }
 
-export function makeFrameBuffer(addon: MetaAddon, options: FrameBufferOptions): FrameBuffer {
+export function makeFrameBuffer(addon: StandaloneBinding, options: FrameBufferOptions): FrameBuffer {
   const { format, width, height } = options;
   const frames = options.frames ?? 1;
   const channels = FORMAT_CHANNELS[format];
@@ -88,7 +88,7 @@ export function makeFrameBuffer(addon: MetaAddon, options: FrameBufferOptions): 
 
 /** Runs `body` in a call over `frames` with the call's Buffer handle (closed after). */
 export function inFrameCall<T>(
-  addon: MetaAddon,
+  addon: StandaloneBinding,
   frames: { buffer: object; frames: number },
   body: (buffer: Buffer, batch: BatchMeta, call: OpenCall) => T,
 ): T {

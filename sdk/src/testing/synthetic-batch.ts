@@ -16,8 +16,8 @@ import { objectCoreOf, type ObjectMeta } from "../metadata/object-meta.js";
 import { DATA_TYPES, ELEMENT_SIZES, type TensorDataType } from "../metadata/tensor-output-meta.js";
 import type { UserMeta } from "../metadata/user-meta.js";
 import { checkInteger, invalid, invalidReceived } from "../metadata/validation.js";
-import type { MetaAddon } from "../native/meta-addon.js";
-import type { HarnessBinding, UserMetaLevel } from "../native/meta-binding.js";
+import type { StandaloneBinding } from "../native/standalone-binding.js";
+import type { StandaloneHarness, UserMetaLevel } from "../native/meta-binding.js";
 import {
   FRAME_BATCH_ID,
   FRAME_INIT_MEMBERS,
@@ -279,7 +279,7 @@ function layerBytes(layer: TensorLayerInit, path: string): { dataType: number; n
 }
 
 /** A GstBuffer holding the frames' pixels and a portable batch of the frames (fields other than the defaults are written later). */
-export function buildBuffer(harness: HarnessBinding, plan: BatchPlan): object {
+export function buildBuffer(harness: StandaloneHarness, plan: BatchPlan): object {
   const buffer = harness.createBuffer(plan.maxFramesInBatch, plan.size);
   try {
     const pts = plan.init.pts ?? -1;
@@ -312,7 +312,7 @@ export function buildBuffer(harness: HarnessBinding, plan: BatchPlan): object {
 }
 
 /** Writes what upstream left (frame fields, objects, user metas, tensor outputs) in a call of its own. */
-export function writeUpstreamMeta(addon: MetaAddon, buffer: object, plan: BatchPlan): void {
+export function writeUpstreamMeta(addon: StandaloneBinding, buffer: object, plan: BatchPlan): void {
   inCall(addon, buffer, plan.frames.length, (batch, call) => {
     const frames = batch.frameItems;
     for (const [index, frame] of plan.frames.entries()) {
@@ -322,7 +322,7 @@ export function writeUpstreamMeta(addon: MetaAddon, buffer: object, plan: BatchP
   });
 }
 
-function writeFrame(addon: MetaAddon, callId: number, batch: BatchMeta, frame: FrameMeta, plan: FramePlan): void {
+function writeFrame(addon: StandaloneBinding, callId: number, batch: BatchMeta, frame: FrameMeta, plan: FramePlan): void {
   const { init, path } = plan;
   at(path, () => {
     Object.assign(frame, pick(init, FRAME_FIELDS));
@@ -340,7 +340,7 @@ function writeFrame(addon: MetaAddon, callId: number, batch: BatchMeta, frame: F
 }
 
 function addObject(
-  addon: MetaAddon,
+  addon: StandaloneBinding,
   callId: number,
   batch: BatchMeta,
   frame: FrameMeta,
@@ -396,7 +396,7 @@ function addUserMetas(batch: BatchMeta, inits: readonly UserMetaInit[] | undefin
   }
 }
 
-function nativeTensorOutput(init: TensorOutputInit, frame: FramePlan, path: string): Parameters<HarnessBinding["addTensorOutput"]>[3] {
+function nativeTensorOutput(init: TensorOutputInit, frame: FramePlan, path: string): Parameters<StandaloneHarness["addTensorOutput"]>[3] {
   const network = init.networkInfo;
   return {
     uniqueId: init.uniqueId ?? 1,

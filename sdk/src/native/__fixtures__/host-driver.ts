@@ -3,7 +3,7 @@
 import { installExitGuard } from "../exit-guard.js";
 import type { NativeBinding, NativeHandlers } from "../binding.js";
 import { startHost } from "../host.js";
-import { requireMetaAddon } from "../../test-support/meta-addon.js";
+import { requireStandaloneBinding } from "../../test-support/standalone-binding.js";
 import { makeTransformState } from "../../test-support/transform-state.js";
 
 const bundle = process.argv[2]!;
@@ -20,7 +20,7 @@ const native: NativeBinding = {
   log: (...args) => void events.push(["log", ...args]),
   postError: (...args) => void events.push(["postError", ...args]),
   liveInstances: () => [...live],
-  meta: requireMetaAddon().meta,
+  meta: requireStandaloneBinding().meta,
 };
 
 process.setSourceMapsEnabled(true);

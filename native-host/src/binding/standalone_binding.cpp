@@ -1,8 +1,8 @@
-// dsnode_meta.node: the testing addon. Exports `meta` and `tensor` (the metadata and tensor
-// bindings, the same functions libdsnode-runtime.so.0 exports inside pipelines) and `harness`
-// (HarnessBinding in sdk/src/native/meta-binding.ts): GstBuffers carrying portable batches and
-// pixels in a given format, and calls opened on them, so ds-element/testing runs transforms in
-// an ordinary Node without GStreamer pipelines.
+// dsnode_standalone.node, the standalone binding: the native binding for an ordinary Node,
+// outside GStreamer. Exports `meta` and `tensor` (the metadata and tensor bindings, the same
+// functions libdsnode-runtime.so.0 exports inside pipelines) and `harness` (StandaloneHarness in
+// sdk/src/native/meta-binding.ts): GstBuffers carrying batches and pixels in a given format, and
+// calls opened on them, so ds-element/testing runs transforms without GStreamer pipelines.
 //
 // Loaded by any Node (18+): it links GStreamer and the metadata core, not libnode; the napi_*
 // symbols resolve from the host process.
@@ -29,14 +29,14 @@
 #include "meta/portable_gst_meta.h"
 #include "meta/validate.h"
 #ifdef DSNODE_HAVE_TENSORRT
-#include "runners/tensorrt_binding.h"
+#include "binding/tensorrt_binding.h"
 #endif
 
 #ifdef NAPI_CPP_EXCEPTIONS
-#error "harness/ checks every N-API status itself: a C++ exception must never unwind through V8 frames"
+#error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames"
 #endif
 
-namespace dsnode::harness {
+namespace dsnode::standalone {
 
 namespace {
 
@@ -582,7 +582,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   if (env.IsExceptionPending()) return exports;
 #ifdef DSNODE_HAVE_TENSORRT
   // The TensorRT runner and the CUDA copies its GPU tests need (test/gpu/).
-  if (!runners::install_tensorrt(env, exports) || !runners::install_cuda_testing(env, exports)) return exports;
+  if (!runners::install_tensorrt(env, exports)) return exports;
 #endif
   tensorbind::install(env, exports);
   if (env.IsExceptionPending()) return exports;
@@ -609,11 +609,11 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
 
 }  // namespace
 
-}  // namespace dsnode::harness
+}  // namespace dsnode::standalone
 
 // NODE_API_MODULE pastes tokens: it needs an unqualified name.
-static Napi::Object init_dsnode_meta(Napi::Env env, Napi::Object exports) {
-  return dsnode::harness::init(env, exports);
+static Napi::Object init_dsnode_standalone(Napi::Env env, Napi::Object exports) {
+  return dsnode::standalone::init(env, exports);
 }
 
-NODE_API_MODULE(dsnode_meta, init_dsnode_meta)
+NODE_API_MODULE(dsnode_standalone, init_dsnode_standalone)

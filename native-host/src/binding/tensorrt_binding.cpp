@@ -3,7 +3,7 @@
 // inference's Promise settles on the JS thread through a napi_threadsafe_function that the
 // runner's completion thread feeds. C++ exceptions are off here (binding/js_values.h): every failure
 // leaves a JS error pending or rejects the Promise.
-#include "runners/tensorrt_binding.h"
+#include "binding/tensorrt_binding.h"
 
 #include <memory>
 #include <string>

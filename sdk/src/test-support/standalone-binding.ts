@@ -1,11 +1,11 @@
 /**
- * The testing addon (native-host's dsnode_meta.node: the real metadata binding over the
+ * The standalone binding (native-host's dsnode_standalone.node: the real metadata binding over the
  * portable backend, plus a harness that makes buffers) for the SDK's own low-level tests:
  * bare buffers, and transform-like calls over them run the way the host adapter does (open,
  * transform, commit, end, close). Element-level tests use `ds-element/testing` instead.
  */
-import type { HarnessBinding } from "../native/meta-binding.js";
-import { loadMetaAddon, type MetaAddon } from "../native/meta-addon.js";
+import type { StandaloneHarness } from "../native/meta-binding.js";
+import { loadStandaloneBinding, type StandaloneBinding } from "../native/standalone-binding.js";
 import {
   FRAME_BATCH_ID,
   FRAME_BUF_PTS,
@@ -20,13 +20,13 @@ import {
   STATE_FRAME_STRIDE,
 } from "../protocol/transform-state.js";
 
-export type { MetaAddon } from "../native/meta-addon.js";
-export { metaAddonPath as addonPath } from "../native/meta-addon.js";
+export type { StandaloneBinding } from "../native/standalone-binding.js";
+export { standaloneBindingPath as addonPath } from "../native/standalone-binding.js";
 export { openCall, inCall, type OpenCall } from "../testing/native-call.js";
 
 /** The addon; throws (naming how to build it) when it is not built: tests must not skip quietly. */
-export function requireMetaAddon(): MetaAddon {
-  return loadMetaAddon();
+export function requireStandaloneBinding(): StandaloneBinding {
+  return loadStandaloneBinding();
 }
 
 export interface HarnessFrame {
@@ -39,7 +39,7 @@ export interface HarnessFrame {
 }
 
 /** A buffer with a portable batch of `frames`. */
-export function makeBuffer(harness: HarnessBinding, frames: HarnessFrame[], maxFramesInBatch = Math.max(frames.length, 1)): object {
+export function makeBuffer(harness: StandaloneHarness, frames: HarnessFrame[], maxFramesInBatch = Math.max(frames.length, 1)): object {
   const buffer = harness.createBuffer(maxFramesInBatch, 64);
   frames.forEach((frame, index) => {
     const record = new Float64Array(STATE_FRAME_STRIDE);

@@ -1,6 +1,7 @@
-// cudaTesting (testing addon only): puts bytes on a CUDA device and reads them back, with plain
-// synchronous cudaMemcpy, so the GPU tests can feed the TensorRT runner before TensorHandle has
-// its own upload/download. Not for pipelines: every call blocks the JS thread.
+// dsnode_cuda_testing.node, a test-only Node-API module (CMake target dsnode-cuda-testing, not
+// part of ALL, never shipped): exports `cudaTesting`, which puts bytes on a CUDA device and reads
+// them back with plain synchronous cudaMemcpy, so the GPU tests (test/helpers/tensorrt.ts) can
+// feed the TensorRT runner. Not for pipelines: every call blocks the JS thread.
 //
 //   deviceCount() → number (0 when CUDA is not usable)
 //   upload(view: ArrayBufferView, deviceId = 0) → bigint (a device address; free() it)
@@ -18,9 +19,8 @@
 #include <string>
 
 #include "binding/js_values.h"
-#include "runners/tensorrt_binding.h"
 
-namespace dsnode::runners {
+namespace dsnode::testing {
 
 namespace {
 
@@ -46,7 +46,7 @@ bool read_address(napi_env env, napi_value value, void** out) {
   return true;
 }
 
-// The driver API, from the libcuda the CUDA runtime has loaded (the testing addon does not link
+// The driver API, from the libcuda the CUDA runtime has loaded (the standalone binding does not link
 // it). CUresult is an int, CUcontext a pointer, CUdeviceptr 64 bits, CUdevice an int.
 struct Driver {
   int (*device_get)(int*, int) = nullptr;                                  // cuDeviceGet
@@ -241,8 +241,6 @@ napi_value free_device(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
-}  // namespace
-
 bool install_cuda_testing(napi_env env, napi_value exports) {
   struct Entry {
     const char* name;
@@ -260,4 +258,12 @@ bool install_cuda_testing(napi_env env, napi_value exports) {
   return object.ok() && napi_set_named_property(env, exports, "cudaTesting", object.value()) == napi_ok;
 }
 
-}  // namespace dsnode::runners
+napi_value init(napi_env env, napi_value exports) {
+  return install_cuda_testing(env, exports) ? exports : nullptr;
+}
+
+}  // namespace
+
+}  // namespace dsnode::testing
+
+NAPI_MODULE(dsnode_cuda_testing, dsnode::testing::init)

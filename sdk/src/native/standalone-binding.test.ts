@@ -1,0 +1,40 @@
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { temporaryDir } from "../test-support/bundle.js";
+import { loadStandaloneBinding, standaloneBindingPath } from "./standalone-binding.js";
+
+const platform = `${process.platform}-${process.arch}, Node ${process.versions.node}`;
+const fix =
+  "ds-element-native ships it in build/Release: reinstall it with `npm install ds-element` " +
+  "(in the ds-element repository: `npm run build -w ds-element-native`)";
+
+describe("loadStandaloneBinding", () => {
+  const override = process.env.DSNODE_STANDALONE_BINDING;
+  afterEach(() => {
+    if (override === undefined) delete process.env.DSNODE_STANDALONE_BINDING;
+    else process.env.DSNODE_STANDALONE_BINDING = override;
+  });
+
+  it("loads ds-element-native's dsnode_standalone.node, once", () => {
+    const native = createRequire(__filename)("ds-element-native") as { buildDir: string };
+    expect(standaloneBindingPath()).toBe(join(native.buildDir, "dsnode_standalone.node"));
+    const addon = loadStandaloneBinding();
+    expect(typeof addon.harness.openCall).toBe("function");
+    expect(loadStandaloneBinding()).toBe(addon);
+  });
+
+  it("names the path, the platform and the fix when the addon is missing", () => {
+    const missing = join(temporaryDir("standalone-binding"), "dsnode_standalone.node");
+    process.env.DSNODE_STANDALONE_BINDING = missing;
+    expect(() => loadStandaloneBinding()).toThrow(`Expected ds-element's standalone binding at ${missing} but received no such file (${platform}); ${fix}`);
+  });
+
+  it("names the path, the platform, the loader's reason and the fix when the addon does not load", () => {
+    const broken = join(temporaryDir("standalone-binding"), "dsnode_standalone.node");
+    writeFileSync(broken, "not a shared object");
+    process.env.DSNODE_STANDALONE_BINDING = broken;
+    expect(() => loadStandaloneBinding()).toThrow(new RegExp(`^Cannot load ds-element's standalone binding from ${broken} \\(${platform}\\): .+; ${fix.replace(/[()`]/g, "\\$&")}$`));
+  });
+});
