@@ -132,7 +132,7 @@ function transformStateTs() {
     " * `transform` call (docs/internals/host-protocol.md), of the object rows the metadata binding",
     " * reads and writes (docs/internals/metadata-design.md §5), and the descriptors of the fields",
     " * they hold, from which FrameMeta's and ObjectMeta's accessors are made",
-    " * (metadata/record-fields.ts). Native code has the same layout in",
+    " * (metadata/call/record-fields.ts). Native code has the same layout in",
     " * native-host/src/binding/state_layout.h.",
     " *",
     ` * ${HEADER_NOTE}`,
@@ -236,7 +236,7 @@ function descriptor(record, lay, field) {
 /** The typed declarations of a record's accessors (merged into the class of the same name). */
 function accessorInterface(record) {
   const out = [
-    `/** ${record.owner}'s fields held in its record: accessors made from the descriptors in protocol/transform-state.ts (metadata/record-fields.ts). */`,
+    `/** ${record.owner}'s fields held in its record: accessors made from the descriptors in protocol/transform-state.ts (metadata/call/record-fields.ts). */`,
     `export interface ${record.owner} {`,
   ];
   const fields = tsRecordFields(record);

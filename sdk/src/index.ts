@@ -62,7 +62,7 @@ export type {
   Circle,
   CircleInit,
 } from "./metadata/values.js";
-export { Buffer } from "./metadata/buffer.js";
+export { Buffer } from "./stream/buffer.js";
 export {
   TensorHandle,
   type TensorHandleJSON,

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ElementDefinitionError, PropertyValidationError, StaleHandleError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../metadata/buffer.js";
+import type { Buffer } from "../stream/buffer.js";
 import { HOST_PROTOCOL_V1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { makeTransformState, writeTransformState } from "../test-support/transform-state.js";
 import { Element } from "./element.js";

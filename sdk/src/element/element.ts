@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { ElementDefinitionError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../metadata/buffer.js";
+import type { Buffer } from "../stream/buffer.js";
 import { HOST_PROTOCOL_V1, type ElementAdapterV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";

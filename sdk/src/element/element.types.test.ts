@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../metadata/buffer.js";
+import type { Buffer } from "../stream/buffer.js";
 import { Element } from "./element.js";
 
 class FrameCounter extends Element.define({

@@ -4,8 +4,8 @@
  * zod- or handle-related happens here, in the bundle's own SDK copy.
  */
 import { BatchMeta } from "../metadata/batch-meta.js";
-import { Buffer } from "../metadata/buffer.js";
-import { TransformScope } from "../metadata/transform-scope.js";
+import { Buffer } from "../stream/buffer.js";
+import { TransformScope } from "../metadata/call/transform-scope.js";
 import type { MetaBinding } from "../native/meta-binding.js";
 import { installRunnerBinding } from "../native/runner-binding.js";
 import { installTensorBinding } from "../native/tensor-binding.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { expectedMessage } from "../errors/describe-value.js";
 import { ElementDefinitionError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../metadata/buffer.js";
+import type { Buffer } from "../stream/buffer.js";
 import type { FrameMeta } from "../metadata/frame-meta.js";
 import type { FrameTransform } from "../ops/frame-transform.js";
 import { preprocess, type PreprocessOptions } from "../ops/preprocess.js";

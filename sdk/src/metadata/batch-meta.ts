@@ -5,7 +5,7 @@ import { DisplayMeta } from "./display-meta.js";
 import { FrameMeta, type FrameMetaJSON } from "./frame-meta.js";
 import { LabelInfo } from "./label-info.js";
 import { acquireObject, type ObjectMeta } from "./object-meta.js";
-import { readState, type TransformScope } from "./transform-scope.js";
+import { readState, type TransformScope } from "./call/transform-scope.js";
 import { BATCH_LEVEL, UserMeta, userInternals, type UserMetaJSON } from "./user-meta.js";
 
 const HANDLE = "BatchMeta";

@@ -1,10 +1,10 @@
 import { MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeClassifier, NativeClassifierRead } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
 import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
-import type { ObjectCore } from "./object-core.js";
-import type { TransformScope } from "./transform-scope.js";
-import { checkBoundedString, checkInt32, checkUint32 } from "./validation.js";
+import type { ObjectCore } from "./call/object-core.js";
+import type { TransformScope } from "./call/transform-scope.js";
+import { checkBoundedString, checkInt32, checkUint32 } from "./call/validation.js";
 
 const TYPE = "ClassifierMeta";
 

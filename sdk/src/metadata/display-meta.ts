@@ -1,7 +1,7 @@
 import { MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeDisplay, NativeDisplayContent } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
-import type { TransformScope } from "./transform-scope.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import type { TransformScope } from "./call/transform-scope.js";
 import {
   arrowFromNative,
   arrowToNative,

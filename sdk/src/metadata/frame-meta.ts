@@ -1,13 +1,13 @@
 import { MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeBulkOptions, NativeObjectColumns } from "../native/meta-binding.js";
 import { FRAME_FIELDS, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
-import { checkSameCall, notAHandle, notIn } from "./handle-checks.js";
+import { checkSameCall, notAHandle, notIn } from "./call/handle-checks.js";
 import { displayInternals, type DisplayMeta, type DisplayMetaJSON } from "./display-meta.js";
-import { ACQUIRED, IN_FRAME, REMOVED } from "./object-core.js";
+import { ACQUIRED, IN_FRAME, REMOVED } from "./call/object-core.js";
 import { objectAtRow, objectCoreOf, tensorOutputs, type ObjectMeta, type ObjectMetaJSON } from "./object-meta.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
-import { defineRecordFields, recordFieldsJSON } from "./record-fields.js";
-import type { TransformScope } from "./transform-scope.js";
+import { defineRecordFields, recordFieldsJSON } from "./call/record-fields.js";
+import type { TransformScope } from "./call/transform-scope.js";
 import { FRAME_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
 import {
   checkBoundedString,
@@ -18,7 +18,7 @@ import {
   checkUint32,
   invalid,
   invalidReceived,
-} from "./validation.js";
+} from "./call/validation.js";
 import { makeColor, type ColorInit } from "./values.js";
 
 const HANDLE = "FrameMeta";
@@ -415,7 +415,7 @@ export class FrameMeta {
 }
 
 // generated: frame-fields (npm run generate)
-/** FrameMeta's fields held in its record: accessors made from the descriptors in protocol/transform-state.ts (metadata/record-fields.ts). */
+/** FrameMeta's fields held in its record: accessors made from the descriptors in protocol/transform-state.ts (metadata/call/record-fields.ts). */
 export interface FrameMeta {
   /**
    * Frame number within its source (`frame_num`, int32).

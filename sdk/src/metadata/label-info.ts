@@ -1,9 +1,9 @@
 import { MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
-import { ADDED, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
-import type { TransformScope } from "./transform-scope.js";
-import { checkBoundedString, checkFloatUnit, checkUint32, MAX_RESULT_LABEL_BYTES } from "./validation.js";
+import { ADDED, readOnly, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import type { TransformScope } from "./call/transform-scope.js";
+import { checkBoundedString, checkFloatUnit, checkUint32, MAX_RESULT_LABEL_BYTES } from "./call/validation.js";
 
 const TYPE = "LabelInfo";
 

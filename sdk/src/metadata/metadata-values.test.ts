@@ -7,9 +7,9 @@ import type { MetaBinding } from "../native/meta-binding.js";
 import { META_LAYOUT_VERSION, OBJ_OBJECT_ID, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, OBJ_STRIDE } from "../protocol/transform-state.js";
 import { makeTransformState } from "../test-support/transform-state.js";
 import { BatchMeta } from "./batch-meta.js";
-import { Buffer } from "./buffer.js";
+import { Buffer } from "../stream/buffer.js";
 import type { ObjectMeta } from "./object-meta.js";
-import { TransformScope } from "./transform-scope.js";
+import { TransformScope } from "./call/transform-scope.js";
 import type { Color, RectParams } from "./values.js";
 
 /** A binding that hands out rows with DeepStream's defaults and records every call. */

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { StaleHandleError } from "../errors/errors.js";
 import { makeTransformState, writeTransformState } from "../test-support/transform-state.js";
 import { BatchMeta } from "./batch-meta.js";
-import { Buffer } from "./buffer.js";
-import { TransformScope } from "./transform-scope.js";
+import { Buffer } from "../stream/buffer.js";
+import { TransformScope } from "./call/transform-scope.js";
 
 const twoFrames = {
   pts: 40_000_000,

@@ -8,14 +8,14 @@ import {
   OBJ_TRACKER_BBOX_INFO,
 } from "../protocol/transform-state.js";
 import { ClassifierMeta, classifierInternals, type ClassifierMetaJSON } from "./classifier-meta.js";
-import { checkAddable, checkSameCall, notAHandle, notIn, ADDED as HANDLE_ADDED } from "./handle-checks.js";
-import { ACQUIRED, IN_FRAME, ObjectCore, REMOVED } from "./object-core.js";
-import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./object-views.js";
+import { checkAddable, checkSameCall, notAHandle, notIn, ADDED as HANDLE_ADDED } from "./call/handle-checks.js";
+import { ACQUIRED, IN_FRAME, ObjectCore, REMOVED } from "./call/object-core.js";
+import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./call/object-views.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
-import type { TransformScope } from "./transform-scope.js";
+import type { TransformScope } from "./call/transform-scope.js";
 import { OBJECT_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
-import { defineRecordFields, fieldJSON } from "./record-fields.js";
-import { checkBoundedString } from "./validation.js";
+import { defineRecordFields, fieldJSON } from "./call/record-fields.js";
+import { checkBoundedString } from "./call/validation.js";
 import {
   makeMask,
   type Box,
@@ -481,7 +481,7 @@ export class ObjectMeta {
 }
 
 // generated: object-fields (npm run generate)
-/** ObjectMeta's fields held in its record: accessors made from the descriptors in protocol/transform-state.ts (metadata/record-fields.ts). */
+/** ObjectMeta's fields held in its record: accessors made from the descriptors in protocol/transform-state.ts (metadata/call/record-fields.ts). */
 export interface ObjectMeta {
   /**
    * Class index from the detector (`class_id`, int32).

@@ -15,7 +15,7 @@ import {
   checkUnit,
   invalid,
   invalidReceived,
-} from "./validation.js";
+} from "./call/validation.js";
 
 /**
  * A colour (`NvOSD_ColorParams`), each component from 0 to 1. On an object's `rectParams` and

@@ -3,7 +3,7 @@
  * frames of one format, laid out as Buffer.extract expects (frame b at b × stride × height),
  * with the stream info a pipeline would give them (harness.setVideo).
  */
-import { Buffer } from "../metadata/buffer.js";
+import { Buffer } from "../stream/buffer.js";
 import {
   FRAME_BATCH_ID,
   FRAME_NUM,

@@ -6,7 +6,7 @@
  * @internal
  */
 import { BatchMeta } from "../metadata/batch-meta.js";
-import { TransformScope } from "../metadata/transform-scope.js";
+import { TransformScope } from "../metadata/call/transform-scope.js";
 import type { StandaloneBinding } from "../native/standalone-binding.js";
 import { stateLength } from "../protocol/transform-state.js";
 

@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import { OBJ_STRIDE } from "../protocol/transform-state.js";
+import { OBJ_STRIDE } from "../../protocol/transform-state.js";
 
 /** Rows of a new table: enough for a typical frame's objects without growing. */
 export const INITIAL_ROWS = 64;

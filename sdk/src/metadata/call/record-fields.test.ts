@@ -5,15 +5,15 @@
 // A field added to the table is covered here without a line of its own; on
 // `npm run test:deepstream` the values go through NVIDIA's NvDsBatchMeta.
 import { describe, expect, it } from "vitest";
-import { Element, type BatchMeta as Batch } from "../index.js";
-import type { MetaBinding } from "../native/meta-binding.js";
-import { FRAME, OBJECT, type Field, type KindName } from "../protocol/meta-fields.mjs";
-import { FRAME_FIELDS, FRAME_INIT_MEMBERS, OBJECT_FIELDS, OBJ_STRIDE, STATE_FRAMES_BASE, type RecordField } from "../protocol/transform-state.js";
-import { inCall, makeBuffer, requireStandaloneBinding, type OpenCall } from "../test-support/standalone-binding.js";
-import { runTransform } from "../testing/index.js";
-import type { BatchMeta } from "./batch-meta.js";
-import type { FrameMeta } from "./frame-meta.js";
-import { objectCoreOf, type ObjectMeta } from "./object-meta.js";
+import { Element, type BatchMeta as Batch } from "../../index.js";
+import type { MetaBinding } from "../../native/meta-binding.js";
+import { FRAME, OBJECT, type Field, type KindName } from "../../protocol/meta-fields.mjs";
+import { FRAME_FIELDS, FRAME_INIT_MEMBERS, OBJECT_FIELDS, OBJ_STRIDE, STATE_FRAMES_BASE, type RecordField } from "../../protocol/transform-state.js";
+import { inCall, makeBuffer, requireStandaloneBinding, type OpenCall } from "../../test-support/standalone-binding.js";
+import { runTransform } from "../../testing/index.js";
+import type { BatchMeta } from "../batch-meta.js";
+import type { FrameMeta } from "../frame-meta.js";
+import { objectCoreOf, type ObjectMeta } from "../object-meta.js";
 
 type Kind = Exclude<KindName, "bufferTime" | "reserved">;
 

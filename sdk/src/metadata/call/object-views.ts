@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import type { NativeColor } from "../native/meta-binding.js";
+import type { NativeColor } from "../../native/meta-binding.js";
 import {
   OBJ_RECT_PARAMS_BG_COLOR,
   OBJ_RECT_PARAMS_BORDER_COLOR,
@@ -17,7 +17,7 @@ import {
   OBJ_RECT_PARAMS_HAS_COLOR_INFO,
   OBJ_RECT_PARAMS,
   OBJ_RECT_PARAMS_ROTATION_ANGLE,
-} from "../protocol/transform-state.js";
+} from "../../protocol/transform-state.js";
 import { OBJECT, type ObjectCore } from "./object-core.js";
 import {
   checkBoolean,
@@ -44,7 +44,7 @@ import {
   type Text,
   type TextParams,
   type TextParamsInit,
-} from "./values.js";
+} from "../values.js";
 
 /** A member's name for stale/state messages and its `ObjectMeta.`-qualified name for value messages. */
 interface Name {

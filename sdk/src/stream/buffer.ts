@@ -1,7 +1,7 @@
 import { STATE_DTS, STATE_DURATION, STATE_PTS, STATE_SIZE } from "../protocol/transform-state.js";
 import { extractFrame } from "../tensor/extract.js";
 import type { TensorHandle } from "../tensor/tensor-handle.js";
-import { readClockTime, readState, type TransformScope } from "./transform-scope.js";
+import { readClockTime, readState, type TransformScope } from "../metadata/call/transform-scope.js";
 
 const HANDLE = "Buffer";
 

@@ -9,7 +9,7 @@
  *
  * @internal
  */
-import type { FieldKind, RecordField } from "../protocol/transform-state.js";
+import type { FieldKind, RecordField } from "../../protocol/transform-state.js";
 import {
   checkBoolean,
   checkClockTime,

@@ -10,8 +10,8 @@
  * @internal
  */
 import { Buffer as NodeBuffer } from "node:buffer";
-import { describeValue, expectedMessage } from "../errors/describe-value.js";
-import { InvalidTypeError, InvalidValueError } from "../errors/errors.js";
+import { describeValue, expectedMessage } from "../../errors/describe-value.js";
+import { InvalidTypeError, InvalidValueError } from "../../errors/errors.js";
 
 /** DeepStream's MAX_LABEL_SIZE minus the NUL: the longest obj_label / result_label in bytes. */
 export const MAX_LABEL_BYTES = 127;

@@ -6,13 +6,13 @@
  *
  * @internal
  */
-import { MetaStateError, StaleHandleError } from "../errors/errors.js";
-import type { NativeText } from "../native/meta-binding.js";
-import { OBJ_STRIDE } from "../protocol/transform-state.js";
-import type { ClassifierMeta } from "./classifier-meta.js";
+import { MetaStateError, StaleHandleError } from "../../errors/errors.js";
+import type { NativeText } from "../../native/meta-binding.js";
+import { OBJ_STRIDE } from "../../protocol/transform-state.js";
+import type { ClassifierMeta } from "../classifier-meta.js";
 import type { TransformScope } from "./transform-scope.js";
-import type { UserMeta } from "./user-meta.js";
-import { maskFromNative, type MaskParams } from "./values.js";
+import type { UserMeta } from "../user-meta.js";
+import { maskFromNative, type MaskParams } from "../values.js";
 
 /** Acquired from the pool, not added yet: writes travel with addObjectMeta. */
 export const ACQUIRED = 0;

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/errors.js";
+import { InvalidTypeError, MetaStateError, StaleHandleError } from "../../errors/errors.js";
 import type { TransformScope } from "./transform-scope.js";
 
 /** Staged or acquired, not added yet. */

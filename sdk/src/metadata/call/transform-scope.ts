@@ -1,5 +1,5 @@
-import { StaleHandleError } from "../errors/errors.js";
-import type { MetaBinding } from "../native/meta-binding.js";
+import { StaleHandleError } from "../../errors/errors.js";
+import type { MetaBinding } from "../../native/meta-binding.js";
 import {
   META_LAYOUT_VERSION,
   OBJ_PARENT_ROW,
@@ -7,15 +7,15 @@ import {
   STATE_CALL_ID,
   STATE_NUM_FRAMES,
   stateLength,
-} from "../protocol/transform-state.js";
-import type { BatchMeta } from "./batch-meta.js";
-import type { ClassifierMeta } from "./classifier-meta.js";
-import type { DisplayMeta } from "./display-meta.js";
-import type { LabelInfo } from "./label-info.js";
+} from "../../protocol/transform-state.js";
+import type { BatchMeta } from "../batch-meta.js";
+import type { ClassifierMeta } from "../classifier-meta.js";
+import type { DisplayMeta } from "../display-meta.js";
+import type { LabelInfo } from "../label-info.js";
 import type { ObjectCore } from "./object-core.js";
-import type { ObjectMeta } from "./object-meta.js";
+import type { ObjectMeta } from "../object-meta.js";
 import { grownRows, sharedObjectTables, type ObjectTablePool } from "./object-table.js";
-import type { UserMeta } from "./user-meta.js";
+import type { UserMeta } from "../user-meta.js";
 
 const NO_TABLE = new Float64Array(0);
 /** The code of the RangeError `acquireObject` throws when the bound table has no room. */
