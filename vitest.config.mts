@@ -30,8 +30,18 @@ export default defineConfig({
       },
       {
         test: {
+          // What the repository's sources must keep (layering, no code in strings): reads files,
+          // builds nothing.
+          name: "repository",
+          include: ["test/repository/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
+          exclude: ["test/repository/**"],
           globalSetup: ["test/helpers/projects.ts"],
           environment: "node",
           // Real pipelines: builds, Node start-up inside GStreamer, one file at a time.
