@@ -119,7 +119,7 @@ async function main() {
       peers, objects: settings.metaObjects, rounds: settings.metaRounds, trials: settings.metaTrials, onProgress: progress("metadata peer runs"),
     });
     printMeta(meta, machine.cores);
-    results.meta = { ...meta, targets: "bulk <= 2x C++, one by one <= 10x C++ (issue 3)" };
+    results.meta = { ...meta, targets: "bulk <= 2x C++, one by one <= 10x C++" };
   }
 
   if (sections.has("onnx-runner")) {

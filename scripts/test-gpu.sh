@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run test:gpu`: the GPU acceptance tests (issue 4; docs/internals/gpu-testing.md).
+# `npm run test:gpu`: the GPU acceptance tests (docs/internals/gpu-testing.md).
 #
 # On a machine with an NVIDIA GPU (nvidia-smi lists one) and everything installed (scripts/setup.sh:
 # GStreamer, libnode, nvcc for the CUDA build): builds, then runs scripts/gpu/device-run.sh on this

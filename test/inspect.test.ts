@@ -1,4 +1,4 @@
-// Acceptance 2: gst-inspect-1.0 shows everything from the manifest, without starting Node.
+// gst-inspect-1.0 shows everything from the manifest, without starting Node.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { inspect, repoRoot, scratchDir } from "./helpers/gst";

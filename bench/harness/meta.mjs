@@ -1,6 +1,6 @@
 // Metadata writes: the cost per object of writing detections from TypeScript (one by one and
 // with the bulk frame.addObjects) against the same work done directly in C++ on the portable
-// backend (issue 3: bulk <= 2x C++, one by one <= 10x C++). Two peer programs do the same
+// backend (targets: bulk <= 2x C++, one by one <= 10x C++). Two peer programs do the same
 // work and print ns/object as JSON: native-host/bench/meta_bench.cpp (built here as the CMake
 // target dsnode-meta-bench) and bench/harness/meta-ts-peer.mjs (the built SDK over the testing
 // addon dsnode_standalone.node). Each trial runs both, in alternating order; the figures are the

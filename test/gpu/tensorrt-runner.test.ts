@@ -1,4 +1,4 @@
-// Issue 4: the TensorRT backend of loadRunner (native-host/src/runners/, docs/internals/runners.md)
+// The TensorRT backend of loadRunner (native-host/src/runners/, docs/internals/runners.md)
 // on a real GPU, with the checks the ONNX Runtime backend gets: the inputs and outputs it lists,
 // results equal to ONNX Runtime's within tolerance, a dynamic batch, and the exact error texts.
 // Engines are built here from ONNX models (two tiny ones written by test/helpers/tensorrt.ts and

@@ -39,7 +39,11 @@ export interface NativeBinding extends RunnerBinding {
   liveInstances(): number[];
   /** Reads and writes the batches transform() receives. */
   readonly meta: MetaBinding;
-  /** Frames of the buffers transform() receives, owned tensors and ops (absent from older runtimes). */
+  /**
+   * Frames of the buffers transform() receives, owned tensors and ops. The runtime library
+   * always exports it; host.test.ts drives host.js with stand-ins that do not (the one loader
+   * of issue 15's second step types the bindings once).
+   */
   readonly tensor?: TensorBinding;
 }
 

@@ -16,8 +16,8 @@ import type { TensorBinding } from "./tensor-binding.js";
 export interface StandaloneBinding {
   readonly meta: MetaBinding;
   readonly harness: StandaloneHarness;
-  /** Frame access and ops (Buffer.extract); absent from builds older than it. */
-  readonly tensor?: TensorBinding;
+  /** Frame access and ops (Buffer.extract). */
+  readonly tensor: TensorBinding;
 }
 
 /** What fixes a missing or broken addon, for the error messages. */

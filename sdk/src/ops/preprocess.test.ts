@@ -20,6 +20,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
 import { tensorBinding } from "../native/tensor-binding.js";
 import { inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
+import { seededRandom } from "../test-support/seeded-random.mjs";
 import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { TensorHandle } from "../tensor/tensor-handle.js";
 import { FORMAT_CHANNELS, type PixelFormat } from "../tensor/types.js";
@@ -35,18 +36,6 @@ afterAll(() => {
 
 // ---------------------------------------------------------------- the reference
 
-/** Deterministic pseudo-random bytes (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Image {
   width: number;
   height: number;
@@ -57,7 +46,7 @@ interface Image {
 }
 
 function randomImage(width: number, height: number, format: PixelFormat, seed: number, padding = 0): Image {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pitch = width * FORMAT_CHANNELS[format] + padding;
   const bytes = new Uint8Array(pitch * height);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);

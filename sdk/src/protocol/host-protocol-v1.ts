@@ -28,13 +28,13 @@ export interface HostServicesV1 {
   readonly meta?: MetaBinding | undefined;
   /**
    * The binding's tensor functions (sdk/src/native/tensor-binding.ts): frames of the buffers
-   * `transform` receives, owned tensors, ops. Absent from hosts older than it; frame access
-   * then fails with an error saying so.
+   * `transform` receives, owned tensors, ops. Absent where no transform runs (`ds-element
+   * build` reading the manifest).
    */
   readonly tensor?: TensorBinding | undefined;
   /**
    * The binding's runner functions (sdk/src/native/runner-binding.ts): `loadTensorRT` where the
-   * runtime was built with TensorRT. Absent from hosts older than it.
+   * runtime was built with TensorRT. Absent where no transform runs, as `tensor` is.
    */
   readonly runners?: RunnerBinding | undefined;
 }
