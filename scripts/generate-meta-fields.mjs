@@ -191,6 +191,12 @@ function transformStateTs() {
     "  readonly writable: boolean;",
     "}",
     "",
+    `/** The names of FrameMeta's record fields. */`,
+    `export type FrameFieldName = ${tsRecordFields(FRAME).map((f) => JSON.stringify(f.name)).join(" | ")};`,
+    "",
+    `/** The names of ObjectMeta's record fields. */`,
+    `export type ObjectFieldName = ${tsRecordFields(OBJECT).map((f) => JSON.stringify(f.name)).join(" | ")};`,
+    "",
     "/** FrameMeta's fields, in the order of its API and its toJSON. */",
     "export const FRAME_FIELDS: readonly RecordField[] = [",
   );
@@ -250,23 +256,12 @@ function accessorInterface(record) {
   return out.join("\n");
 }
 
-/** Members of a toJSON interface (`FrameMetaJSON`) for the table's fields. */
-function jsonMembers(record) {
-  const out = [];
-  for (const field of tsMembers(record)) {
-    const type = field.extra?.json ?? field.view?.json ?? JSON_TYPES[field.kind];
-    const note = field.kind === "uint64" ? ", as a decimal string" : field.extra?.json.endsWith("| null") ? "; null when none" : "";
-    out.push(tsLineDoc("", `See {@link ${record.owner}.${field.name}}${note}.`), `${field.name}: ${type};`);
-  }
-  return out.join("\n");
-}
-
 /** Members of a testing init type (`ObjectInit`): the writable fields, optional. */
 function initMembers(record, withInitOnly) {
   const out = [];
   for (const field of tsMembers(record)) {
     if (field.readOnly || (withInitOnly && field.init === undefined)) continue;
-    const type = field.extra?.init ?? field.view?.init ?? KINDS[field.kind].ts;
+    const type = field.extra ?? field.view ?? KINDS[field.kind].ts;
     const init = field.init === undefined ? "" : `; ${field.init}`;
     out.push(tsLineDoc("", `See {@link ${record.owner}.${field.name}}${init}.`), `${field.name}?: ${type.replace(" | undefined", "")};`);
   }
@@ -613,11 +608,11 @@ const outputs = [
   ["native-host/src/binding/state_layout.h", stateLayoutH()],
   [
     "sdk/src/metadata/frame-meta.ts",
-    { "frame-json": jsonMembers(FRAME), "frame-fields": accessorInterface(FRAME) },
+    { "frame-fields": accessorInterface(FRAME) },
   ],
   [
     "sdk/src/metadata/object-meta.ts",
-    { "object-json": jsonMembers(OBJECT), "object-fields": accessorInterface(OBJECT) },
+    { "object-fields": accessorInterface(OBJECT) },
   ],
   ["sdk/src/testing/batch-init.ts", { "object-init": initMembers(OBJECT, false), "frame-init": initMembers(FRAME, true) }],
   [

@@ -1,12 +1,12 @@
 import { MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeBulkOptions, NativeObjectColumns } from "../native/meta-binding.js";
-import { FRAME_FIELDS, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
+import { FRAME_FIELDS, type FrameFieldName, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
 import { checkSameCall, notAHandle, notIn } from "./call/handle-checks.js";
 import { displayInternals, type DisplayMeta, type DisplayMetaJSON } from "./display-meta.js";
 import { ACQUIRED, IN_FRAME, REMOVED } from "./call/object-core.js";
 import { objectAtRow, objectCoreOf, tensorOutputs, type ObjectMeta, type ObjectMetaJSON } from "./object-meta.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
-import { defineRecordFields, recordFieldsJSON } from "./call/record-fields.js";
+import { defineRecordFields, recordFieldsJSON, type RecordFieldsJSON } from "./call/record-fields.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { FRAME_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
 import {
@@ -62,47 +62,15 @@ export interface ObjectColumns {
 }
 
 /**
- * The plain values of a {@link FrameMeta}, as {@link FrameMeta.toJSON} returns them.
- * `ntpTimestamp` is a decimal string (JSON has no 64-bit integers).
+ * The plain values of a {@link FrameMeta}, as {@link FrameMeta.toJSON} returns them: its
+ * fields (`ntpTimestamp` as a decimal string: JSON has no 64-bit integers) and its lists.
  *
  * @example
  * ```ts
  * const frames: FrameMetaJSON[] = batch.frameItems.map((frame) => frame.toJSON());
  * ```
  */
-export interface FrameMetaJSON {
-  // generated: frame-json (npm run generate)
-  /** See {@link FrameMeta.frameNum}. */
-  frameNum: number;
-  /** See {@link FrameMeta.sourceId}. */
-  sourceId: number;
-  /** See {@link FrameMeta.padIndex}. */
-  padIndex: number;
-  /** See {@link FrameMeta.batchId}. */
-  batchId: number;
-  /** See {@link FrameMeta.bufPts}. */
-  bufPts: number | undefined;
-  /** See {@link FrameMeta.ntpTimestamp}, as a decimal string. */
-  ntpTimestamp: string;
-  /** See {@link FrameMeta.sourceFrameWidth}. */
-  sourceFrameWidth: number;
-  /** See {@link FrameMeta.sourceFrameHeight}. */
-  sourceFrameHeight: number;
-  /** See {@link FrameMeta.pipelineWidth}. */
-  pipelineWidth: number;
-  /** See {@link FrameMeta.pipelineHeight}. */
-  pipelineHeight: number;
-  /** See {@link FrameMeta.surfaceType}. */
-  surfaceType: number;
-  /** See {@link FrameMeta.surfaceIndex}. */
-  surfaceIndex: number;
-  /** See {@link FrameMeta.numSurfacesPerFrame}. */
-  numSurfacesPerFrame: number;
-  /** See {@link FrameMeta.inferDone}. */
-  inferDone: boolean;
-  /** See {@link FrameMeta.miscFrameInfo}. */
-  miscFrameInfo: [number, number, number, number];
-  // end generated: frame-json
+export interface FrameMetaJSON extends RecordFieldsJSON<FrameMeta, FrameFieldName> {
   /** Each object's {@link ObjectMeta.toJSON}. */
   objectItems: ObjectMetaJSON[];
   /** Each display meta's {@link DisplayMeta.toJSON}. */

@@ -1,6 +1,8 @@
 import {
   OBJECT_FIELDS,
   OBJECT_MEMBERS,
+  type ObjectFieldName,
+  type RecordField,
   OBJ_DETECTOR_BBOX_INFO,
   OBJ_FRAME_INDEX,
   OBJ_PARENT_ROW,
@@ -14,7 +16,7 @@ import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./call/o
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { OBJECT_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
-import { defineRecordFields, fieldJSON } from "./call/record-fields.js";
+import { defineRecordFields, fieldJSON, type RecordFieldsJSON } from "./call/record-fields.js";
 import { checkBoundedString } from "./call/validation.js";
 import {
   makeMask,
@@ -32,6 +34,7 @@ import {
 const DETECTOR_BBOX = boxNames("detectorBboxInfo");
 const TRACKER_BBOX = boxNames("trackerBboxInfo");
 const EMPTY_TENSORS: readonly TensorOutputMeta[] = Object.freeze([]);
+const FIELD_BY_NAME: ReadonlyMap<string, RecordField> = new Map(OBJECT_FIELDS.map((field) => [field.name, field]));
 
 /** @internal What FrameMeta needs of an ObjectMeta's private state. */
 interface ObjectInternals {
@@ -86,18 +89,7 @@ export interface MaskParamsJSON {
  * const detections: ObjectMetaJSON[] = frame.objectItems.map((obj) => obj.toJSON());
  * ```
  */
-export interface ObjectMetaJSON {
-  // generated: object-json (npm run generate)
-  /** See {@link ObjectMeta.classId}. */
-  classId: number;
-  /** See {@link ObjectMeta.objectId}. */
-  objectId: number;
-  /** See {@link ObjectMeta.uniqueComponentId}. */
-  uniqueComponentId: number;
-  /** See {@link ObjectMeta.confidence}. */
-  confidence: number;
-  /** See {@link ObjectMeta.trackerConfidence}. */
-  trackerConfidence: number;
+export interface ObjectMetaJSON extends RecordFieldsJSON<ObjectMeta, ObjectFieldName> {
   /** See {@link ObjectMeta.label}. */
   label: string;
   /** See {@link ObjectMeta.rectParams}. */
@@ -110,9 +102,6 @@ export interface ObjectMetaJSON {
   detectorBboxInfo: Box;
   /** See {@link ObjectMeta.trackerBboxInfo}. */
   trackerBboxInfo: Box;
-  /** See {@link ObjectMeta.miscObjInfo}. */
-  miscObjInfo: [number, number, number, number];
-  // end generated: object-json
   /** See {@link ObjectMeta.parent}; null when none. */
   parent: ObjectMetaReference | null;
   /** Each classifier's {@link ClassifierMeta.toJSON}. */
@@ -445,7 +434,7 @@ export class ObjectMeta {
     const json: Record<string, unknown> = {};
     for (const name of OBJECT_MEMBERS) {
       const value = this[name];
-      const field = OBJECT_FIELDS.find((candidate) => candidate.name === name);
+      const field = FIELD_BY_NAME.get(name);
       if (field !== undefined) json[name] = fieldJSON(field, value);
       else if (name === "maskParams") json[name] = maskJSON(value as MaskParams | undefined);
       else json[name] = typeof value === "object" ? (value as unknown as { toJSON(): unknown }).toJSON() : value;

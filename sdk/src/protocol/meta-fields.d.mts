@@ -41,8 +41,8 @@ export interface Field {
   readonly example?: string;
   readonly init?: string;
   readonly buffer?: string;
-  readonly extra?: { readonly ts: string; readonly json: string; readonly init: string };
-  readonly view?: { readonly json: string; readonly init: string };
+  readonly extra?: string;
+  readonly view?: string;
 }
 
 export interface Struct {

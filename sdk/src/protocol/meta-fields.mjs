@@ -23,7 +23,9 @@
 //   readOnly TypeScript reads it but never writes it;
 //   deepstream.since / deepstream.missing: the first DeepStream release with the field, and
 //            what an older one lacks (a non-zero value is then an error, never dropped);
-//   doc, example  the member's TSDoc; init: what `ds-element/testing` does when a test omits it.
+//   doc, example  the member's TSDoc; init: what `ds-element/testing` does when a test omits it;
+//   extra / view  a member not held as numbers (kept JS-side / a live view over a struct of the
+//            row): the type `ds-element/testing` takes for it.
 
 /**
  * What each kind is. `slots`: doubles in a record; `ts`: the TypeScript type (`get` / `set`
@@ -320,23 +322,23 @@ export const OBJECT = {
       doc: "Tracker confidence (`tracker_confidence`): 0..1, or -0.1 where there is none.",
       example: "if (obj.trackerConfidence >= 0 && obj.trackerConfidence < 0.2) frame.removeObjectMeta(obj);",
     },
-    { name: "label", ds: "obj_label", c: "char[kMaxLabelSize]", extra: { ts: "string", json: "string", init: "string" } },
-    { name: "rectParams", ds: "rect_params", struct: "RectParams", view: { json: "Rect", init: "RectParamsInit" } },
-    { name: "textParams", ds: "text_params", c: "TextParams", extra: { ts: "TextParams", json: "Text", init: "TextParamsInit" } },
-    { name: "maskParams", ds: "mask_params", c: "MaskParams", extra: { ts: "MaskParams", json: "MaskParamsJSON | null", init: "MaskParams" } },
+    { name: "label", ds: "obj_label", c: "char[kMaxLabelSize]", extra: "string" },
+    { name: "rectParams", ds: "rect_params", struct: "RectParams", view: "RectParamsInit" },
+    { name: "textParams", ds: "text_params", c: "TextParams", extra: "TextParamsInit" },
+    { name: "maskParams", ds: "mask_params", c: "MaskParams", extra: "MaskParams" },
     {
       name: "detectorBboxInfo",
       ds: "detector_bbox_info.org_bbox_coords",
       model: "detector_bbox_info",
       struct: "BboxCoords",
-      view: { json: "Box", init: "BoxInit" },
+      view: "BoxInit",
     },
     {
       name: "trackerBboxInfo",
       ds: "tracker_bbox_info.org_bbox_coords",
       model: "tracker_bbox_info",
       struct: "BboxCoords",
-      view: { json: "Box", init: "BoxInit" },
+      view: "BoxInit",
     },
     {
       name: "miscObjInfo",

@@ -165,6 +165,12 @@ export interface RecordField {
   readonly writable: boolean;
 }
 
+/** The names of FrameMeta's record fields. */
+export type FrameFieldName = "frameNum" | "sourceId" | "padIndex" | "batchId" | "bufPts" | "ntpTimestamp" | "sourceFrameWidth" | "sourceFrameHeight" | "pipelineWidth" | "pipelineHeight" | "surfaceType" | "surfaceIndex" | "numSurfacesPerFrame" | "inferDone" | "miscFrameInfo";
+
+/** The names of ObjectMeta's record fields. */
+export type ObjectFieldName = "classId" | "objectId" | "uniqueComponentId" | "confidence" | "trackerConfidence" | "miscObjInfo";
+
 /** FrameMeta's fields, in the order of its API and its toJSON. */
 export const FRAME_FIELDS: readonly RecordField[] = [
   { name: "frameNum", slot: FRAME_NUM, kind: "int32", writable: true },

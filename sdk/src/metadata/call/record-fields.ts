@@ -80,6 +80,12 @@ const CODECS: Record<FieldKind, Codec> = {
   },
 };
 
+/** The JSON form of a field's value: a bigint as a decimal string, a read-only tuple as an array. */
+export type FieldJSON<T> = T extends bigint ? string : T extends readonly [infer A, infer B, infer C, infer D] ? [A, B, C, D] : T;
+
+/** The record fields `Names` of a handle as its toJSON gives them (FrameMetaJSON's, ObjectMetaJSON's). */
+export type RecordFieldsJSON<Handle, Names extends keyof Handle> = { -readonly [K in Names]: FieldJSON<Handle[K]> };
+
 /** What the accessors need of a handle class: its checks and where its record lives. */
 export interface RecordAccess<T> {
   /** The name in messages ("FrameMeta"). */
@@ -121,11 +127,7 @@ export function defineRecordFields<T extends object>(target: { prototype: T }, f
 /** The record fields of `self` as toJSON gives them, in the descriptors' order. */
 export function recordFieldsJSON(self: object, fields: readonly RecordField[]): Record<string, unknown> {
   const json: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = (self as Record<string, unknown>)[field.name];
-    const codec = CODECS[field.kind];
-    json[field.name] = codec.json === undefined ? value : codec.json(value);
-  }
+  for (const field of fields) json[field.name] = fieldJSON(field, (self as Record<string, unknown>)[field.name]);
   return json;
 }
 
