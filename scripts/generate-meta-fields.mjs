@@ -339,139 +339,50 @@ function modelMembers(fields, indent = "") {
   return out.join("\n");
 }
 
-const INTEGER_READERS = { int32: "i32", uint32: "u32", count: "i32" };
-
-/** Leaves of a layout (one value each), with their C++ access path. */
-function leaves(lay, base) {
-  return lay.nodes
-    .filter((n) => n.slot >= 0 && n.field.struct === undefined && n.field.kind !== "link" && n.field.kind !== "reserved")
-    .map((n) => ({ ...n, access: `${base}.${n.model.join(".")}`, slotExpr: slotExpression(lay, n) }));
-}
+/** The visitor method of each kind (binding/records.cpp: RecordWriter, RecordChecker, RecordReader). */
+const VISITS = {
+  int32: "int32",
+  count: "int32",
+  uint32: "uint32",
+  flag: "flag",
+  objectId: "object_id",
+  clockTime: "clock_time",
+  uint64: "uint64",
+  misc: "misc",
+  confidence: "real",
+  float: "real",
+  floatSize: "real",
+  unit: "real",
+};
 
 /** `L::kObjRectParamsBorderColor + 2` for a colour component, the constant itself for others. */
-function slotExpression(lay, node) {
-  const record = lay === frameLayout ? FRAME : OBJECT;
+function slotExpression(lay, record, node) {
   if (node.depth <= 2) return `L::${cSlot(record, node.path)}`;
   const parent = lay.nodes.find((n) => n.depth === 2 && n.path.join(".") === node.path.slice(0, 2).join("."));
   return `L::${cSlot(record, parent.path)} + ${node.slot - parent.slot}`;
 }
 
-function writeRecord(lay, base, target) {
-  const out = [];
-  for (const leaf of leaves(lay, base)) {
-    const f = leaf.field;
-    const at = `${target}[${leaf.slotExpr}]`;
-    switch (f.kind) {
-      case "bufferTime":
-        out.push(`  ${at} = buffer != nullptr ? clock_slot(${f.buffer}(buffer)) : -1.0;`);
-        break;
-      case "clockTime":
-      case "objectId":
-        out.push(`  ${at} = uint64_or_none(${leaf.access});`);
-        break;
-      case "uint64":
-        out.push(`  ${at} = static_cast<double>(${leaf.access} >> 32);`, `  ${target}[${leaf.slotExpr} + 1] = static_cast<double>(${leaf.access} & 0xFFFFFFFFull);`);
-        break;
-      case "flag":
-        out.push(`  ${at} = ${leaf.access} != 0 ? 1.0 : 0.0;`);
-        break;
-      case "misc":
-        out.push(`  for (size_t i = 0; i < meta::kMaxUserFields; ++i) ${target}[${leaf.slotExpr} + i] = static_cast<double>(${leaf.access}[i]);`);
-        break;
-      default:
-        out.push(`  ${at} = ${leaf.access};`);
+/** One visitor call per field of a record, in slot order (binding/records.cpp walks records with it). */
+function visitRecord(lay, record, fn, param) {
+  const lines = [
+    `// ${record.ds}'s fields in its record, one visitor call each.`,
+    "template <typename Visitor, typename Fields>",
+    `void ${fn}(Visitor& v, Fields& ${param}) {`,
+  ];
+  for (const node of lay.nodes) {
+    const f = node.field;
+    if (node.slot < 0 || f.struct !== undefined || f.kind === "link" || f.kind === "reserved") continue;
+    const slot = slotExpression(lay, record, node);
+    if (f.kind === "bufferTime") {
+      lines.push(`  v.buffer_time(${slot}, BufferTime::k${pascal(f.buffer)});`);
+      continue;
     }
+    lines.push(`  v.${VISITS[f.kind]}(${slot}, "${record.ds}.${node.ds.join(".")}", ${param}.${node.model.join(".")});`);
   }
-  return out.join("\n");
+  lines.push("}");
+  return lines.join("\n");
 }
 
-/**
- * Reads a record into `*out` (named `into`): integers are checked first (the first failure
- * wins and nothing is written), then every value is assigned.
- */
-function readRecord(lay, owner, source, into) {
-  const checks = [];
-  const assigns = [];
-  const late = [];
-  const local = (leaf) => leaf.model.join("_");
-  for (const leaf of leaves(lay, into)) {
-    const f = leaf.field;
-    const name = `"${owner}.${leaf.ds.join(".")}"`;
-    const value = `${source}[${leaf.slotExpr}]`;
-    const type = f.c;
-    switch (f.kind) {
-      case "bufferTime":
-        break;
-      case "int32":
-      case "uint32":
-      case "count":
-        checks.push(`  ${type} ${local(leaf)} = 0;`, `  in.${INTEGER_READERS[f.kind]}(${leaf.slotExpr}, ${name}, &${local(leaf)});`);
-        assigns.push(`  ${leaf.access} = ${local(leaf)};`);
-        break;
-      case "flag":
-        checks.push(`  ${type} ${local(leaf)} = 0;`, `  in.read(${leaf.slotExpr}, 0, 1, ${name}, &${local(leaf)});`);
-        assigns.push(`  ${leaf.access} = ${local(leaf)};`);
-        break;
-      case "uint64":
-        checks.push(
-          `  uint32_t ${local(leaf)}_high = 0, ${local(leaf)}_low = 0;`,
-          `  in.u32(${leaf.slotExpr}, "${owner}.${leaf.ds.join(".")} (high 32 bits)", &${local(leaf)}_high);`,
-          `  in.u32(${leaf.slotExpr} + 1, "${owner}.${leaf.ds.join(".")} (low 32 bits)", &${local(leaf)}_low);`,
-        );
-        assigns.push(`  ${leaf.access} = (static_cast<uint64_t>(${local(leaf)}_high) << 32) | ${local(leaf)}_low;`);
-        break;
-      case "misc":
-        checks.push(
-          `  ${type} ${local(leaf)}[meta::kMaxUserFields] = {};`,
-          `  static const char* const k${pascal(camel(local(leaf)))}[] = {${[0, 1, 2, 3].map((i) => `"${owner}.${leaf.ds.join(".")}[${i}]"`).join(", ")}};`,
-          `  for (size_t i = 0; i < meta::kMaxUserFields; ++i) in.i64(${leaf.slotExpr} + i, k${pascal(camel(local(leaf)))}[i], &${local(leaf)}[i]);`,
-        );
-        assigns.push(`  std::copy_n(${local(leaf)}, meta::kMaxUserFields, ${leaf.access});`);
-        break;
-      case "clockTime":
-      case "objectId":
-        late.push(
-          `  uint64_t ${local(leaf)} = 0;`,
-          `  if (Status status = read_uint64_or_none(${value}, ${name}, "${f.kind === "objectId" ? "untracked" : "none"}", &${local(leaf)}); !status.ok()) return status;`,
-        );
-        assigns.push(`  ${leaf.access} = ${local(leaf)};`);
-        break;
-      case "unit":
-        assigns.push(`  ${leaf.access} = ${value};`);
-        break;
-      default:
-        assigns.push(`  ${leaf.access} = static_cast<${type}>(${value});`);
-    }
-  }
-  return [`  IntegerReader in{${source}, Status::Ok()};`, ...checks, "  if (!in.status.ok()) return in.status;", ...late, ...assigns].join("\n");
-}
-
-function recordCodec() {
-  return [
-    "void write_frame_record(const meta::FrameFields& frame, GstBuffer* buffer, double* record) {",
-    writeRecord(frameLayout, "frame", "record"),
-    "  for (size_t i = L::kFrameSlotsUsed; i < L::kStateFrameStride; ++i) record[i] = 0.0;",
-    "}",
-    "",
-    "Status read_frame_record(const double* record, meta::FrameFields* out) {",
-    "  meta::FrameFields& frame = *out;",
-    readRecord(frameLayout, FRAME.ds, "record", "frame"),
-    "  return Status::Ok();",
-    "}",
-    "",
-    "void write_object_row(const meta::ObjectFields& object, double* row) {",
-    writeRecord(objectLayout, "object", "row"),
-    "}",
-    "",
-    "Status read_object_row(const double* row, meta::ObjectFields* fields) {",
-    "  meta::ObjectFields& object = *fields;",
-    readRecord(objectLayout, OBJECT.ds, "row", "object"),
-    "  return Status::Ok();",
-    "}",
-  ].join("\n");
-}
-
-const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
 const VALIDATORS = { float: "finite", floatSize: "non_negative", unit: "unit_interval", confidence: "confidence", count: "count" };
 const structCheck = (name) => `check_${snake(name)}`;
@@ -625,7 +536,7 @@ const outputs = [
   ],
   [
     "native-host/src/binding/records.cpp",
-    { "record codec": recordCodec() },
+    { "record fields": `${visitRecord(frameLayout, FRAME, "visit_frame_record", "frame")}\n\n${visitRecord(objectLayout, OBJECT, "visit_object_row", "object")}` },
   ],
   ["native-host/src/meta/validate.cpp", { "field validators": structValidators() }],
   ["native-host/src/meta/deepstream_backend.cpp", { "deepstream copies": deepstreamCopies() }],

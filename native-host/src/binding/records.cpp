@@ -1,9 +1,10 @@
 #include "binding/records.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "binding/state_layout.h"
 #include "meta/validate.h"
@@ -24,42 +25,167 @@ bool is_integer_in(double value, double minimum, double maximum) {
   return std::isfinite(value) && std::trunc(value) == value && value >= minimum && value <= maximum;
 }
 
-// Reads record[index] as an integer of [minimum, maximum]; the first failure wins.
-struct IntegerReader {
-  const double* record;
-  Status status;
-  template <typename T>
-  void read(size_t index, double minimum, double maximum, const char* field, T* out) {
-    if (!status.ok()) return;
-    const double value = record[index];
-    if (is_integer_in(value, minimum, maximum)) {
-      *out = static_cast<T>(value);
-      return;
-    }
-    int64_t ignored = 0;
-    status = meta::checked_integer(value, minimum, maximum, field, &ignored);
-  }
-  void u32(size_t index, const char* field, uint32_t* out) { read(index, 0, kUint32Max, field, out); }
-  void i32(size_t index, const char* field, int32_t* out) { read(index, kInt32Min, kInt32Max, field, out); }
-  void i64(size_t index, const char* field, int64_t* out) { read(index, -kMaxSafe, kMaxSafe, field, out); }
-};
-
 // uint64 values that use all-ones for "none" (buf_pts, object_id) travel as -1.
-Status read_uint64_or_none(double value, const char* field, const char* none, uint64_t* out) {
-  if (value == -1) {
-    *out = UINT64_MAX;
-    return Status::Ok();
-  }
-  if (is_integer_in(value, 0, kMaxSafe)) {
-    *out = static_cast<uint64_t>(value);
-    return Status::Ok();
-  }
-  return Status::Invalid(std::string("Expected an integer from 0 to 9007199254740991 (or -1 for ") + none +
-      ") for " + field + " but received " + meta::describe_number(value));
-}
-
 double uint64_or_none(uint64_t value) {
   return value == UINT64_MAX ? -1.0 : static_cast<double>(value);
+}
+
+// The buffer's own times in a frame record (not DeepStream fields).
+enum class BufferTime { kDts, kDuration };
+
+// A record's fields are walked by the generated visit_frame_record / visit_object_row below,
+// one call per field of the table, with one of these visitors: each says once what a kind of
+// field is in the record.
+
+// Model → record.
+struct RecordWriter {
+  double* slots;
+  GstBuffer* buffer = nullptr;
+  template <typename T> void int32(size_t slot, const char*, const T& value) { slots[slot] = value; }
+  template <typename T> void uint32(size_t slot, const char*, const T& value) { slots[slot] = value; }
+  template <typename T> void flag(size_t slot, const char*, const T& value) { slots[slot] = value != 0 ? 1.0 : 0.0; }
+  template <typename T> void real(size_t slot, const char*, const T& value) { slots[slot] = value; }
+  void object_id(size_t slot, const char*, const uint64_t& value) { slots[slot] = uint64_or_none(value); }
+  void clock_time(size_t slot, const char*, const uint64_t& value) { slots[slot] = uint64_or_none(value); }
+  // Two exact 32-bit halves, high first: a uint64 does not fit a double's 53 bits.
+  void uint64(size_t slot, const char*, const uint64_t& value) {
+    slots[slot] = static_cast<double>(value >> 32);
+    slots[slot + 1] = static_cast<double>(value & 0xFFFFFFFFull);
+  }
+  void misc(size_t slot, const char*, const int64_t (&values)[meta::kMaxUserFields]) {
+    for (size_t i = 0; i < meta::kMaxUserFields; ++i) slots[slot + i] = static_cast<double>(values[i]);
+  }
+  void buffer_time(size_t slot, BufferTime which) {
+    const GstClockTime time = buffer == nullptr ? GST_CLOCK_TIME_NONE
+        : which == BufferTime::kDts ? GST_BUFFER_DTS(buffer) : GST_BUFFER_DURATION(buffer);
+    slots[slot] = clock_slot(time);
+  }
+};
+
+// Record, checked: the integers a model field can hold, named by their DeepStream field. The
+// first failure wins; nothing is written (ranges of floats are validate.h's).
+struct RecordChecker {
+  const double* slots;
+  Status status = Status::Ok();
+  // `field` + `suffix` names the value; the name is built only when the check fails.
+  void integer(size_t slot, double minimum, double maximum, const char* field, const std::string& suffix = {}) {
+    if (!status.ok() || is_integer_in(slots[slot], minimum, maximum)) return;
+    int64_t ignored = 0;
+    status = meta::checked_integer(slots[slot], minimum, maximum, (field + suffix).c_str(), &ignored);
+  }
+  void uint64_or_none(size_t slot, const char* field, const char* none) {
+    const double value = slots[slot];
+    if (!status.ok() || value == -1 || is_integer_in(value, 0, kMaxSafe)) return;
+    status = Status::Invalid(std::string("Expected an integer from 0 to 9007199254740991 (or -1 for ") + none +
+        ") for " + field + " but received " + meta::describe_number(value));
+  }
+  template <typename T> void int32(size_t slot, const char* field, const T&) { integer(slot, kInt32Min, kInt32Max, field); }
+  template <typename T> void uint32(size_t slot, const char* field, const T&) { integer(slot, 0, kUint32Max, field); }
+  template <typename T> void flag(size_t slot, const char* field, const T&) { integer(slot, 0, 1, field); }
+  template <typename T> void real(size_t, const char*, const T&) {}
+  void object_id(size_t slot, const char* field, const uint64_t&) { uint64_or_none(slot, field, "untracked"); }
+  void clock_time(size_t slot, const char* field, const uint64_t&) { uint64_or_none(slot, field, "none"); }
+  void uint64(size_t slot, const char* field, const uint64_t&) {
+    if (!is_integer_in(slots[slot], 0, kUint32Max)) integer(slot, 0, kUint32Max, field, " (high 32 bits)");
+    if (!is_integer_in(slots[slot + 1], 0, kUint32Max)) integer(slot + 1, 0, kUint32Max, field, " (low 32 bits)");
+  }
+  void misc(size_t slot, const char* field, const int64_t (&)[meta::kMaxUserFields]) {
+    for (size_t i = 0; i < meta::kMaxUserFields; ++i) {
+      if (!is_integer_in(slots[slot + i], -kMaxSafe, kMaxSafe))
+        integer(slot + i, -kMaxSafe, kMaxSafe, field, "[" + std::to_string(i) + "]");
+    }
+  }
+  void buffer_time(size_t, BufferTime) {}
+};
+
+// Record → model, once RecordChecker passed.
+struct RecordReader {
+  const double* slots;
+  template <typename T> void int32(size_t slot, const char*, T& value) { value = static_cast<T>(slots[slot]); }
+  template <typename T> void uint32(size_t slot, const char*, T& value) { value = static_cast<T>(slots[slot]); }
+  template <typename T> void flag(size_t slot, const char*, T& value) { value = static_cast<T>(slots[slot]); }
+  template <typename T> void real(size_t slot, const char*, T& value) { value = static_cast<T>(slots[slot]); }
+  void object_id(size_t slot, const char*, uint64_t& value) { value = none_or(slots[slot]); }
+  void clock_time(size_t slot, const char*, uint64_t& value) { value = none_or(slots[slot]); }
+  void uint64(size_t slot, const char*, uint64_t& value) {
+    value = (static_cast<uint64_t>(slots[slot]) << 32) | static_cast<uint64_t>(slots[slot + 1]);
+  }
+  void misc(size_t slot, const char*, int64_t (&values)[meta::kMaxUserFields]) {
+    for (size_t i = 0; i < meta::kMaxUserFields; ++i) values[i] = static_cast<int64_t>(slots[slot + i]);
+  }
+  void buffer_time(size_t, BufferTime) {}
+  static uint64_t none_or(double value) { return value == -1 ? UINT64_MAX : static_cast<uint64_t>(value); }
+};
+
+// generated: record fields (npm run generate)
+// NvDsFrameMeta's fields in its record, one visitor call each.
+template <typename Visitor, typename Fields>
+void visit_frame_record(Visitor& v, Fields& frame) {
+  v.int32(L::kFrameNum, "NvDsFrameMeta.frame_num", frame.frame_num);
+  v.uint32(L::kFrameSourceId, "NvDsFrameMeta.source_id", frame.source_id);
+  v.uint32(L::kFramePadIndex, "NvDsFrameMeta.pad_index", frame.pad_index);
+  v.uint32(L::kFrameBatchId, "NvDsFrameMeta.batch_id", frame.batch_id);
+  v.clock_time(L::kFrameBufPts, "NvDsFrameMeta.buf_pts", frame.buf_pts);
+  v.buffer_time(L::kFrameBufDts, BufferTime::kDts);
+  v.buffer_time(L::kFrameBufDuration, BufferTime::kDuration);
+  v.uint64(L::kFrameNtpTimestamp, "NvDsFrameMeta.ntp_timestamp", frame.ntp_timestamp);
+  v.uint32(L::kFrameSourceFrameWidth, "NvDsFrameMeta.source_frame_width", frame.source_frame_width);
+  v.uint32(L::kFrameSourceFrameHeight, "NvDsFrameMeta.source_frame_height", frame.source_frame_height);
+  v.uint32(L::kFramePipelineWidth, "NvDsFrameMeta.pipeline_width", frame.pipeline_width);
+  v.uint32(L::kFramePipelineHeight, "NvDsFrameMeta.pipeline_height", frame.pipeline_height);
+  v.uint32(L::kFrameSurfaceType, "NvDsFrameMeta.surface_type", frame.surface_type);
+  v.uint32(L::kFrameSurfaceIndex, "NvDsFrameMeta.surface_index", frame.surface_index);
+  v.int32(L::kFrameNumSurfacesPerFrame, "NvDsFrameMeta.num_surfaces_per_frame", frame.num_surfaces_per_frame);
+  v.flag(L::kFrameInferDone, "NvDsFrameMeta.bInferDone", frame.bInferDone);
+  v.misc(L::kFrameMiscFrameInfo, "NvDsFrameMeta.misc_frame_info", frame.misc_frame_info);
+}
+
+// NvDsObjectMeta's fields in its record, one visitor call each.
+template <typename Visitor, typename Fields>
+void visit_object_row(Visitor& v, Fields& object) {
+  v.int32(L::kObjClassId, "NvDsObjectMeta.class_id", object.class_id);
+  v.object_id(L::kObjObjectId, "NvDsObjectMeta.object_id", object.object_id);
+  v.int32(L::kObjUniqueComponentId, "NvDsObjectMeta.unique_component_id", object.unique_component_id);
+  v.real(L::kObjConfidence, "NvDsObjectMeta.confidence", object.confidence);
+  v.real(L::kObjTrackerConfidence, "NvDsObjectMeta.tracker_confidence", object.tracker_confidence);
+  v.real(L::kObjRectParamsLeft, "NvDsObjectMeta.rect_params.left", object.rect_params.left);
+  v.real(L::kObjRectParamsTop, "NvDsObjectMeta.rect_params.top", object.rect_params.top);
+  v.real(L::kObjRectParamsWidth, "NvDsObjectMeta.rect_params.width", object.rect_params.width);
+  v.real(L::kObjRectParamsHeight, "NvDsObjectMeta.rect_params.height", object.rect_params.height);
+  v.uint32(L::kObjRectParamsBorderWidth, "NvDsObjectMeta.rect_params.border_width", object.rect_params.border_width);
+  v.real(L::kObjRectParamsBorderColor + 0, "NvDsObjectMeta.rect_params.border_color.red", object.rect_params.border_color.red);
+  v.real(L::kObjRectParamsBorderColor + 1, "NvDsObjectMeta.rect_params.border_color.green", object.rect_params.border_color.green);
+  v.real(L::kObjRectParamsBorderColor + 2, "NvDsObjectMeta.rect_params.border_color.blue", object.rect_params.border_color.blue);
+  v.real(L::kObjRectParamsBorderColor + 3, "NvDsObjectMeta.rect_params.border_color.alpha", object.rect_params.border_color.alpha);
+  v.flag(L::kObjRectParamsHasBgColor, "NvDsObjectMeta.rect_params.has_bg_color", object.rect_params.has_bg_color);
+  v.real(L::kObjRectParamsBgColor + 0, "NvDsObjectMeta.rect_params.bg_color.red", object.rect_params.bg_color.red);
+  v.real(L::kObjRectParamsBgColor + 1, "NvDsObjectMeta.rect_params.bg_color.green", object.rect_params.bg_color.green);
+  v.real(L::kObjRectParamsBgColor + 2, "NvDsObjectMeta.rect_params.bg_color.blue", object.rect_params.bg_color.blue);
+  v.real(L::kObjRectParamsBgColor + 3, "NvDsObjectMeta.rect_params.bg_color.alpha", object.rect_params.bg_color.alpha);
+  v.flag(L::kObjRectParamsHasColorInfo, "NvDsObjectMeta.rect_params.has_color_info", object.rect_params.has_color_info);
+  v.int32(L::kObjRectParamsColorId, "NvDsObjectMeta.rect_params.color_id", object.rect_params.color_id);
+  v.real(L::kObjRectParamsRotationAngle, "NvDsObjectMeta.rect_params.rotation_angle", object.rect_params.rotation_angle);
+  v.real(L::kObjDetectorBboxInfoLeft, "NvDsObjectMeta.detector_bbox_info.org_bbox_coords.left", object.detector_bbox_info.left);
+  v.real(L::kObjDetectorBboxInfoTop, "NvDsObjectMeta.detector_bbox_info.org_bbox_coords.top", object.detector_bbox_info.top);
+  v.real(L::kObjDetectorBboxInfoWidth, "NvDsObjectMeta.detector_bbox_info.org_bbox_coords.width", object.detector_bbox_info.width);
+  v.real(L::kObjDetectorBboxInfoHeight, "NvDsObjectMeta.detector_bbox_info.org_bbox_coords.height", object.detector_bbox_info.height);
+  v.real(L::kObjTrackerBboxInfoLeft, "NvDsObjectMeta.tracker_bbox_info.org_bbox_coords.left", object.tracker_bbox_info.left);
+  v.real(L::kObjTrackerBboxInfoTop, "NvDsObjectMeta.tracker_bbox_info.org_bbox_coords.top", object.tracker_bbox_info.top);
+  v.real(L::kObjTrackerBboxInfoWidth, "NvDsObjectMeta.tracker_bbox_info.org_bbox_coords.width", object.tracker_bbox_info.width);
+  v.real(L::kObjTrackerBboxInfoHeight, "NvDsObjectMeta.tracker_bbox_info.org_bbox_coords.height", object.tracker_bbox_info.height);
+  v.misc(L::kObjMiscObjInfo, "NvDsObjectMeta.misc_obj_info", object.misc_obj_info);
+}
+// end generated: record fields
+
+// Checks a record, then reads it over `fields`: nothing is written when a value is refused.
+template <typename Fields, typename Visit>
+Status read_record(const double* record, Fields* fields, Visit visit) {
+  RecordChecker check{record};
+  visit(check, std::as_const(*fields));
+  if (!check.status.ok()) return check.status;
+  RecordReader read{record};
+  visit(read, *fields);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -68,173 +194,23 @@ double clock_slot(GstClockTime time) {
   return time == GST_CLOCK_TIME_NONE ? -1.0 : static_cast<double>(time);
 }
 
-// One statement per field of the table: write_frame_record, read_frame_record (integers
-// checked and named first, nothing written on an error), write_object_row, read_object_row.
-// generated: record codec (npm run generate)
 void write_frame_record(const meta::FrameFields& frame, GstBuffer* buffer, double* record) {
-  record[L::kFrameNum] = frame.frame_num;
-  record[L::kFrameSourceId] = frame.source_id;
-  record[L::kFramePadIndex] = frame.pad_index;
-  record[L::kFrameBatchId] = frame.batch_id;
-  record[L::kFrameBufPts] = uint64_or_none(frame.buf_pts);
-  record[L::kFrameBufDts] = buffer != nullptr ? clock_slot(GST_BUFFER_DTS(buffer)) : -1.0;
-  record[L::kFrameBufDuration] = buffer != nullptr ? clock_slot(GST_BUFFER_DURATION(buffer)) : -1.0;
-  record[L::kFrameNtpTimestamp] = static_cast<double>(frame.ntp_timestamp >> 32);
-  record[L::kFrameNtpTimestamp + 1] = static_cast<double>(frame.ntp_timestamp & 0xFFFFFFFFull);
-  record[L::kFrameSourceFrameWidth] = frame.source_frame_width;
-  record[L::kFrameSourceFrameHeight] = frame.source_frame_height;
-  record[L::kFramePipelineWidth] = frame.pipeline_width;
-  record[L::kFramePipelineHeight] = frame.pipeline_height;
-  record[L::kFrameSurfaceType] = frame.surface_type;
-  record[L::kFrameSurfaceIndex] = frame.surface_index;
-  record[L::kFrameNumSurfacesPerFrame] = frame.num_surfaces_per_frame;
-  record[L::kFrameInferDone] = frame.bInferDone != 0 ? 1.0 : 0.0;
-  for (size_t i = 0; i < meta::kMaxUserFields; ++i) record[L::kFrameMiscFrameInfo + i] = static_cast<double>(frame.misc_frame_info[i]);
+  RecordWriter write{record, buffer};
+  visit_frame_record(write, frame);
   for (size_t i = L::kFrameSlotsUsed; i < L::kStateFrameStride; ++i) record[i] = 0.0;
 }
 
 Status read_frame_record(const double* record, meta::FrameFields* out) {
-  meta::FrameFields& frame = *out;
-  IntegerReader in{record, Status::Ok()};
-  int32_t frame_num = 0;
-  in.i32(L::kFrameNum, "NvDsFrameMeta.frame_num", &frame_num);
-  uint32_t source_id = 0;
-  in.u32(L::kFrameSourceId, "NvDsFrameMeta.source_id", &source_id);
-  uint32_t pad_index = 0;
-  in.u32(L::kFramePadIndex, "NvDsFrameMeta.pad_index", &pad_index);
-  uint32_t batch_id = 0;
-  in.u32(L::kFrameBatchId, "NvDsFrameMeta.batch_id", &batch_id);
-  uint32_t ntp_timestamp_high = 0, ntp_timestamp_low = 0;
-  in.u32(L::kFrameNtpTimestamp, "NvDsFrameMeta.ntp_timestamp (high 32 bits)", &ntp_timestamp_high);
-  in.u32(L::kFrameNtpTimestamp + 1, "NvDsFrameMeta.ntp_timestamp (low 32 bits)", &ntp_timestamp_low);
-  uint32_t source_frame_width = 0;
-  in.u32(L::kFrameSourceFrameWidth, "NvDsFrameMeta.source_frame_width", &source_frame_width);
-  uint32_t source_frame_height = 0;
-  in.u32(L::kFrameSourceFrameHeight, "NvDsFrameMeta.source_frame_height", &source_frame_height);
-  uint32_t pipeline_width = 0;
-  in.u32(L::kFramePipelineWidth, "NvDsFrameMeta.pipeline_width", &pipeline_width);
-  uint32_t pipeline_height = 0;
-  in.u32(L::kFramePipelineHeight, "NvDsFrameMeta.pipeline_height", &pipeline_height);
-  uint32_t surface_type = 0;
-  in.u32(L::kFrameSurfaceType, "NvDsFrameMeta.surface_type", &surface_type);
-  uint32_t surface_index = 0;
-  in.u32(L::kFrameSurfaceIndex, "NvDsFrameMeta.surface_index", &surface_index);
-  int32_t num_surfaces_per_frame = 0;
-  in.i32(L::kFrameNumSurfacesPerFrame, "NvDsFrameMeta.num_surfaces_per_frame", &num_surfaces_per_frame);
-  int32_t bInferDone = 0;
-  in.read(L::kFrameInferDone, 0, 1, "NvDsFrameMeta.bInferDone", &bInferDone);
-  int64_t misc_frame_info[meta::kMaxUserFields] = {};
-  static const char* const kMiscFrameInfo[] = {"NvDsFrameMeta.misc_frame_info[0]", "NvDsFrameMeta.misc_frame_info[1]", "NvDsFrameMeta.misc_frame_info[2]", "NvDsFrameMeta.misc_frame_info[3]"};
-  for (size_t i = 0; i < meta::kMaxUserFields; ++i) in.i64(L::kFrameMiscFrameInfo + i, kMiscFrameInfo[i], &misc_frame_info[i]);
-  if (!in.status.ok()) return in.status;
-  uint64_t buf_pts = 0;
-  if (Status status = read_uint64_or_none(record[L::kFrameBufPts], "NvDsFrameMeta.buf_pts", "none", &buf_pts); !status.ok()) return status;
-  frame.frame_num = frame_num;
-  frame.source_id = source_id;
-  frame.pad_index = pad_index;
-  frame.batch_id = batch_id;
-  frame.buf_pts = buf_pts;
-  frame.ntp_timestamp = (static_cast<uint64_t>(ntp_timestamp_high) << 32) | ntp_timestamp_low;
-  frame.source_frame_width = source_frame_width;
-  frame.source_frame_height = source_frame_height;
-  frame.pipeline_width = pipeline_width;
-  frame.pipeline_height = pipeline_height;
-  frame.surface_type = surface_type;
-  frame.surface_index = surface_index;
-  frame.num_surfaces_per_frame = num_surfaces_per_frame;
-  frame.bInferDone = bInferDone;
-  std::copy_n(misc_frame_info, meta::kMaxUserFields, frame.misc_frame_info);
-  return Status::Ok();
+  return read_record(record, out, [](auto& visitor, auto& frame) { visit_frame_record(visitor, frame); });
 }
 
 void write_object_row(const meta::ObjectFields& object, double* row) {
-  row[L::kObjClassId] = object.class_id;
-  row[L::kObjObjectId] = uint64_or_none(object.object_id);
-  row[L::kObjUniqueComponentId] = object.unique_component_id;
-  row[L::kObjConfidence] = object.confidence;
-  row[L::kObjTrackerConfidence] = object.tracker_confidence;
-  row[L::kObjRectParamsLeft] = object.rect_params.left;
-  row[L::kObjRectParamsTop] = object.rect_params.top;
-  row[L::kObjRectParamsWidth] = object.rect_params.width;
-  row[L::kObjRectParamsHeight] = object.rect_params.height;
-  row[L::kObjRectParamsBorderWidth] = object.rect_params.border_width;
-  row[L::kObjRectParamsBorderColor + 0] = object.rect_params.border_color.red;
-  row[L::kObjRectParamsBorderColor + 1] = object.rect_params.border_color.green;
-  row[L::kObjRectParamsBorderColor + 2] = object.rect_params.border_color.blue;
-  row[L::kObjRectParamsBorderColor + 3] = object.rect_params.border_color.alpha;
-  row[L::kObjRectParamsHasBgColor] = object.rect_params.has_bg_color != 0 ? 1.0 : 0.0;
-  row[L::kObjRectParamsBgColor + 0] = object.rect_params.bg_color.red;
-  row[L::kObjRectParamsBgColor + 1] = object.rect_params.bg_color.green;
-  row[L::kObjRectParamsBgColor + 2] = object.rect_params.bg_color.blue;
-  row[L::kObjRectParamsBgColor + 3] = object.rect_params.bg_color.alpha;
-  row[L::kObjRectParamsHasColorInfo] = object.rect_params.has_color_info != 0 ? 1.0 : 0.0;
-  row[L::kObjRectParamsColorId] = object.rect_params.color_id;
-  row[L::kObjRectParamsRotationAngle] = object.rect_params.rotation_angle;
-  row[L::kObjDetectorBboxInfoLeft] = object.detector_bbox_info.left;
-  row[L::kObjDetectorBboxInfoTop] = object.detector_bbox_info.top;
-  row[L::kObjDetectorBboxInfoWidth] = object.detector_bbox_info.width;
-  row[L::kObjDetectorBboxInfoHeight] = object.detector_bbox_info.height;
-  row[L::kObjTrackerBboxInfoLeft] = object.tracker_bbox_info.left;
-  row[L::kObjTrackerBboxInfoTop] = object.tracker_bbox_info.top;
-  row[L::kObjTrackerBboxInfoWidth] = object.tracker_bbox_info.width;
-  row[L::kObjTrackerBboxInfoHeight] = object.tracker_bbox_info.height;
-  for (size_t i = 0; i < meta::kMaxUserFields; ++i) row[L::kObjMiscObjInfo + i] = static_cast<double>(object.misc_obj_info[i]);
+  RecordWriter write{row};
+  visit_object_row(write, object);
 }
 
 Status read_object_row(const double* row, meta::ObjectFields* fields) {
-  meta::ObjectFields& object = *fields;
-  IntegerReader in{row, Status::Ok()};
-  int32_t class_id = 0;
-  in.i32(L::kObjClassId, "NvDsObjectMeta.class_id", &class_id);
-  int32_t unique_component_id = 0;
-  in.i32(L::kObjUniqueComponentId, "NvDsObjectMeta.unique_component_id", &unique_component_id);
-  uint32_t rect_params_border_width = 0;
-  in.u32(L::kObjRectParamsBorderWidth, "NvDsObjectMeta.rect_params.border_width", &rect_params_border_width);
-  uint32_t rect_params_has_bg_color = 0;
-  in.read(L::kObjRectParamsHasBgColor, 0, 1, "NvDsObjectMeta.rect_params.has_bg_color", &rect_params_has_bg_color);
-  int32_t rect_params_has_color_info = 0;
-  in.read(L::kObjRectParamsHasColorInfo, 0, 1, "NvDsObjectMeta.rect_params.has_color_info", &rect_params_has_color_info);
-  int32_t rect_params_color_id = 0;
-  in.i32(L::kObjRectParamsColorId, "NvDsObjectMeta.rect_params.color_id", &rect_params_color_id);
-  int64_t misc_obj_info[meta::kMaxUserFields] = {};
-  static const char* const kMiscObjInfo[] = {"NvDsObjectMeta.misc_obj_info[0]", "NvDsObjectMeta.misc_obj_info[1]", "NvDsObjectMeta.misc_obj_info[2]", "NvDsObjectMeta.misc_obj_info[3]"};
-  for (size_t i = 0; i < meta::kMaxUserFields; ++i) in.i64(L::kObjMiscObjInfo + i, kMiscObjInfo[i], &misc_obj_info[i]);
-  if (!in.status.ok()) return in.status;
-  uint64_t object_id = 0;
-  if (Status status = read_uint64_or_none(row[L::kObjObjectId], "NvDsObjectMeta.object_id", "untracked", &object_id); !status.ok()) return status;
-  object.class_id = class_id;
-  object.object_id = object_id;
-  object.unique_component_id = unique_component_id;
-  object.confidence = static_cast<float>(row[L::kObjConfidence]);
-  object.tracker_confidence = static_cast<float>(row[L::kObjTrackerConfidence]);
-  object.rect_params.left = static_cast<float>(row[L::kObjRectParamsLeft]);
-  object.rect_params.top = static_cast<float>(row[L::kObjRectParamsTop]);
-  object.rect_params.width = static_cast<float>(row[L::kObjRectParamsWidth]);
-  object.rect_params.height = static_cast<float>(row[L::kObjRectParamsHeight]);
-  object.rect_params.border_width = rect_params_border_width;
-  object.rect_params.border_color.red = row[L::kObjRectParamsBorderColor + 0];
-  object.rect_params.border_color.green = row[L::kObjRectParamsBorderColor + 1];
-  object.rect_params.border_color.blue = row[L::kObjRectParamsBorderColor + 2];
-  object.rect_params.border_color.alpha = row[L::kObjRectParamsBorderColor + 3];
-  object.rect_params.has_bg_color = rect_params_has_bg_color;
-  object.rect_params.bg_color.red = row[L::kObjRectParamsBgColor + 0];
-  object.rect_params.bg_color.green = row[L::kObjRectParamsBgColor + 1];
-  object.rect_params.bg_color.blue = row[L::kObjRectParamsBgColor + 2];
-  object.rect_params.bg_color.alpha = row[L::kObjRectParamsBgColor + 3];
-  object.rect_params.has_color_info = rect_params_has_color_info;
-  object.rect_params.color_id = rect_params_color_id;
-  object.rect_params.rotation_angle = static_cast<float>(row[L::kObjRectParamsRotationAngle]);
-  object.detector_bbox_info.left = static_cast<float>(row[L::kObjDetectorBboxInfoLeft]);
-  object.detector_bbox_info.top = static_cast<float>(row[L::kObjDetectorBboxInfoTop]);
-  object.detector_bbox_info.width = static_cast<float>(row[L::kObjDetectorBboxInfoWidth]);
-  object.detector_bbox_info.height = static_cast<float>(row[L::kObjDetectorBboxInfoHeight]);
-  object.tracker_bbox_info.left = static_cast<float>(row[L::kObjTrackerBboxInfoLeft]);
-  object.tracker_bbox_info.top = static_cast<float>(row[L::kObjTrackerBboxInfoTop]);
-  object.tracker_bbox_info.width = static_cast<float>(row[L::kObjTrackerBboxInfoWidth]);
-  object.tracker_bbox_info.height = static_cast<float>(row[L::kObjTrackerBboxInfoHeight]);
-  std::copy_n(misc_obj_info, meta::kMaxUserFields, object.misc_obj_info);
-  return Status::Ok();
+  return read_record(row, fields, [](auto& visitor, auto& object) { visit_object_row(visitor, object); });
 }
-// end generated: record codec
 
 }  // namespace dsnode::metabind

@@ -174,8 +174,8 @@ export const FRAME = {
       example: "const seconds = (frame.bufPts ?? 0) / 1e9;",
       init: "default: the batch's `pts`",
     },
-    { name: "bufDts", kind: "bufferTime", buffer: "GST_BUFFER_DTS", doc: "The buffer's DTS (ns, -1 when none); not a DeepStream field." },
-    { name: "bufDuration", kind: "bufferTime", buffer: "GST_BUFFER_DURATION", doc: "The buffer's duration (ns, -1 when none); not a DeepStream field." },
+    { name: "bufDts", kind: "bufferTime", buffer: "dts", doc: "The buffer's DTS (ns, -1 when none); not a DeepStream field." },
+    { name: "bufDuration", kind: "bufferTime", buffer: "duration", doc: "The buffer's duration (ns, -1 when none); not a DeepStream field." },
     {
       name: "ntpTimestamp",
       ds: "ntp_timestamp",
