@@ -1,6 +1,6 @@
-import { MetaStateError, StaleHandleError } from "../errors/errors.js";
+import { StaleHandleError } from "../errors/errors.js";
 import type { NativeClassifier, NativeClassifierRead } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
 import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
 import type { ObjectCore } from "./call/object-core.js";
 import type { TransformScope } from "./call/transform-scope.js";
@@ -86,11 +86,7 @@ export class ClassifierMeta {
   }
 
   #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
-    if (this.#status === REMOVED_HANDLE) {
-      throw new MetaStateError(`ClassifierMeta used after removeClassifierMeta (${action} ${member})`);
-    }
-    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addClassifierMeta");
+    checkUsable(this.#scope, this.#status, TYPE, member, action);
   }
 
   /**

@@ -1,6 +1,6 @@
-import { MetaStateError, StaleHandleError } from "../errors/errors.js";
+import { StaleHandleError } from "../errors/errors.js";
 import type { NativeDisplay, NativeDisplayContent } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import {
   arrowFromNative,
@@ -102,11 +102,7 @@ export class DisplayMeta {
   }
 
   #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
-    if (this.#status === REMOVED_HANDLE) {
-      throw new MetaStateError(`DisplayMeta used after removeDisplayMeta (${action} ${member})`);
-    }
-    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addDisplayMeta");
+    checkUsable(this.#scope, this.#status, TYPE, member, action);
   }
 
   /**

@@ -1,7 +1,7 @@
-import { MetaStateError, StaleHandleError } from "../errors/errors.js";
+import { StaleHandleError } from "../errors/errors.js";
 import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
-import { ADDED, readOnly, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkUsable, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkBoundedString, checkFloatUnit, checkUint32, MAX_RESULT_LABEL_BYTES } from "./call/validation.js";
 
@@ -81,9 +81,7 @@ export class LabelInfo {
   }
 
   #check(member: string, action: "reading" | "writing" = "reading"): void {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
-    if (this.#status === REMOVED_HANDLE) throw new MetaStateError(`LabelInfo used after removeLabelInfo (${action} ${member})`);
-    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addLabelInfo");
+    checkUsable(this.#scope, this.#status, TYPE, member, action);
   }
 
   /**

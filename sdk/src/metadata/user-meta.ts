@@ -1,7 +1,7 @@
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/errors.js";
 import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkUserMetaType, invalid } from "./call/validation.js";
@@ -111,9 +111,7 @@ export class UserMeta {
   }
 
   #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
-    if (this.#status === REMOVED_HANDLE) throw new MetaStateError(`UserMeta used after removeUserMeta (${action} ${member})`);
-    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addUserMeta");
+    checkUsable(this.#scope, this.#status, TYPE, member, action);
   }
 
   /**

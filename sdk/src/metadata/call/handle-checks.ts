@@ -61,3 +61,19 @@ function describe(value: unknown): string {
   if (typeof value === "object") return `an instance of ${(value as object).constructor?.name ?? "Object"}`;
   return typeof value;
 }
+
+/**
+ * Throws unless a staged-then-added handle (ClassifierMeta, LabelInfo, DisplayMeta, UserMeta)
+ * may be used: its call is running, it was not removed, and it is not written once added.
+ */
+export function checkUsable(
+  scope: TransformScope,
+  status: number,
+  type: string,
+  member: string,
+  action: "reading" | "writing" | "calling",
+): void {
+  if (!scope.alive) throw new StaleHandleError(type, member, action);
+  if (status === REMOVED_HANDLE) throw new MetaStateError(`${type} used after remove${type} (${action} ${member})`);
+  if (action === "writing" && status === ADDED) throw readOnly(type, member, `add${type}`);
+}

@@ -17,52 +17,59 @@ import { objectCoreOf, type ObjectMeta } from "../object-meta.js";
 
 type Kind = Exclude<KindName, "bufferTime" | "reserved">;
 
-/** A value of each kind that no default equals, as TypeScript writes it and as toJSON gives it back. */
-const SAMPLES: Record<Kind, { value: unknown; json: unknown }> = {
-  int32: { value: -2147483648, json: -2147483648 },
-  uint32: { value: 4294967295, json: 4294967295 },
-  count: { value: 3, json: 3 },
-  flag: { value: true, json: true },
-  objectId: { value: 2 ** 40 + 1, json: 2 ** 40 + 1 },
-  clockTime: { value: 123_456_789, json: 123_456_789 },
-  uint64: { value: 2n ** 63n + 5n, json: (2n ** 63n + 5n).toString() },
-  misc: { value: [1, -2, 3, 2 ** 40], json: [1, -2, 3, 2 ** 40] },
-  confidence: { value: 0.75, json: 0.75 },
-  float: { value: -12.5, json: -12.5 },
-  floatSize: { value: 7.25, json: 7.25 },
-  unit: { value: 0.5, json: 0.5 },
-};
+/**
+ * Per kind: a value no default equals, as TypeScript writes it and toJSON gives it back; a value
+ * TypeScript refuses and the start of its message; a double in a record slot native code refuses
+ * and the start of its message (`suffix`: what follows the DeepStream field's name).
+ */
+interface KindCase {
+  value: unknown;
+  json: unknown;
+  refused: { value: unknown; what: string };
+  native: { value: number; what: string; suffix?: string };
+}
 
-/** A value of each kind TypeScript refuses, and the start of its message ("Expected <what> for"). */
-const REFUSED: Record<Kind, { value: unknown; what: string }> = {
-  int32: { value: 2147483648, what: "an integer from -2147483648 to 2147483647" },
-  uint32: { value: -1, what: "an integer from 0 to 4294967295" },
-  count: { value: -1, what: "an integer from 0 to 2147483647" },
-  flag: { value: 1, what: "a boolean" },
-  objectId: { value: -2, what: "an integer from 0 to 9007199254740991 (or -1 for untracked)" },
-  clockTime: { value: -5, what: "an integer from 0 to 9007199254740991 (or undefined for none)" },
-  uint64: { value: -1n, what: "a bigint from 0n to 18446744073709551615n" },
-  misc: { value: [1, 2, 3], what: "an array of 4 integers" },
-  confidence: { value: 2, what: "a number from 0 to 1 (or -0.1 for none)" },
-  float: { value: Number.NaN, what: "a finite number" },
-  floatSize: { value: -1, what: "a finite number >= 0" },
-  unit: { value: 2, what: "a number from 0 to 1" },
-};
-
-/** A double in a record slot native code refuses, and the start of its message. */
-const NATIVE_REFUSED: Record<Kind, { value: number; what: string; suffix?: string }> = {
-  int32: { value: 1.5, what: "an integer from -2147483648 to 2147483647" },
-  uint32: { value: -1, what: "an integer from 0 to 4294967295" },
-  count: { value: -1, what: "an integer >= 0" },
-  flag: { value: 2, what: "an integer from 0 to 1" },
-  objectId: { value: -2, what: "an integer from 0 to 9007199254740991 (or -1 for untracked)" },
-  clockTime: { value: -5, what: "an integer from 0 to 9007199254740991 (or -1 for none)" },
-  uint64: { value: 2 ** 32, what: "an integer from 0 to 4294967295", suffix: " (high 32 bits)" },
-  misc: { value: 1.5, what: "an integer from -9007199254740991 to 9007199254740991", suffix: "[0]" },
-  confidence: { value: Number.NaN, what: "a number from 0 to 1 (or -0.1 for none)" },
-  float: { value: Number.NaN, what: "a finite number" },
-  floatSize: { value: -1, what: "a finite number >= 0" },
-  unit: { value: 2, what: "a number from 0 to 1" },
+const INT32 = "an integer from -2147483648 to 2147483647";
+const UINT32 = "an integer from 0 to 4294967295";
+const UNIT = "a number from 0 to 1";
+const CASES: Record<Kind, KindCase> = {
+  int32: { value: -2147483648, json: -2147483648, refused: { value: 2147483648, what: INT32 }, native: { value: 1.5, what: INT32 } },
+  uint32: { value: 4294967295, json: 4294967295, refused: { value: -1, what: UINT32 }, native: { value: -1, what: UINT32 } },
+  count: { value: 3, json: 3, refused: { value: -1, what: "an integer from 0 to 2147483647" }, native: { value: -1, what: "an integer >= 0" } },
+  flag: { value: true, json: true, refused: { value: 1, what: "a boolean" }, native: { value: 2, what: "an integer from 0 to 1" } },
+  objectId: {
+    value: 2 ** 40 + 1,
+    json: 2 ** 40 + 1,
+    refused: { value: -2, what: "an integer from 0 to 9007199254740991 (or -1 for untracked)" },
+    native: { value: -2, what: "an integer from 0 to 9007199254740991 (or -1 for untracked)" },
+  },
+  clockTime: {
+    value: 123_456_789,
+    json: 123_456_789,
+    refused: { value: -5, what: "an integer from 0 to 9007199254740991 (or undefined for none)" },
+    native: { value: -5, what: "an integer from 0 to 9007199254740991 (or -1 for none)" },
+  },
+  uint64: {
+    value: 2n ** 63n + 5n,
+    json: (2n ** 63n + 5n).toString(),
+    refused: { value: -1n, what: "a bigint from 0n to 18446744073709551615n" },
+    native: { value: 2 ** 32, what: UINT32, suffix: " (high 32 bits)" },
+  },
+  misc: {
+    value: [1, -2, 3, 2 ** 40],
+    json: [1, -2, 3, 2 ** 40],
+    refused: { value: [1, 2, 3], what: "an array of 4 integers" },
+    native: { value: 1.5, what: "an integer from -9007199254740991 to 9007199254740991", suffix: "[0]" },
+  },
+  confidence: {
+    value: 0.75,
+    json: 0.75,
+    refused: { value: 2, what: "a number from 0 to 1 (or -0.1 for none)" },
+    native: { value: Number.NaN, what: "a number from 0 to 1 (or -0.1 for none)" },
+  },
+  float: { value: -12.5, json: -12.5, refused: { value: Number.NaN, what: "a finite number" }, native: { value: Number.NaN, what: "a finite number" } },
+  floatSize: { value: 7.25, json: 7.25, refused: { value: -1, what: "a finite number >= 0" }, native: { value: -1, what: "a finite number >= 0" } },
+  unit: { value: 0.5, json: 0.5, refused: { value: 2, what: UNIT }, native: { value: 2, what: UNIT } },
 };
 
 const kindOf = (field: RecordField): Kind => field.kind;
@@ -87,8 +94,7 @@ function nativeName(owner: string, fields: readonly Field[], name: string, suffi
 }
 
 describe.each(writable(FRAME_FIELDS).map((field) => [field.name, field] as const))("FrameMeta.%s", (name, field) => {
-  const sample = SAMPLES[kindOf(field)];
-  const refused = REFUSED[kindOf(field)];
+  const { refused, ...sample } = CASES[kindOf(field)];
 
   it("keeps what an element writes, as native code stores it", async () => {
     class Writer extends Element.define({ name: "fieldwriter", longName: "w", klass: "Filter", description: "w", author: "t <t@example.com>", caps: "ANY" }) {
@@ -122,7 +128,7 @@ describe.each(writable(FRAME_FIELDS).map((field) => [field.name, field] as const
   });
 
   it("is refused by native code, which names the DeepStream field", () => {
-    const bad = NATIVE_REFUSED[kindOf(field)];
+    const bad = CASES[kindOf(field)].native;
     inFrameCall((_batch, call, meta) => {
       const state = call.scope.state.slice();
       state[STATE_FRAMES_BASE + field.slot] = bad.value;
@@ -133,8 +139,7 @@ describe.each(writable(FRAME_FIELDS).map((field) => [field.name, field] as const
 });
 
 describe.each(OBJECT_FIELDS.map((field) => [field.name, field] as const))("ObjectMeta.%s", (name, field) => {
-  const sample = SAMPLES[kindOf(field)];
-  const refused = REFUSED[kindOf(field)];
+  const { refused, ...sample } = CASES[kindOf(field)];
 
   it("keeps what an element writes, as native code stores it", async () => {
     class Writer extends Element.define({ name: "objectwriter", longName: "w", klass: "Filter", description: "w", author: "t <t@example.com>", caps: "ANY" }) {
@@ -163,7 +168,7 @@ describe.each(OBJECT_FIELDS.map((field) => [field.name, field] as const))("Objec
   });
 
   it("is refused by native code, which names the DeepStream field", () => {
-    const bad = NATIVE_REFUSED[kindOf(field)];
+    const bad = CASES[kindOf(field)].native;
     inFrameCall((batch, call, meta) => {
       const row = objectCoreOf(batch.acquireObjectMeta())?.row ?? -1;
       call.scope.table[row * OBJ_STRIDE + field.slot] = bad.value;
