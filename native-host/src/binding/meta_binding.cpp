@@ -398,10 +398,33 @@ MetaCall* find_call(Registry& r, uint32_t id) {
   return nullptr;
 }
 
-// Holds the registry lock and the live call `id`; throws ERR_DS_ELEMENT_STALE_HANDLE otherwise.
+// A metadata function's arguments, the call id (its first) read; `ok` false with a JS
+// exception pending when either failed.
+struct CallArgs : Args {
+  uint32_t id = 0;
+  CallArgs(napi_env env, napi_callback_info info) : Args(env, info) { ok = ok && read_call_id(env, argv[0], &id); }
+};
+
+// Holds the registry lock and the live call of `args.id` for `operation`, which needs the
+// call's Batch unless it is null (a call opened on a buffer without batch metadata has none).
+// False, with a JS exception pending, when the arguments failed (then nothing is locked), the
+// call ended (ERR_DS_ELEMENT_STALE_HANDLE) or it has no Batch.
 class CallScope {
  public:
-  CallScope(napi_env env, uint32_t id) : env_(env), lock_(registry().mutex) {
+  CallScope(napi_env env, const CallArgs& args, const char* operation) : lock_(registry().mutex, std::defer_lock) {
+    if (args.ok) enter(env, args.id, operation);
+  }
+  CallScope(napi_env env, uint32_t id, const char* operation) : lock_(registry().mutex, std::defer_lock) {
+    enter(env, id, operation);
+  }
+  explicit operator bool() const { return call_ != nullptr; }
+  MetaCall& call() const { return *call_; }
+  meta::Batch& batch() const { return *call_->batch; }
+  void unlock() { lock_.unlock(); }
+
+ private:
+  void enter(napi_env env, uint32_t id, const char* operation) {
+    lock_.lock();
     Registry& r = registry();
     if (!r.graveyard.empty() || !r.parked.empty()) sweep_graveyard(env, r);
     if (r.last != nullptr && r.last->id == id) {
@@ -410,23 +433,15 @@ class CallScope {
       call_ = find_call(r, id);
       if (call_ != nullptr) r.last = call_;
     }
-    if (call_ == nullptr) throw_stale(env, id);
-  }
-  explicit operator bool() const { return call_ != nullptr; }
-  MetaCall& call() const { return *call_; }
-  meta::Batch& batch() const { return *call_->batch; }
-  void unlock() { lock_.unlock(); }
-
-  // The call's Batch is required (a call opened on a buffer without batch metadata has none).
-  bool has_batch(const char* operation) const {
-    if (call_->batch != nullptr) return true;
-    throw_error(env_, ErrorKind::kState, std::string("Expected a buffer with batch metadata for ") + operation +
-        " but received one without (call " + std::to_string(call_->id) + ")");
-    return false;
+    if (call_ == nullptr) {
+      throw_stale(env, id);
+    } else if (operation != nullptr && call_->batch == nullptr) {
+      throw_error(env, ErrorKind::kState, std::string("Expected a buffer with batch metadata for ") + operation +
+          " but received one without (call " + std::to_string(call_->id) + ")");
+      call_ = nullptr;
+    }
   }
 
- private:
-  napi_env env_;
   std::unique_lock<std::mutex> lock_;
   MetaCall* call_ = nullptr;
 };
@@ -570,17 +585,16 @@ void set_row_links(MetaCall& call, uint32_t row, int32_t parent_row, int32_t fra
 // ---------------------------------------------------------------- frames
 
 napi_value write_frame(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   void* data = nullptr;
   size_t length = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id) ||
+  if (!args.ok ||
       !read_typed_array(env, args[2], FieldName("state"), napi_float64_array, &data, &length)) {
     return nullptr;
   }
-  CallScope scope(env, id);
+  CallScope scope(env, args, "writeFrame");
   uint32_t frame = 0;
-  if (!scope || !scope.has_batch("writeFrame") || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
+  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
     return nullptr;
   }
   const size_t needed = L::state_length(frame + 1);
@@ -600,15 +614,14 @@ napi_value write_frame(napi_env env, napi_callback_info info) {
 // ---------------------------------------------------------------- objects
 
 napi_value bind_object_table(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   void* data = nullptr;
   size_t length = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id) ||
+  if (!args.ok ||
       !read_typed_array(env, args[1], FieldName("table"), napi_float64_array, &data, &length)) {
     return nullptr;
   }
-  CallScope scope(env, id);
+  CallScope scope(env, args, nullptr);
   if (!scope) return nullptr;
   napi_ref ref = nullptr;
   if (napi_create_reference(env, args[1], 1, &ref) != napi_ok) return nullptr;
@@ -627,11 +640,9 @@ napi_value throw_table_full(napi_env env, const char* operation, size_t rows_nee
 }
 
 napi_value acquire_object(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("acquireObject")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "acquireObject");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   if (call.rows.size() >= call.table_rows) {
     return throw_table_full(env, "acquireObject", call.rows.size() + 1, call.table_rows);
@@ -648,14 +659,13 @@ napi_value acquire_object(napi_env env, napi_callback_info info) {
 }
 
 napi_value add_object(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   ObjectExtras extras;
-  if (!args.ok || !read_call_id(env, args[0], &id) || !parse_extras(env, args[4], args[5], args[6], &extras)) {
+  if (!args.ok || !parse_extras(env, args[4], args[5], args[6], &extras)) {
     return nullptr;
   }
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("addObject")) return nullptr;
+  CallScope scope(env, args, "addObject");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t row = 0, frame = 0, parent_row = 0;
   meta::ObjectHandle object, parent;
@@ -683,14 +693,13 @@ napi_value add_object(napi_env env, napi_callback_info info) {
 }
 
 napi_value write_object(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   ObjectExtras extras;
-  if (!args.ok || !read_call_id(env, args[0], &id) || !parse_extras(env, args[2], args[3], args[4], &extras)) {
+  if (!args.ok || !parse_extras(env, args[2], args[3], args[4], &extras)) {
     return nullptr;
   }
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("writeObject")) return nullptr;
+  CallScope scope(env, args, "writeObject");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t row = 0;
   meta::ObjectHandle object;
@@ -731,11 +740,9 @@ void kill_dependents(MetaCall& call, const Dependents& dependents) {
 }
 
 napi_value remove_object(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("removeObject")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "removeObject");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t row = 0, frame = 0;
   meta::ObjectHandle object;
@@ -776,17 +783,16 @@ void fill_listed_row(MetaCall& call, uint32_t row) {
 }
 
 napi_value list_objects(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   void* out_data = nullptr;
   size_t out_length = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id) ||
+  if (!args.ok ||
       !read_typed_array(env, args[2], FieldName("out"), napi_int32_array, &out_data, &out_length)) {
     return nullptr;
   }
-  CallScope scope(env, id);
+  CallScope scope(env, args, "listObjects");
   uint32_t frame = 0;
-  if (!scope || !scope.has_batch("listObjects") || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
+  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
     return nullptr;
   }
   MetaCall& call = scope.call();
@@ -839,11 +845,9 @@ napi_value list_objects(napi_env env, napi_callback_info info) {
 }
 
 napi_value read_object_extras(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("readObjectExtras")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "readObjectExtras");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t row = 0;
   meta::ObjectHandle object;
@@ -931,17 +935,16 @@ bool parse_bulk_columns(napi_env env, napi_value columns, BulkArguments* out) {
 }
 
 napi_value add_objects(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   BulkArguments bulk;
-  if (!args.ok || !read_call_id(env, args[0], &id) || !parse_bulk_options(env, args[3], &bulk) ||
+  if (!args.ok || !parse_bulk_options(env, args[3], &bulk) ||
       !parse_bulk_columns(env, args[2], &bulk)) {
     return nullptr;
   }
   if (bulk.has_labels) bulk.columns.labels_by_class = &bulk.labels;
-  CallScope scope(env, id);
+  CallScope scope(env, args, "addObjects");
   uint32_t frame = 0;
-  if (!scope || !scope.has_batch("addObjects") || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
+  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
     return nullptr;
   }
   Status status = scope.batch().add_objects(scope.call().frames[frame], bulk.columns);
@@ -960,15 +963,14 @@ uint32_t attach_label(MetaCall& call, meta::ClassifierHandle classifier, const m
 }
 
 napi_value add_classifier(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   meta::ClassifierFields fields;
   std::vector<meta::LabelInfoFields> labels;
-  if (!args.ok || !read_call_id(env, args[0], &id) || !parse_classifier(env, args[2], &fields, &labels)) {
+  if (!args.ok || !parse_classifier(env, args[2], &fields, &labels)) {
     return nullptr;
   }
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("addClassifier")) return nullptr;
+  CallScope scope(env, args, "addClassifier");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t row = 0;
   meta::ObjectHandle object;
@@ -983,15 +985,14 @@ napi_value add_classifier(napi_env env, napi_callback_info info) {
 }
 
 napi_value add_label_info(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   meta::LabelInfoFields fields;
-  if (!args.ok || !read_call_id(env, args[0], &id) ||
+  if (!args.ok ||
       !parse_label_info(env, args[2], Path{"NvDsLabelInfo"}, &fields)) {
     return nullptr;
   }
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("addLabelInfo")) return nullptr;
+  CallScope scope(env, args, "addLabelInfo");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t index = 0;
   meta::ClassifierHandle classifier;
@@ -1003,11 +1004,9 @@ napi_value add_label_info(napi_env env, napi_callback_info info) {
 }
 
 napi_value remove_classifier(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("removeClassifier")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "removeClassifier");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t row = 0, index = 0;
   meta::ObjectHandle object;
@@ -1027,11 +1026,9 @@ napi_value remove_classifier(napi_env env, napi_callback_info info) {
 }
 
 napi_value remove_label_info(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("removeLabelInfo")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "removeLabelInfo");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t classifier_index = 0, label_index = 0;
   meta::ClassifierHandle classifier;
@@ -1054,11 +1051,9 @@ struct ClassifierCopy {
 };
 
 napi_value list_classifiers(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("listClassifiers")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "listClassifiers");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t row = 0;
   meta::ObjectHandle object;
@@ -1099,13 +1094,12 @@ napi_value indices_value(napi_env env, const std::vector<uint32_t>& indices) {
 }
 
 napi_value add_display(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   meta::DisplayContent content;
-  if (!args.ok || !read_call_id(env, args[0], &id) || !parse_display_content(env, args[2], &content)) return nullptr;
-  CallScope scope(env, id);
+  if (!args.ok || !parse_display_content(env, args[2], &content)) return nullptr;
+  CallScope scope(env, args, "addDisplay");
   uint32_t frame = 0;
-  if (!scope || !scope.has_batch("addDisplay") || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
+  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
     return nullptr;
   }
   MetaCall& call = scope.call();
@@ -1119,11 +1113,9 @@ napi_value add_display(napi_env env, napi_callback_info info) {
 }
 
 napi_value remove_display(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("removeDisplay")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "removeDisplay");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t frame = 0, index = 0;
   meta::DisplayHandle display;
@@ -1138,12 +1130,10 @@ napi_value remove_display(napi_env env, napi_callback_info info) {
 }
 
 napi_value list_displays(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
+  CallArgs args(env, info);
+  CallScope scope(env, args, "listDisplays");
   uint32_t frame = 0;
-  if (!scope || !scope.has_batch("listDisplays") || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
+  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
     return nullptr;
   }
   MetaCall& call = scope.call();
@@ -1196,12 +1186,11 @@ bool parse_user_meta(napi_env env, const Args& args, meta::UserMetaFields* out) 
 }
 
 napi_value add_user_meta(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
+  CallArgs args(env, info);
   meta::UserMetaFields fields;
-  if (!args.ok || !read_call_id(env, args[0], &id) || !parse_user_meta(env, args, &fields)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("addUserMeta")) return nullptr;
+  if (!args.ok || !parse_user_meta(env, args, &fields)) return nullptr;
+  CallScope scope(env, args, "addUserMeta");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   meta::UserMetaLevel level;
   void* owner = nullptr;
@@ -1214,11 +1203,9 @@ napi_value add_user_meta(napi_env env, napi_callback_info info) {
 }
 
 napi_value remove_user_meta(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("removeUserMeta")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "removeUserMeta");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   meta::UserMetaLevel level;
   void* owner = nullptr;
@@ -1235,11 +1222,9 @@ napi_value remove_user_meta(napi_env env, napi_callback_info info) {
 }
 
 napi_value list_user_metas(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("listUserMetas")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "listUserMetas");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   meta::UserMetaLevel level;
   void* owner = nullptr;
@@ -1287,11 +1272,9 @@ napi_value host_view(napi_env env, MetaCall& call, const void* data, size_t size
 }
 
 napi_value read_tensor_output(napi_env env, napi_callback_info info) {
-  Args args(env, info);
-  uint32_t id = 0;
-  if (!args.ok || !read_call_id(env, args[0], &id)) return nullptr;
-  CallScope scope(env, id);
-  if (!scope || !scope.has_batch("readTensorOutput")) return nullptr;
+  CallArgs args(env, info);
+  CallScope scope(env, args, "readTensorOutput");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   uint32_t index = 0;
   meta::UserHandle user;
@@ -1447,8 +1430,8 @@ void close_call(uint32_t call_id, napi_env env) {
 
 napi_value attach_user_meta(napi_env env, uint32_t call_id, napi_value level_value, napi_value owner_value,
     const AttachUserMeta& attach) {
-  CallScope scope(env, call_id);
-  if (!scope || !scope.has_batch("addTensorOutput")) return nullptr;
+  CallScope scope(env, call_id, "addTensorOutput");
+  if (!scope) return nullptr;
   MetaCall& call = scope.call();
   meta::UserMetaLevel level;
   void* owner = nullptr;
