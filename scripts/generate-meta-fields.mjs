@@ -133,7 +133,7 @@ function transformStateTs() {
     " * reads and writes (docs/internals/metadata-design.md §5), and the descriptors of the fields",
     " * they hold, from which FrameMeta's and ObjectMeta's accessors are made",
     " * (metadata/call/record-fields.ts). Native code has the same layout in",
-    " * native-host/src/binding/state_layout.h.",
+    " * native-host/src/protocol/state_layout.h.",
     " *",
     ` * ${HEADER_NOTE}`,
     " *",
@@ -275,8 +275,8 @@ function stateLayoutH() {
     `// The per-call state Float64Array and the object-row layout shared with the SDK`,
     `// (sdk/src/protocol/transform-state.ts, the same layout for TypeScript).`,
     `// ${HEADER_NOTE}`,
-    "#ifndef DSNODE_BINDING_STATE_LAYOUT_H",
-    "#define DSNODE_BINDING_STATE_LAYOUT_H",
+    "#ifndef DSNODE_PROTOCOL_STATE_LAYOUT_H",
+    "#define DSNODE_PROTOCOL_STATE_LAYOUT_H",
     "",
     "#include <cstddef>",
     "",
@@ -339,7 +339,7 @@ function modelMembers(fields, indent = "") {
   return out.join("\n");
 }
 
-/** The visitor method of each kind (binding/records.cpp: RecordWriter, RecordChecker, RecordReader). */
+/** The visitor method of each kind (protocol/records.cpp: RecordWriter, RecordChecker, RecordReader). */
 const VISITS = {
   int32: "int32",
   count: "int32",
@@ -362,7 +362,7 @@ function slotExpression(lay, record, node) {
   return `L::${cSlot(record, parent.path)} + ${node.slot - parent.slot}`;
 }
 
-/** One visitor call per field of a record, in slot order (binding/records.cpp walks records with it). */
+/** One visitor call per field of a record, in slot order (protocol/records.cpp walks records with it). */
 function visitRecord(lay, record, fn, param) {
   const lines = [
     `// ${record.ds}'s fields in its record, one visitor call each.`,
@@ -516,7 +516,7 @@ function deepstreamCopies() {
 /** Whole files and regions: [path, content] or [path, { region: content }]. */
 const outputs = [
   ["sdk/src/protocol/transform-state.ts", transformStateTs()],
-  ["native-host/src/binding/state_layout.h", stateLayoutH()],
+  ["native-host/src/protocol/state_layout.h", stateLayoutH()],
   [
     "sdk/src/metadata/frame-meta.ts",
     { "frame-fields": accessorInterface(FRAME) },
@@ -535,7 +535,7 @@ const outputs = [
     },
   ],
   [
-    "native-host/src/binding/records.cpp",
+    "native-host/src/protocol/records.cpp",
     { "record fields": `${visitRecord(frameLayout, FRAME, "visit_frame_record", "frame")}\n\n${visitRecord(objectLayout, OBJECT, "visit_object_row", "object")}` },
   ],
   ["native-host/src/meta/validate.cpp", { "field validators": structValidators() }],

@@ -24,8 +24,8 @@
 #include "binding/js_values.h"
 #include "binding/meta_binding_internal.h"
 #include "binding/meta_values.h"
-#include "binding/records.h"
-#include "binding/state_layout.h"
+#include "protocol/records.h"
+#include "protocol/state_layout.h"
 #include "meta/validate.h"
 
 #ifdef NAPI_CPP_EXCEPTIONS
@@ -38,6 +38,11 @@ namespace {
 
 namespace L = dsnode::layout;
 using meta::Status;
+using protocol::clock_slot;
+using protocol::read_frame_record;
+using protocol::read_object_row;
+using protocol::write_frame_record;
+using protocol::write_object_row;
 
 // ---------------------------------------------------------------- per-call handle tables
 

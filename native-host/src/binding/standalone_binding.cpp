@@ -21,8 +21,8 @@
 #include "binding/js_values.h"
 #include "binding/meta_binding.h"
 #include "binding/meta_binding_internal.h"
-#include "binding/records.h"
-#include "binding/state_layout.h"
+#include "protocol/records.h"
+#include "protocol/state_layout.h"
 #include "binding/tensor_binding.h"
 #include "meta/deepstream_backend.h"
 #include "meta/portable_backend.h"
@@ -293,7 +293,7 @@ napi_value add_frame(napi_env env, napi_callback_info info) {
             std::to_string(length) + " values");
   }
   meta::FrameFields fields;
-  meta::Status status = metabind::read_frame_record(static_cast<const double*>(data), &fields);
+  meta::Status status = protocol::read_frame_record(static_cast<const double*>(data), &fields);
   if (!status.ok()) return throw_status(env, status);
   std::unique_ptr<meta::Batch> batch = open_batch(buffer);
   if (batch == nullptr) return throw_error(env, ErrorKind::kState, "Expected a buffer with a batch meta for addFrame");

@@ -1,8 +1,8 @@
 // The metadata fields that numbers carry between native code and TypeScript: one row per field,
 // and the one place a field is defined. `npm run generate` (scripts/generate-meta-fields.mjs)
 // writes from it, on the native side, the state and object-row layout
-// (native-host/src/binding/state_layout.h), the model structs (meta/model.h), the record
-// codec (binding/records.cpp), the native validators (meta/validate.cpp) and the copies to and
+// (native-host/src/protocol/state_layout.h), the model structs (meta/model.h), the record
+// codec (protocol/records.cpp), the native validators (meta/validate.cpp) and the copies to and
 // from DeepStream's structs (meta/deepstream_backend.cpp); on the TypeScript side the layout
 // and the field descriptors (protocol/transform-state.ts) from which FrameMeta's and
 // ObjectMeta's accessors, checks and toJSON are built at run time, and their typed declarations

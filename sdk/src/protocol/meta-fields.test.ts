@@ -62,10 +62,10 @@ describe("the table of metadata fields", () => {
     const { staleFiles } = (await import(generator)) as { staleFiles(read?: (path: string) => string | null): Map<string, string> };
     const read = (path: string): string | null => {
       const text = readFileSync(join(repoRoot, path), "utf8");
-      if (path === "native-host/src/binding/state_layout.h") return text.replace("kObjStride = 40", "kObjStride = 41");
+      if (path === "native-host/src/protocol/state_layout.h") return text.replace("kObjStride = 40", "kObjStride = 41");
       if (path === "sdk/src/metadata/object-meta.ts") return text.replace("  classId: number;", "  classId: string;");
       return text;
     };
-    expect([...staleFiles(read).keys()]).toEqual(["native-host/src/binding/state_layout.h", "sdk/src/metadata/object-meta.ts"]);
+    expect([...staleFiles(read).keys()]).toEqual(["native-host/src/protocol/state_layout.h", "sdk/src/metadata/object-meta.ts"]);
   });
 });

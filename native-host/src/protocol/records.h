@@ -1,15 +1,16 @@
 // The model's frames and objects as the doubles JS reads: frame records of the state array and
-// object rows of an object table (binding/state_layout.h). Plain C++: shared by the binding and
-// the standalone binding (whose addFrame takes a frame record).
-#ifndef DSNODE_BINDING_RECORDS_H
-#define DSNODE_BINDING_RECORDS_H
+// object rows of an object table (protocol/state_layout.h), the native side of
+// sdk/src/protocol/transform-state.ts. Plain C++ (no Node-API): used by the binding and the
+// standalone binding (whose addFrame takes a frame record).
+#ifndef DSNODE_PROTOCOL_RECORDS_H
+#define DSNODE_PROTOCOL_RECORDS_H
 
 #include <gst/gst.h>
 
 #include "meta/batch.h"
 #include "meta/model.h"
 
-namespace dsnode::metabind {
+namespace dsnode::protocol {
 
 // GstClockTime / guint64 timestamps as a double: -1 for GST_CLOCK_TIME_NONE.
 double clock_slot(GstClockTime time);
@@ -26,6 +27,6 @@ void write_object_row(const meta::ObjectFields& object, double* row);
 // Integer checks only; ranges (confidence, sizes, colours) are validate_object's.
 meta::Status read_object_row(const double* row, meta::ObjectFields* fields);
 
-}  // namespace dsnode::metabind
+}  // namespace dsnode::protocol
 
 #endif

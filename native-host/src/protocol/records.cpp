@@ -1,4 +1,4 @@
-#include "binding/records.h"
+#include "protocol/records.h"
 
 #include <cmath>
 #include <cstdint>
@@ -6,10 +6,10 @@
 #include <string>
 #include <utility>
 
-#include "binding/state_layout.h"
+#include "protocol/state_layout.h"
 #include "meta/validate.h"
 
-namespace dsnode::metabind {
+namespace dsnode::protocol {
 
 namespace {
 
@@ -213,4 +213,4 @@ Status read_object_row(const double* row, meta::ObjectFields* fields) {
   return read_record(row, fields, [](auto& visitor, auto& object) { visit_object_row(visitor, object); });
 }
 
-}  // namespace dsnode::metabind
+}  // namespace dsnode::protocol
