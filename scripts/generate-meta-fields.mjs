@@ -32,7 +32,12 @@ const cSlot = (record, path) => `k${pascal(record.prefix.toLowerCase())}${slotWo
 // ---------------------------------------------------------------- the table, resolved
 
 const isRecordKind = (kind) => kind !== undefined && kind !== "reserved";
-const slotsOf = (field) => (field.struct ? STRUCTS[field.struct].members.reduce((n, m) => n + slotsOf(m), 0) : KINDS[field.kind]?.slots ?? 0);
+const slotsOf = (field) => {
+  const struct = field.struct ?? field.inline;
+  return struct ? STRUCTS[struct].members.reduce((n, m) => n + slotsOf(m), 0) : KINDS[field.kind]?.slots ?? 0;
+};
+/** A struct's members with inlined structs spliced in. */
+const flatMembers = (members) => members.flatMap((m) => (m.inline !== undefined ? flatMembers(STRUCTS[m.inline].members) : [m]));
 
 /**
  * Every field of a record with its slot, walking structs: { path (TS names), model (C++
@@ -44,6 +49,13 @@ function layout(record) {
   const walk = (field, path, model, ds) => {
     if (field.extra !== undefined) {
       nodes.push({ field, path, model, ds, slot: -1, depth: path.length });
+      return;
+    }
+    if (field.inline !== undefined) {
+      // Members DeepStream declares in the struct itself (NvOSD_RectParams' box): the parent's names.
+      for (const member of STRUCTS[field.inline].members) {
+        walk(member, [...path.slice(0, -1), member.name], [...model.slice(0, -1), member.model ?? member.ds], [...ds.slice(0, -1), member.ds]);
+      }
       return;
     }
     const node = { field, path, model, ds, slot, depth: path.length };
@@ -319,7 +331,7 @@ function cType(field) {
 /** A model struct's members, one per line. */
 function modelMembers(fields, indent = "") {
   const out = [];
-  for (const field of fields) {
+  for (const field of flatMembers(fields)) {
     if (field.kind === "bufferTime") continue;
     const member = field.model ?? field.ds;
     const type = cType(field);
@@ -391,6 +403,10 @@ const structCheck = (name) => `check_${snake(name)}`;
 function validations(fields, value, name) {
   const out = [];
   for (const field of fields) {
+    if (field.inline !== undefined) {
+      out.push(`  DSNODE_RETURN_IF_ERROR(${structCheck(field.inline)}(${value}, ${name}));`);
+      continue;
+    }
     const member = `${value}.${field.model ?? field.ds}`;
     const path = `member(${name}, "${field.ds}")`;
     if (field.struct !== undefined) out.push(`  DSNODE_RETURN_IF_ERROR(${structCheck(field.struct)}(${member}, ${path}));`);
@@ -403,9 +419,9 @@ function structValidators() {
   const out = [];
   for (const [name, struct] of Object.entries(STRUCTS)) {
     out.push(
-      `// ${struct.ds}: every member the table gives a range.`,
-      "template <typename Name>",
-      `Status ${structCheck(name)}(const ${name} &value, const Name &field) {`,
+      `// ${struct.ds}: every member the table gives a range (any struct with its members).`,
+      "template <typename Value, typename Name>",
+      `Status ${structCheck(name)}(const Value &value, const Name &field) {`,
       ...validations(struct.members, "value", "field"),
       "  return Status::Ok();",
       "}",
@@ -433,44 +449,40 @@ function structValidators() {
 /** The copies between the model and DeepStream's structs (deepstream_backend.cpp). */
 function deepstreamCopies() {
   const out = [];
-  const copy = (fields, from, to, direction) => {
+  /** One line per member copied from `from` to `to` (pointer); `side` names the members by the model or DeepStream. */
+  const copy = (fields, direction) => {
     const lines = [];
     for (const field of fields) {
       if (field.extra !== undefined || field.kind === "bufferTime") continue;
+      if (field.inline !== undefined) {
+        lines.push(`  ${copyName(field.inline)}(from, to);`);
+        continue;
+      }
       const model = field.model ?? field.ds;
-      const ds = field.ds;
-      const [src, dst] = direction === "to" ? [`${from}.${model}`, `${to}->${ds}`] : [`${from}.${ds}`, `${to}->${model}`];
+      const [src, dst] = direction === "to" ? [`from.${model}`, `to->${field.ds}`] : [`from.${field.ds}`, `to->${model}`];
       let line;
-      if (field.struct !== undefined) line = `  ${direction}_ds(${src}, &${dst});`;
+      if (field.struct !== undefined) line = `  ${copyName(field.struct)}(${src}, &${dst});`;
       else if (field.kind === "misc") line = `  std::memcpy(${dst}, ${src}, sizeof ${dst});`;
       else line = `  ${dst} = ${src};`;
       if (field.deepstream !== undefined) {
         const major = field.deepstream.since.split(".")[0];
-        lines.push(`#if NVDS_VERSION_MAJOR >= ${major}  // ${ds} is new in DeepStream ${field.deepstream.since}`, line, "#endif");
+        lines.push(`#if NVDS_VERSION_MAJOR >= ${major}  // ${field.ds} is new in DeepStream ${field.deepstream.since}`, line, "#endif");
       } else {
         lines.push(line);
       }
     }
     return lines;
   };
+  const sameNames = (field) => field.model === undefined || field.model === field.ds;
   for (const [name, struct] of Object.entries(STRUCTS)) {
     out.push(
-      `void to_ds(const ${name} &from, ${struct.ds} *to) {`,
-      ...copy(struct.members, "from", "to", "to"),
+      `// ${name} <-> ${struct.ds}: the model's members have DeepStream's names, so one copy serves both ways.`,
+      "template <typename From, typename To>",
+      `void ${copyName(name)}(const From &from, To *to) {`,
+      ...copy(struct.members, "to"),
       "}",
-      `void from_ds(const ${struct.ds} &from, ${name} *to) {`,
-      ...copy(struct.members, "from", "to", "from"),
-      "}",
-      `[[maybe_unused]] ${struct.ds} to_ds(const ${name} &from) {`,
-      `  ${struct.ds} to{};`,
-      "  to_ds(from, &to);",
-      "  return to;",
-      "}",
-      `[[maybe_unused]] ${name} from_ds(const ${struct.ds} &from) {`,
-      `  ${name} to;`,
-      "  from_ds(from, &to);",
-      "  return to;",
-      "}",
+      `[[maybe_unused]] ${struct.ds} to_ds(const ${name} &from) { ${struct.ds} to{}; ${copyName(name)}(from, &to); return to; }`,
+      `[[maybe_unused]] ${name} from_ds(const ${struct.ds} &from) { ${name} to; ${copyName(name)}(from, &to); return to; }`,
       "",
     );
     // What an older DeepStream cannot store: an error, never lost.
@@ -479,8 +491,8 @@ function deepstreamCopies() {
     out.push(
       `// Members of ${struct.ds} this DeepStream lacks must keep their default (\`path\` and \`where\`\n// name the value in messages).`,
       `Status check_supported(const ${name} &value, const std::string &path, const char *where = "") {`,
+      "  (void)value; (void)path; (void)where;",
     );
-    out.push("  (void)value; (void)path; (void)where;");
     for (const m of newer) {
       const major = m.deepstream.since.split(".")[0];
       out.push(
@@ -494,22 +506,34 @@ function deepstreamCopies() {
     }
     out.push("  return Status::Ok();", "}", "");
   }
-  const recordCopies = (record, dsType, model, fields, what) => {
+  const recordCopies = (dsType, model, fields, what) => {
+    // Members named alike on both sides share one copy; the others (an object's boxes, inside
+    // NvDsComp_BboxInfo in DeepStream) are copied each way.
+    const alike = fields.filter(sameNames);
+    const apart = fields.filter((field) => !sameNames(field));
     out.push(
       `// ${dsType}'s ${what} to the model and back.`,
+      "template <typename From, typename To>",
+      `void ${copyName(model)}(const From &from, To *to) {`,
+      ...copy(alike, "to"),
+      "}",
       `void read_${snake(model)}(const ${dsType} &from, ${model} *to) {`,
-      ...copy(fields, "from", "to", "from"),
+      `  ${copyName(model)}(from, to);`,
+      ...copy(apart, "from"),
       "}",
       `void write_${snake(model)}(const ${model} &from, ${dsType} *to) {`,
-      ...copy(fields, "from", "to", "to"),
+      `  ${copyName(model)}(from, to);`,
+      ...copy(apart, "to"),
       "}",
     );
   };
-  recordCopies(FRAME, "NvDsFrameMeta", "FrameFields", FRAME.fields, "value fields");
+  recordCopies("NvDsFrameMeta", "FrameFields", FRAME.fields, "value fields");
   out.push("");
-  recordCopies(OBJECT, "NvDsObjectMeta", "ObjectFields", OBJECT.fields, "numeric fields (its row)");
+  recordCopies("NvDsObjectMeta", "ObjectFields", OBJECT.fields, "numeric fields (its row)");
   return out.join("\n");
 }
+
+const copyName = (name) => `copy_${snake(name)}`;
 
 // ---------------------------------------------------------------- outputs
 

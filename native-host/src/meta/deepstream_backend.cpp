@@ -259,94 +259,45 @@ void tensor_meta_release(gpointer data, gpointer) {
 // for ColorParams, BboxCoords and RectParams, check_supported (members older DeepStream lacks),
 // and read_ / write_ of FrameFields and ObjectFields' numeric fields.
 // generated: deepstream copies (npm run generate)
-void to_ds(const ColorParams &from, NvOSD_ColorParams *to) {
+// ColorParams <-> NvOSD_ColorParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_color_params(const From &from, To *to) {
   to->red = from.red;
   to->green = from.green;
   to->blue = from.blue;
   to->alpha = from.alpha;
 }
-void from_ds(const NvOSD_ColorParams &from, ColorParams *to) {
-  to->red = from.red;
-  to->green = from.green;
-  to->blue = from.blue;
-  to->alpha = from.alpha;
-}
-[[maybe_unused]] NvOSD_ColorParams to_ds(const ColorParams &from) {
-  NvOSD_ColorParams to{};
-  to_ds(from, &to);
-  return to;
-}
-[[maybe_unused]] ColorParams from_ds(const NvOSD_ColorParams &from) {
-  ColorParams to;
-  from_ds(from, &to);
-  return to;
-}
+[[maybe_unused]] NvOSD_ColorParams to_ds(const ColorParams &from) { NvOSD_ColorParams to{}; copy_color_params(from, &to); return to; }
+[[maybe_unused]] ColorParams from_ds(const NvOSD_ColorParams &from) { ColorParams to; copy_color_params(from, &to); return to; }
 
-void to_ds(const BboxCoords &from, NvBbox_Coords *to) {
+// BboxCoords <-> NvBbox_Coords: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_bbox_coords(const From &from, To *to) {
   to->left = from.left;
   to->top = from.top;
   to->width = from.width;
   to->height = from.height;
 }
-void from_ds(const NvBbox_Coords &from, BboxCoords *to) {
-  to->left = from.left;
-  to->top = from.top;
-  to->width = from.width;
-  to->height = from.height;
-}
-[[maybe_unused]] NvBbox_Coords to_ds(const BboxCoords &from) {
-  NvBbox_Coords to{};
-  to_ds(from, &to);
-  return to;
-}
-[[maybe_unused]] BboxCoords from_ds(const NvBbox_Coords &from) {
-  BboxCoords to;
-  from_ds(from, &to);
-  return to;
-}
+[[maybe_unused]] NvBbox_Coords to_ds(const BboxCoords &from) { NvBbox_Coords to{}; copy_bbox_coords(from, &to); return to; }
+[[maybe_unused]] BboxCoords from_ds(const NvBbox_Coords &from) { BboxCoords to; copy_bbox_coords(from, &to); return to; }
 
-void to_ds(const RectParams &from, NvOSD_RectParams *to) {
-  to->left = from.left;
-  to->top = from.top;
-  to->width = from.width;
-  to->height = from.height;
+// RectParams <-> NvOSD_RectParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_rect_params(const From &from, To *to) {
+  copy_bbox_coords(from, to);
   to->border_width = from.border_width;
-  to_ds(from.border_color, &to->border_color);
+  copy_color_params(from.border_color, &to->border_color);
   to->has_bg_color = from.has_bg_color;
   to->reserved = from.reserved;
-  to_ds(from.bg_color, &to->bg_color);
+  copy_color_params(from.bg_color, &to->bg_color);
   to->has_color_info = from.has_color_info;
   to->color_id = from.color_id;
 #if NVDS_VERSION_MAJOR >= 9  // rotation_angle is new in DeepStream 9.0
   to->rotation_angle = from.rotation_angle;
 #endif
 }
-void from_ds(const NvOSD_RectParams &from, RectParams *to) {
-  to->left = from.left;
-  to->top = from.top;
-  to->width = from.width;
-  to->height = from.height;
-  to->border_width = from.border_width;
-  from_ds(from.border_color, &to->border_color);
-  to->has_bg_color = from.has_bg_color;
-  to->reserved = from.reserved;
-  from_ds(from.bg_color, &to->bg_color);
-  to->has_color_info = from.has_color_info;
-  to->color_id = from.color_id;
-#if NVDS_VERSION_MAJOR >= 9  // rotation_angle is new in DeepStream 9.0
-  to->rotation_angle = from.rotation_angle;
-#endif
-}
-[[maybe_unused]] NvOSD_RectParams to_ds(const RectParams &from) {
-  NvOSD_RectParams to{};
-  to_ds(from, &to);
-  return to;
-}
-[[maybe_unused]] RectParams from_ds(const NvOSD_RectParams &from) {
-  RectParams to;
-  from_ds(from, &to);
-  return to;
-}
+[[maybe_unused]] NvOSD_RectParams to_ds(const RectParams &from) { NvOSD_RectParams to{}; copy_rect_params(from, &to); return to; }
+[[maybe_unused]] RectParams from_ds(const NvOSD_RectParams &from) { RectParams to; copy_rect_params(from, &to); return to; }
 
 // Members of NvOSD_RectParams this DeepStream lacks must keep their default (`path` and `where`
 // name the value in messages).
@@ -362,7 +313,8 @@ Status check_supported(const RectParams &value, const std::string &path, const c
 }
 
 // NvDsFrameMeta's value fields to the model and back.
-void read_frame_fields(const NvDsFrameMeta &from, FrameFields *to) {
+template <typename From, typename To>
+void copy_frame_fields(const From &from, To *to) {
   to->frame_num = from.frame_num;
   to->source_id = from.source_id;
   to->pad_index = from.pad_index;
@@ -379,46 +331,33 @@ void read_frame_fields(const NvDsFrameMeta &from, FrameFields *to) {
   to->bInferDone = from.bInferDone;
   std::memcpy(to->misc_frame_info, from.misc_frame_info, sizeof to->misc_frame_info);
 }
+void read_frame_fields(const NvDsFrameMeta &from, FrameFields *to) {
+  copy_frame_fields(from, to);
+}
 void write_frame_fields(const FrameFields &from, NvDsFrameMeta *to) {
-  to->frame_num = from.frame_num;
-  to->source_id = from.source_id;
-  to->pad_index = from.pad_index;
-  to->batch_id = from.batch_id;
-  to->buf_pts = from.buf_pts;
-  to->ntp_timestamp = from.ntp_timestamp;
-  to->source_frame_width = from.source_frame_width;
-  to->source_frame_height = from.source_frame_height;
-  to->pipeline_width = from.pipeline_width;
-  to->pipeline_height = from.pipeline_height;
-  to->surface_type = from.surface_type;
-  to->surface_index = from.surface_index;
-  to->num_surfaces_per_frame = from.num_surfaces_per_frame;
-  to->bInferDone = from.bInferDone;
-  std::memcpy(to->misc_frame_info, from.misc_frame_info, sizeof to->misc_frame_info);
+  copy_frame_fields(from, to);
 }
 
 // NvDsObjectMeta's numeric fields (its row) to the model and back.
-void read_object_fields(const NvDsObjectMeta &from, ObjectFields *to) {
+template <typename From, typename To>
+void copy_object_fields(const From &from, To *to) {
   to->class_id = from.class_id;
   to->object_id = from.object_id;
   to->unique_component_id = from.unique_component_id;
   to->confidence = from.confidence;
   to->tracker_confidence = from.tracker_confidence;
-  from_ds(from.rect_params, &to->rect_params);
-  from_ds(from.detector_bbox_info.org_bbox_coords, &to->detector_bbox_info);
-  from_ds(from.tracker_bbox_info.org_bbox_coords, &to->tracker_bbox_info);
+  copy_rect_params(from.rect_params, &to->rect_params);
   std::memcpy(to->misc_obj_info, from.misc_obj_info, sizeof to->misc_obj_info);
 }
+void read_object_fields(const NvDsObjectMeta &from, ObjectFields *to) {
+  copy_object_fields(from, to);
+  copy_bbox_coords(from.detector_bbox_info.org_bbox_coords, &to->detector_bbox_info);
+  copy_bbox_coords(from.tracker_bbox_info.org_bbox_coords, &to->tracker_bbox_info);
+}
 void write_object_fields(const ObjectFields &from, NvDsObjectMeta *to) {
-  to->class_id = from.class_id;
-  to->object_id = from.object_id;
-  to->unique_component_id = from.unique_component_id;
-  to->confidence = from.confidence;
-  to->tracker_confidence = from.tracker_confidence;
-  to_ds(from.rect_params, &to->rect_params);
-  to_ds(from.detector_bbox_info, &to->detector_bbox_info.org_bbox_coords);
-  to_ds(from.tracker_bbox_info, &to->tracker_bbox_info.org_bbox_coords);
-  std::memcpy(to->misc_obj_info, from.misc_obj_info, sizeof to->misc_obj_info);
+  copy_object_fields(from, to);
+  copy_bbox_coords(from.detector_bbox_info, &to->detector_bbox_info.org_bbox_coords);
+  copy_bbox_coords(from.tracker_bbox_info, &to->tracker_bbox_info.org_bbox_coords);
 }
 // end generated: deepstream copies
 
@@ -880,7 +819,7 @@ class DeepStreamBackend final : public Batch {
     }
     d->num_rects = fields.num_rects; d->num_labels = fields.num_labels; d->num_lines = fields.num_lines;
     d->num_arrows = fields.num_arrows; d->num_circles = fields.num_circles;
-    for (uint32_t i = 0; i < fields.num_rects; ++i) to_ds(fields.rect_params[i], &d->rect_params[i]);
+    for (uint32_t i = 0; i < fields.num_rects; ++i) copy_rect_params(fields.rect_params[i], &d->rect_params[i]);
     for (uint32_t i = 0; i < fields.num_labels; ++i) to_ds(fields.text_params[i], &d->text_params[i]);
     for (uint32_t i = 0; i < fields.num_lines; ++i) d->line_params[i] = to_ds(fields.line_params[i]);
     for (uint32_t i = 0; i < fields.num_arrows; ++i) d->arrow_params[i] = to_ds(fields.arrow_params[i]);

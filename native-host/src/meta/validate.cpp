@@ -112,9 +112,9 @@ Status count(int32_t value, const Name &field) {
 // The checks of every struct and record of the table (check_color_params, check_rect_params,
 // ..., validate_frame_record, validate_object_record): one line per field with a range.
 // generated: field validators (npm run generate)
-// NvOSD_ColorParams: every member the table gives a range.
-template <typename Name>
-Status check_color_params(const ColorParams &value, const Name &field) {
+// NvOSD_ColorParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_color_params(const Value &value, const Name &field) {
   DSNODE_RETURN_IF_ERROR(unit_interval(value.red, member(field, "red")));
   DSNODE_RETURN_IF_ERROR(unit_interval(value.green, member(field, "green")));
   DSNODE_RETURN_IF_ERROR(unit_interval(value.blue, member(field, "blue")));
@@ -122,9 +122,9 @@ Status check_color_params(const ColorParams &value, const Name &field) {
   return Status::Ok();
 }
 
-// NvBbox_Coords: every member the table gives a range.
-template <typename Name>
-Status check_bbox_coords(const BboxCoords &value, const Name &field) {
+// NvBbox_Coords: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_bbox_coords(const Value &value, const Name &field) {
   DSNODE_RETURN_IF_ERROR(finite(value.left, member(field, "left")));
   DSNODE_RETURN_IF_ERROR(finite(value.top, member(field, "top")));
   DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
@@ -132,13 +132,10 @@ Status check_bbox_coords(const BboxCoords &value, const Name &field) {
   return Status::Ok();
 }
 
-// NvOSD_RectParams: every member the table gives a range.
-template <typename Name>
-Status check_rect_params(const RectParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(finite(value.left, member(field, "left")));
-  DSNODE_RETURN_IF_ERROR(finite(value.top, member(field, "top")));
-  DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
-  DSNODE_RETURN_IF_ERROR(non_negative(value.height, member(field, "height")));
+// NvOSD_RectParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_rect_params(const Value &value, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(check_bbox_coords(value, field));
   DSNODE_RETURN_IF_ERROR(check_color_params(value.border_color, member(field, "border_color")));
   DSNODE_RETURN_IF_ERROR(check_color_params(value.bg_color, member(field, "bg_color")));
   DSNODE_RETURN_IF_ERROR(finite(value.rotation_angle, member(field, "rotation_angle")));

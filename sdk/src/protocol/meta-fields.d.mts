@@ -45,10 +45,15 @@ export interface Field {
   readonly view?: string;
 }
 
+/** A struct whose members DeepStream declares in the struct that holds it (`inline`). */
+export interface InlineMembers {
+  readonly inline: string;
+}
+
 export interface Struct {
   readonly ds: string;
   readonly ts: string;
-  readonly members: readonly Field[];
+  readonly members: readonly (Field | InlineMembers)[];
 }
 
 export interface RecordTable {

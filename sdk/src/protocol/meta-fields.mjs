@@ -21,6 +21,7 @@
 //            and how it travels (see KINDS below);
 //   default  the model's initial value (C++), when not zero;
 //   readOnly TypeScript reads it but never writes it;
+//   inline   a struct whose members DeepStream declares in this one (NvOSD_RectParams' box);
 //   deepstream.since / deepstream.missing: the first DeepStream release with the field, and
 //            what an older one lacks (a non-zero value is then an error, never dropped);
 //   doc, example  the member's TSDoc; init: what `ds-element/testing` does when a test omits it;
@@ -79,10 +80,8 @@ export const STRUCTS = {
     ds: "NvOSD_RectParams",
     ts: "RectParams",
     members: [
-      { name: "left", ds: "left", c: "float", kind: "float" },
-      { name: "top", ds: "top", c: "float", kind: "float" },
-      { name: "width", ds: "width", c: "float", kind: "floatSize" },
-      { name: "height", ds: "height", c: "float", kind: "floatSize" },
+      // NvOSD_RectParams starts with a box's members, declared in the struct itself.
+      { inline: "BboxCoords" },
       { name: "borderWidth", ds: "border_width", c: "uint32_t", kind: "uint32" },
       { name: "borderColor", ds: "border_color", struct: "ColorParams" },
       { name: "hasBgColor", ds: "has_bg_color", c: "uint32_t", kind: "flag" },
