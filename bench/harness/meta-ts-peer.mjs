@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
-const { TransformScope } = require(join(root, "sdk", "dist", "metadata", "transform-scope.js"));
+const { TransformScope } = require(join(root, "sdk", "dist", "metadata", "call", "transform-scope.js"));
 const { BatchMeta } = require(join(root, "sdk", "dist", "metadata", "batch-meta.js"));
 const layout = require(join(root, "sdk", "dist", "protocol", "transform-state.js"));
 
