@@ -8,29 +8,35 @@
 //   3. metadata writes: ns per object written from TypeScript (one by one and bulk) against
 //      the same work in C++ on the portable backend;
 //   4. the ONNX Runtime runner (its session thread) against onnxruntime-node on the JS thread
-//      (bench/onnx-runner.mjs, run as a child process).
+//      (bench/onnx-runner.mjs, run as a child process);
+//   6. the CPU overlay: dsosd drawing 50 labelled boxes per 1280x720 frame against GStreamer's
+//      cairooverlay drawing the same (bench/harness/osd.mjs).
 // Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
-// `--only <section>[,<section>]` (per-buffer, inspect, meta, onnx-runner) runs only those sections.
+// `--only <section>[,<section>]` (per-buffer, inspect, meta, onnx-runner, osd) runs only those sections.
 // Settings: DS_BENCH_SEGMENT_BUFFERS (20000), DS_BENCH_SEGMENT_ROUNDS (15), DS_BENCH_TRIALS (5)
 // for the steady state; DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7) for whole runs; DS_BENCH_INSPECT_RUNS (15),
 // DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
+// DS_BENCH_OSD_FRAMES (100), DS_BENCH_OSD_ROUNDS (9), DS_BENCH_OSD_OBJECTS (50),
 // DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0,
 // dsnode_standalone.node, dsnode-meta-bench and dsnode-pipeline-bench).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandFailure, runCommand } from "./harness/command.mjs";
-import { idleLoad } from "./harness/cpu-load.mjs";
+import { backgroundCores, idleLoad, machineBusySeconds } from "./harness/cpu-load.mjs";
 import { checkLazyLibnode, measureInspect } from "./harness/inspect.mjs";
 import { describeMachine, describeVersions } from "./harness/machine.mjs";
 import { buildMetaPeer, measureMeta, metaPeers } from "./harness/meta.mjs";
 import { buildPipelineBench, measureInProcess, pipelineBenchPath } from "./harness/in-process.mjs";
 import { measurePerBuffer, perBufferConfigurations } from "./harness/per-buffer.mjs";
-import { printHeader, printInProcess, printInspect, printMeta, printPerBuffer } from "./harness/report.mjs";
+import { buildOsdBench, measureOsd } from "./harness/osd.mjs";
+import { printElement, printHeader, printInProcess, printInspect, printMeta, printOsd, printPerBuffer, printStreams } from "./harness/report.mjs";
 import { prepareBench } from "./harness/setup.mjs";
+import { buildStreamsBench, measureStreams } from "./harness/streams.mjs";
+import { measureElement } from "./harness/element.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner"];
+const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner", "osd", "streams", "element"];
 
 /** The sections to run: all, or those of `--only a,b` (also `--only=a,b`). */
 function selectedSections(argv) {
@@ -75,12 +81,20 @@ async function main() {
     metaObjects: positiveInteger("DS_BENCH_META_OBJECTS", 1000),
     metaRounds: positiveInteger("DS_BENCH_META_ROUNDS", 51),
     metaTrials: positiveInteger("DS_BENCH_META_TRIALS", 7),
+    osdFrames: positiveInteger("DS_BENCH_OSD_FRAMES", 100),
+    osdRounds: positiveInteger("DS_BENCH_OSD_ROUNDS", 9),
+    osdObjects: positiveInteger("DS_BENCH_OSD_OBJECTS", 50),
+    streamsBuffers: positiveInteger("DS_BENCH_STREAMS_BUFFERS", 64000),
+    streamsRounds: positiveInteger("DS_BENCH_STREAMS_ROUNDS", 4),
+    streamsTrials: positiveInteger("DS_BENCH_STREAMS_TRIALS", 2),
+    elementFrames: positiveInteger("DS_BENCH_ELEMENT_FRAMES", 150),
+    elementTrials: positiveInteger("DS_BENCH_ELEMENT_TRIALS", 5),
     sections: [...sections],
   };
   const started = Date.now();
   const results = { command: `npm run bench  (node bench/run.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""})` };
-  // The element, the registry and GStreamer are needed by sections 1 and 2 only.
-  const gstSections = sections.has("per-buffer") || sections.has("inspect");
+  // The element, the registry and GStreamer are needed by sections 1, 2, 6, 7 and 8 only.
+  const gstSections = sections.has("per-buffer") || sections.has("inspect") || sections.has("osd") || sections.has("streams") || sections.has("element");
   let bench;
   if (gstSections) {
     process.stderr.write("bench: building bench/elements into bench/out/dist\n");
@@ -90,6 +104,15 @@ async function main() {
   if (sections.has("per-buffer")) {
     process.stderr.write("bench: building dsnode-pipeline-bench (the in-process per-buffer runs)\n");
     await buildPipelineBench(root);
+  }
+  if (sections.has("osd")) {
+    process.stderr.write("bench: building dsnode-osd-bench (the overlay section)\n");
+    await buildOsdBench(root);
+  }
+  let streamsBench;
+  if (sections.has("streams") || sections.has("element")) {
+    process.stderr.write("bench: building streams-bench (sections 7 and 8)\n");
+    streamsBench = buildStreamsBench(root);
   }
   if (sections.has("meta")) {
     process.stderr.write(`bench: building the C++ metadata peer in ${relative(root, peers.buildDir) || "."}\n`);
@@ -101,9 +124,10 @@ async function main() {
   if (gstSections) {
     // A private registry starts empty: the first command scans every plugin (seconds).
     process.stderr.write(`bench: warming the private registry ${relative(root, bench.env.GST_REGISTRY_1_0)}\n`);
-    for (const element of ["identity", "noopy", "noopts"]) {
+    const warm = [["identity", bench.env], ["noopy", bench.env], ["noopts", bench.env], ...(sections.has("osd") ? [["dsosd", bench.osdEnv]] : [])];
+    for (const [element, env] of warm) {
       const argv = ["gst-inspect-1.0", element];
-      const result = await runCommand(argv, { env: bench.env, timeoutMs: 300_000 });
+      const result = await runCommand(argv, { env, timeoutMs: 300_000 });
       if (result.code !== 0) throw commandFailure(`finding ${element} (is gstreamer1.0-python3-plugin-loader installed?)`, argv, result);
     }
   }
@@ -129,6 +153,34 @@ async function main() {
     if (run.code !== 0) throw commandFailure("the ONNX Runtime runner section", [process.execPath, script], run);
     process.stdout.write(run.output);
     results.onnxRunner = JSON.parse(readFileSync(join(root, "bench", "out", "onnx-runner", "results.json"), "utf8"));
+  }
+
+  if (sections.has("osd")) {
+    const osd = await measureOsd({ root, env: bench.osdEnv, frames: settings.osdFrames, rounds: settings.osdRounds, objects: settings.osdObjects });
+    printOsd(osd, machine.cores);
+    results.osd = osd;
+  }
+
+  if (sections.has("streams")) {
+    const started = machineBusySeconds();
+    const startedAt = Date.now();
+    const streams = await measureStreams({
+      executable: streamsBench, env: bench.env, buffers: settings.streamsBuffers, rounds: settings.streamsRounds, trials: settings.streamsTrials,
+      onProgress: progress("streams runs"),
+    });
+    const ownCpuS = streams.results.reduce((sum, result) => sum + result.rounds.reduce((inner, round) => inner + round.cpu_s, 0), 0);
+    streams.backgroundCores = backgroundCores({ busyBeforeS: started, busyAfterS: machineBusySeconds(), wallS: (Date.now() - startedAt) / 1000, ownCpuS });
+    printStreams(streams, settings, machine.cores);
+    results.streams = { ...streams, target: "TS CPU per buffer <= 2x identity's at 16 streams" };
+  }
+
+  if (sections.has("element")) {
+    const element = await measureElement({
+      root, executable: streamsBench, env: bench.env, frames: settings.elementFrames, trials: settings.elementTrials, onProgress: progress("whole-element runs"),
+    });
+    printElement(element);
+    results.element = { ...element, target: "TS per-frame time less the model's <= 0.3 of the gst-python peer's" };
+    if (element.disagreements.length > 0) throw new Error(`the TypeScript and Python ball detectors disagree on ${element.disagreements.length} frames: ${JSON.stringify(element.disagreements.slice(0, 3))}`);
   }
 
   results.durationS = (Date.now() - started) / 1000;

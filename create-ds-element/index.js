@@ -2,6 +2,7 @@
 // `npm create ds-element <dir>`: copies a template project into <dir> and names it.
 // Plain Node, no dependencies, no build step, nothing imported from the ds-element SDK: it
 // runs before anything is installed (DESIGN.md §1).
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,18 +10,24 @@ import { parseArgs } from "node:util";
 
 /** The ds-element version scaffolded projects depend on; test/scaffolder.test.ts keeps it equal to sdk/package.json's. */
 const SDK_VERSION = "0.1.0";
-const DEFAULT_TEMPLATE = "frame-filter";
+const DEFAULT_TEMPLATE = "frame-rate-monitor";
 /**
- * Written in the templates' src/*.ts and README.md where the element's name goes. It is itself
- * a valid element name, so a template builds and tests in place, in the repository.
+ * Written in the templates' src/ and test/ TypeScript and README.md where the element's name
+ * goes. It is itself a valid element name, so a template builds and tests in place, in the
+ * repository.
  */
 const ELEMENT_NAME_TOKEN = "template-element-name";
 /** The SDK's rule for element names (Element.define() enforces it again at build time). */
 const ELEMENT_NAME = /^[a-z][a-z0-9-]*$/;
 /** Never copied: what a template developed in place (an npm workspace) may hold. */
 const NOT_COPIED = new Set(["node_modules", "dist"]);
-/** npm drops .gitignore files from published packages, so templates carry `_gitignore`. */
-const RENAMED = new Map([["_gitignore", ".gitignore"]]);
+/** npm drops .gitignore and .npmrc files from published packages, so templates carry `_gitignore` and `_npmrc`. */
+const RENAMED = new Map([
+  ["_gitignore", ".gitignore"],
+  ["_npmrc", ".npmrc"],
+]);
+/** Where a project scaffolded from a checkout gets the checkout's packages, packed. */
+const PACKAGES_FOLDER = "ds-element-packages";
 
 /** A mistake of the caller's: printed without a stack. `usage` adds the usage text (exit code 2). */
 class ScaffoldError extends Error {
@@ -37,13 +44,20 @@ class ScaffoldError extends Error {
  * ../templates would be some other package's folder.
  */
 function templatesRoot() {
+  return templateSource().root;
+}
+
+/**
+ * The templates, and whether they come from a ds-element checkout (the repository: then the
+ * project gets the checkout's packages, since the registry may not have them).
+ */
+function templateSource() {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, "templates"), join(here, "..", "templates")];
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) {
-    throw new ScaffoldError(`Expected a templates folder at ${candidates.join(" or ")} but received nothing; reinstall create-ds-element`);
-  }
-  return found;
+  const packaged = join(here, "templates");
+  if (existsSync(packaged)) return { root: packaged, checkout: undefined };
+  const repository = join(here, "..");
+  if (existsSync(join(repository, "templates"))) return { root: join(repository, "templates"), checkout: repository };
+  throw new ScaffoldError(`Expected a templates folder at ${packaged} or ${join(repository, "templates")} but received nothing; reinstall create-ds-element`);
 }
 
 /** The usage text, listing the templates there are. */
@@ -128,7 +142,7 @@ function plan(argv) {
   const target = resolve(dir);
   const directoryName = basename(target);
 
-  const root = templatesRoot();
+  const { root, checkout } = templateSource();
   const templates = templateNames(root);
   const template = values.template ?? DEFAULT_TEMPLATE;
   if (!templates.includes(template)) {
@@ -169,6 +183,7 @@ function plan(argv) {
     target,
     template,
     templateDir: join(root, template),
+    checkout,
     elementName,
     packageName: packageNameFrom(directoryName) || elementName,
   };
@@ -191,20 +206,54 @@ function copyTemplate(from, to) {
   return written;
 }
 
-/** The only edit of package.json, made on the parsed JSON: its name and the SDK version. */
-function editPackageJson(project, packageName) {
+/**
+ * The ds-element packages of a checkout, packed into the project (`npm pack`, what a release
+ * publishes): the project's `npm install` then needs no registry copy of them. Returns the
+ * tarballs, by package name, relative to the project.
+ */
+function packCheckout(checkout, project) {
+  const missing = [join(checkout, "sdk", "dist", "index.js"), join(checkout, "native-host", "build", "Release", "libgstdsnode.so")].filter(
+    (file) => !existsSync(file),
+  );
+  if (missing.length > 0) {
+    throw new ScaffoldError(
+      `Expected a built ds-element checkout at ${checkout} but received one without ${missing.join(", ")}; run \`npm run setup\` there first`,
+    );
+  }
+  const destination = join(project, PACKAGES_FOLDER);
+  mkdirSync(destination, { recursive: true });
+  const packed = spawnSync("npm", ["pack", join(checkout, "native-host"), join(checkout, "sdk"), "--json", "--pack-destination", destination], {
+    cwd: destination,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
+  if (packed.error || packed.status !== 0) {
+    throw new ScaffoldError(`Cannot pack the checkout's packages (npm pack in ${checkout}): ${packed.error?.message ?? packed.stderr.trim()}`);
+  }
+  const tarballs = {};
+  for (const { name, filename } of JSON.parse(packed.stdout)) tarballs[name] = `file:${PACKAGES_FOLDER}/${filename}`;
+  return tarballs;
+}
+
+/**
+ * The only edit of package.json, made on the parsed JSON: its name and where ds-element comes
+ * from (the SDK's version on the registry, or the checkout's tarballs, ds-element-native among
+ * them so that npm takes it from there too).
+ */
+function editPackageJson(project, packageName, tarballs) {
   const file = join(project, "package.json");
   const pkg = JSON.parse(readFileSync(file, "utf8"));
   pkg.name = packageName;
-  pkg.dependencies = { ...pkg.dependencies, "ds-element": SDK_VERSION };
+  pkg.dependencies = tarballs === undefined ? { ...pkg.dependencies, "ds-element": SDK_VERSION } : { ...pkg.dependencies, ...tarballs };
   writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
 }
 
-/** Puts the element name where the template has ELEMENT_NAME_TOKEN: src/**\/*.ts and README.md. */
+/** Puts the element name where the template has ELEMENT_NAME_TOKEN: src/ and test/ TypeScript, README.md. */
 function nameElement(project, files, elementName) {
-  const src = join(project, "src");
   const named = files.filter(
-    (file) => (file.startsWith(`${src}${sep}`) && file.endsWith(".ts")) || file === join(project, "README.md"),
+    (file) =>
+      (["src", "test"].some((folder) => file.startsWith(`${join(project, folder)}${sep}`)) && file.endsWith(".ts")) ||
+      file === join(project, "README.md"),
   );
   for (const file of named) {
     const text = readFileSync(file, "utf8");
@@ -238,10 +287,16 @@ function main(argv) {
       return 0;
     }
     const files = copyTemplate(scaffold.templateDir, scaffold.target);
-    editPackageJson(scaffold.target, scaffold.packageName);
+    const tarballs = scaffold.checkout === undefined ? undefined : packCheckout(scaffold.checkout, scaffold.target);
+    editPackageJson(scaffold.target, scaffold.packageName, tarballs);
     nameElement(scaffold.target, files, scaffold.elementName);
+    const origin =
+      scaffold.checkout === undefined
+        ? ""
+        : `ds-element comes from the checkout at ${scaffold.checkout}, packed into ${PACKAGES_FOLDER}/ (npm install needs no registry copy of it).\n\n`;
     process.stdout.write(
       `Created ${scaffold.packageName} in ${scaffold.target}: element "${scaffold.elementName}" from the ${scaffold.template} template.\n\n` +
+        origin +
         `Next steps:\n${nextSteps(scaffold.target, scaffold.elementName)}\n`,
     );
     return 0;

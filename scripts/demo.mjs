@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm run demo`: the main job — the ball detector example (an InferenceElement running the
 // ONNX test model with ONNX Runtime) in a real GStreamer pipeline, followed by the SDK's
-// dsmetadump. Runs 300 frames, then prints what was detected and how fast it went.
-import { mkdtempSync, readFileSync } from "node:fs";
+// dsmetadump (the metadata as JSON lines) and dsosd (the boxes and labels drawn on the frames),
+// whose output is encoded to a WebM video (VP8) and one frame of it to a PNG. Runs 300 frames,
+// then prints what was detected, how fast it went, and where the video and the picture are.
+// DS_ELEMENT_DEMO_OUT: the folder to write them to (default: a new one under the temp folder).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,13 +19,23 @@ const FRAMES = 300;
 const example = join(root, "examples", "ball-detector");
 // DS_ELEMENT_DEMO_DIST: another build of the example (`npm run test:deepstream`'s, against DeepStream).
 const exampleDist = process.env.DS_ELEMENT_DEMO_DIST || join(example, "dist");
-const dump = join(mkdtempSync(join(tmpdir(), "ds-element-demo-")), "metadata.jsonl");
+const out = process.env.DS_ELEMENT_DEMO_OUT || mkdtempSync(join(tmpdir(), "ds-element-demo-"));
+mkdirSync(out, { recursive: true });
+const dump = join(out, "metadata.jsonl");
+const video = join(out, "ball-detector.webm");
+// The last frame the 1-per-second branch lets through (frame 270): multifilesink rewrites the file.
+const picture = join(out, "ball-detector.png");
 const pipeline = [
   "videotestsrc", `num-buffers=${FRAMES}`, "pattern=ball", "!",
   "video/x-raw,format=RGB,width=1280,height=720,framerate=30/1", "!",
   "balldetector", `model=${join(example, "model", "ball.onnx")}`, "!",
   "dsmetadump", `location=${dump}`, "!",
-  "fakesink",
+  "dsosd", "!",
+  "tee", "name=annotated",
+  "annotated.", "!", "queue", "!", "videoconvert", "!", "vp8enc", "deadline=1", "cpu-used=8", "!", "webmmux", "!",
+  "filesink", `location=${video}`,
+  "annotated.", "!", "queue", "!", "videorate", "drop-only=true", "max-rate=1", "!", "videoconvert", "!", "pngenc", "!",
+  "multifilesink", `location=${picture}`,
 ];
 console.log(`$ gst-launch-1.0 ${pipeline.join(" ")}\n`);
 const started = process.hrtime.bigint();
@@ -50,5 +63,9 @@ console.log(`\ndsmetadump wrote ${batches.length} batches to ${dump}`);
 console.log(`  the ball was found on ${withBall.length} of ${frames.length} frames`);
 for (const frame of [withBall[0], withBall[Math.floor(withBall.length / 2)], withBall.at(-1)]) if (frame) console.log(`  ${show(frame)}`);
 console.log(`${frames.length} frames of 1280x720 RGB in ${seconds.toFixed(2)} s including Node and model start-up ` +
-  `(${(frames.length / seconds).toFixed(0)} fps end to end)`);
-if (withBall.length !== frames.length || frames.length !== FRAMES) process.exit(1);
+  `(${(frames.length / seconds).toFixed(0)} fps end to end, drawing and VP8 encoding included)`);
+const written = [video, picture].filter((file) => existsSync(file) && statSync(file).size > 0);
+console.log(`\ndsosd drew the boxes and labels:`);
+console.log(`  video (WebM, VP8): ${video}`);
+console.log(`  one frame (PNG):   ${picture}`);
+if (withBall.length !== frames.length || frames.length !== FRAMES || written.length !== 2) process.exit(1);

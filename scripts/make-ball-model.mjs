@@ -8,19 +8,23 @@
 //
 // --setup-work N makes the model slow to load (N matrix products ONNX Runtime computes while it
 // sets the session up) and leaves what it computes unchanged: for tests of loading in the background.
+// The model itself is the SDK's (ds-element/testing's ballDetectorModel), built into sdk/dist.
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import {
+
+const require = createRequire(import.meta.url);
+const {
   CANDIDATES,
   DEFAULT_BALL_CLASS,
   DEFAULT_BATCH,
   DEFAULT_CLASSES,
   DEFAULT_SETUP_WORK,
   DEFAULT_SIZE,
-  ballModelLabels,
-  buildBallModel,
-} from "./ball-model/detector-graph.mjs";
+  ballDetectorLabels,
+  ballDetectorModel,
+} = require("../sdk/dist/testing/models/ball-detector.js");
 
 const USAGE =
   "Usage: node scripts/make-ball-model.mjs --out <model.onnx> [--ball-class K] [--classes C] [--size S] [--batch N|dynamic] [--setup-work N]";
@@ -78,9 +82,9 @@ function main() {
   }
   const { out, ballClass, classes, size, batch, setupWork } = options;
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, buildBallModel({ ballClass, classes, size, batch, setupWork }));
+  writeFileSync(out, ballDetectorModel({ ballClass, classes, size, batch, setupWork }));
   const sidecar = {
-    labels: ballModelLabels({ ballClass, classes }),
+    labels: ballDetectorLabels({ ballClass, classes }),
     ballClass,
     input: { name: "images", shape: [batch, 3, size, size], scale: "0..1 (pixel / 255)", pad: "0 or 114/255" },
     output: { name: "output0", shape: [batch, 4 + classes, CANDIDATES.length], rows: "cx, cy, w, h, class scores", candidates: CANDIDATES },

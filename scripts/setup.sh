@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Sets ds-element up from zero on Debian 12 / Ubuntu: system packages, Debian's libnode
+# Sets ds-element up from zero on Debian 12 / Ubuntu: system packages (Cairo, Pango and a
+# default font for dsosd's text among them), Debian's libnode
 # (Node 18, embedded by the host plugin), npm dependencies, and the native build.
 # Idempotent: every step checks first, so a second run takes seconds.
+# `--bench` (what `npm run bench` passes) also installs what the benchmark's Python peers use:
+# numpy, OpenCV and the onnx package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +16,11 @@ SYSTEM_PACKAGES=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
   gstreamer1.0-python3-plugin-loader libuv1-dev libc-ares2 libssl-dev nlohmann-json3-dev
+  libcairo2-dev libpango1.0-dev fonts-dejavu-core
 )
+if [ "${1:-}" = "--bench" ]; then
+  SYSTEM_PACKAGES+=(python3-numpy python3-opencv python3-onnx)
+fi
 # Debian's libnode and the builtins it loads from /usr/share/nodejs. They are unpacked rather
 # than installed because apt refuses them next to a nodesource `nodejs` package.
 LIBNODE_PACKAGES=(libnode108 libnode-dev node-acorn node-cjs-module-lexer node-undici)

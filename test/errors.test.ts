@@ -25,6 +25,15 @@ describe("errors in user code", () => {
     expect(run.stderr).toMatch(/at ThrowSync\.transform \(.*test\/fixtures\/elements\/src\/throwsync\.ts:14:\d+\)/);
   });
 
+  it("a value the SDK refuses: the stack starts at the user's line, without the SDK's frames", () => {
+    const run = launch(`${source} ! badvalue confidence=2 ! fakesink`, { dists: [fixturesDist] });
+    expectElementError(run, "badvalue", "Expected a number from 0 to 1 (or -0.1 for none) for ObjectMeta.confidence but received 2");
+    const frames = run.stderr.split("\n").filter((line) => /^\s+at /.test(line));
+    expect(frames[0], run.stderr).toMatch(/^\s+at BadValue\.transform \(.*test\/fixtures\/elements\/src\/badvalue\.ts:14:\d+\)$/);
+    expect(run.stderr).not.toContain("ds-element:/");
+    expect(run.stderr).not.toMatch(/sdk\/src\/|node_modules\/ds-element\//);
+  });
+
   it("a throw after some buffers went through", () => {
     const run = launch(`${source} ! throwsync after=3 ! fakesink`, { dists: [fixturesDist] });
     expectElementError(run, "throwsync", "throwsync: transform failed on frame 3");

@@ -63,7 +63,7 @@ describe("InferenceElement: model changed while PLAYING", () => {
   it("keeps every buffer flowing while a model that is slow to set up loads", () => {
     // ONNX Runtime computes this twin's constant subgraph (matrix products) while it sets the
     // session up; at inference it is the class-1 ball model.
-    const slow = makeBallModel("ball-as-class-1-slow", ["--ball-class", "1", "--setup-work", "150"]);
+    const slow = makeBallModel("ball-as-class-1-slow", { ballClass: 1, setupWork: 150 });
     const frames = 480;
     const { counts, classes, log } = runSwap(slow, frames);
     expect(counts).toEqual({ in: frames, out: frames, swapAt: SWAP_AT });

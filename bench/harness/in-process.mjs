@@ -26,9 +26,9 @@ export async function buildPipelineBench(root) {
   await buildNativeTarget(nativeBuildDir(root), "dsnode-pipeline-bench", "dsnode-pipeline-bench");
 }
 
-/** The program's JSON line, or null. */
+/** The JSON line of a program of native-host/bench/segments.h ({"buffers" or {"frames"), or null. */
 export function parseSegments(output) {
-  const line = output.split("\n").find((text) => text.startsWith('{"buffers"'));
+  const line = output.split("\n").find((text) => /^\{"(buffers|frames)"/.test(text));
   if (line === undefined) return null;
   try {
     return JSON.parse(line);

@@ -25,6 +25,8 @@ export function printHeader({ machine, versions, native, settings }) {
     parts.push(`whole runs ${settings.buffers} buffers x ${settings.rounds} interleaved rounds (+1 warm-up)`);
   }
   if (settings.sections.includes("inspect")) parts.push(`${settings.inspectRuns} gst-inspect runs per element`);
+  if (settings.sections.includes("streams")) parts.push(`many streams: ${settings.streamsTrials} passes x ${settings.streamsRounds} rounds (1 warm-up) x ${settings.streamsBuffers} buffers in all`);
+  if (settings.sections.includes("element")) parts.push(`whole element: ${settings.elementTrials} trials per side x ${settings.elementFrames} frames of 1280x720 (after a warm-up round)`);
   if (settings.sections.includes("meta")) parts.push(`${settings.metaObjects} objects x ${settings.metaRounds} rounds x ${settings.metaTrials} trials per metadata peer`);
   console.log(`  settings  ${parts.join(", ")}`);
 }
@@ -114,4 +116,58 @@ export function printMeta(meta, cores) {
   console.log(`   "mean" counts every round (garbage collections included); "best" is the fastest round of each.`);
   const warning = meta.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
   console.log(`   background load during these runs: ${meta.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
+}
+
+export function printOsd(osd, cores) {
+  console.log(`\n6. Overlay: ${osd.objects} labelled boxes on a 1280x720 BGRx frame, dsosd against cairooverlay drawing the same (ms per frame)`);
+  console.log(`   one process (dsnode-osd-bench), ${osd.rounds} rounds of ${osd.frames} frames per pipeline; median round, quartiles\n`);
+  const row = (label, part) => [
+    label,
+    fixed(part.dsosd.msPerFrame, 3),
+    part.dsosd.quartiles.map((value) => fixed(value, 3)).join(" / "),
+    fixed(part.cairooverlay.msPerFrame, 3),
+    part.cairooverlay.quartiles.map((value) => fixed(value, 3)).join(" / "),
+    fixed(part.ratio, 2),
+  ];
+  console.log(table(["labels", "dsosd ms", "q1 / median / q3", "cairooverlay ms", "q1 / median / q3", "dsosd / cairooverlay"], [
+    row("the same every frame", osd.stable),
+    row("changing every frame", osd.changing),
+  ]));
+  const warning = osd.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
+  console.log(`\n   background load during these runs: ${osd.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
+}
+
+export function printStreams(streams, settings, cores) {
+  console.log(`\n7. Many streams in one process: CPU time per buffer an element handles (whole process, PLAYING->EOS; median of ${settings.streamsTrials} x ${settings.streamsRounds - 1} rounds, each process's warm-up round left out)`);
+  console.log(`   N x (videotestsrc num-buffers=${settings.streamsBuffers}/N ! video/x-raw,format=GRAY8,width=16,height=16 ! <element> ! fakesink), or one source ! tee ! 4 x (queue ! <element> ! fakesink)\n`);
+  const rows = streams.table.map((row) => [
+    row.layout,
+    fixed(row.identityUs, 2),
+    fixed(row.gstPythonUs, 2),
+    fixed(row.tsUs, 2),
+    fixed(row.tsToIdentity, 2),
+    fixed(row.gstPythonToIdentity, 2),
+    fixed(row.tsQueueSpinningUs, 2),
+    fixed(row.tsQueueNotSpinningUs, 2),
+    fixed(row.spinCostUs, 2),
+  ]);
+  console.log(table(["layout", "identity us", "gst-python us", "TS us", "TS / identity", "gst-python / identity", "TS queue+spin us", "TS queue no-spin us", "spin cost us"], rows));
+  const sixteen = streams.table.find((row) => row.layout === "16 streams");
+  console.log(`\n   TS / identity at 16 streams: ${fixed(sixteen.tsToIdentity, 2)} (${verdict(sixteen.tsToIdentity, 2)})`);
+  console.log("   TS: the default direct hand-off (each streaming thread runs its call under the isolate's lock); queue: the Node thread runs the calls,");
+  console.log("   with or without the streaming threads and the Node thread spinning for each other (spin cost = the difference, per buffer;");
+  console.log("   negative: spinning saves more futex sleeps and wake-ups than it burns).");
+  const warning = streams.backgroundCores >= 0.1 ? "  WARNING: other work competed for the cores" : "";
+  console.log(`   background load during these runs: ${streams.backgroundCores.toFixed(2)} of ${cores} cores${warning}`);
+}
+
+export function printElement(element) {
+  console.log(`\n8. Whole element: the ball detector (TypeScript) against its gst-python peer (OpenCV resize + numpy, the same ONNX model in a numpy interpreter, numpy decode + NMS)`);
+  console.log(`   videotestsrc pattern=ball num-buffers=${element.frames} ! video/x-raw,format=RGB,width=1280,height=720 ! <element> ! fakesink`);
+  console.log(`   per frame after ${element.warmUpFrames} warm-up frames: time the element held the buffer, less the model's own time (median of the trials' means)\n`);
+  const row = (name, side) => [name, side.heldMs.toFixed(2), side.modelMs.toFixed(2), side.elementMs.toFixed(2), side.runs.map((run) => run.elementMs.toFixed(2)).join(" ")];
+  console.log(table(["element", "held ms", "model ms", "held - model ms", "per trial"], [row("TypeScript (balldetector)", element.ts), row("gst-python (ballpy)", element.python)]));
+  console.log(`\n   ratio TS / gst-python, model time excluded: ${element.ratio.toFixed(3)} (${verdict(element.ratio, 0.3)}); per trial ${element.trialRatios.map((ratio) => ratio.toFixed(3)).join(" ")}`);
+  console.log("   model time: TS, the runner's infer() from call to result (ONNX Runtime's run and the hop to its thread); Python, the interpreter's run.");
+  console.log(`   same objects on both sides: ${element.framesCompared - element.disagreements.length} of ${element.framesCompared} frames (class and box within 1 px)`);
 }

@@ -38,6 +38,8 @@ export async function prepareBench(root) {
     ...pluginEnvironment([distDir, join(benchDir, "peers", "gst-python-plugins")], base),
     GST_REGISTRY_1_0: registry,
   };
+  // The overlay section also needs dsosd, one of the SDK's built-in elements (sdk/builtin/dist).
+  const osdEnv = { ...pluginEnvironment([distDir, join(root, "sdk", "builtin", "dist")], base), GST_REGISTRY_1_0: join(outDir, "registry-osd.bin") };
 
   const pluginPath = join(distDir, "libgstdsnode.so");
   const runtimePath = join(distDir, "dsnode", "libdsnode-runtime.so.0");
@@ -46,6 +48,7 @@ export async function prepareBench(root) {
     outDir,
     distDir,
     env,
+    osdEnv,
     native: {
       source: nativeDir ?? join(root, "native-host", "build", "Release"),
       pluginSha256: sha256(readFileSync(pluginPath)),

@@ -265,7 +265,7 @@ struct Element {
 
   Result create(const std::string& bundle, const std::string& props_json) {
     DsnodeResult raw{};
-    instance = api->create_instance(element, "testelement", bundle.c_str(), props_json.c_str(), &raw);
+    instance = api->create_instance(element, "testelement", bundle.c_str(), props_json.c_str(), -1, &raw);
     return take(&raw);
   }
 
@@ -543,8 +543,9 @@ void test_suite(const DsnodeRuntimeApi* api) {
         "transform: a rejected Promise fails the call with message and stack", describe(result));
     a.set("mode", "\"reject-string\"");
     result = a.transform();
-    check(!result.ok && result.message == "a plain string" && contains(result.debug, "not an Error"),
-        "transform: a rejection with a non-Error value fails with String(value)", describe(result));
+    check(!result.ok && result.message == "Element code threw a non-Error value: \"a plain string\"" &&
+            contains(result.debug, "not an Error"),
+        "transform: a rejection with a non-Error value fails naming the value as host.js does", describe(result));
   }
   {
     Element mapped{api, fake_element(4)};

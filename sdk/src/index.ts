@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 export { z } from "zod";
-export { Element, type ElementClass, type CreateOptions } from "./element/element.js";
+export { Element, type ElementClass, type CreateOptions, type TransformResult } from "./element/element.js";
 export type { ElementDeclaration } from "./element/declaration.js";
 export {
   InferenceElement,
@@ -16,6 +16,7 @@ export {
   type InferenceBatch,
   type PreprocessedFrames,
   type ModelProps,
+  type ModelShape,
   type ModelInput,
   type ModelProperty,
 } from "./element/inference-element.js";
@@ -65,6 +66,7 @@ export type {
 export { Buffer } from "./stream/buffer.js";
 export {
   TensorHandle,
+  cropRegion,
   type TensorHandleJSON,
   type FromTypedArrayOptions,
   type ToDLPackOptions,
@@ -73,6 +75,7 @@ export type { Device, DeviceType, DType, PixelFormat, TensorData } from "./tenso
 export { tensorStats, type TensorStats } from "./tensor/tensor-stats.js";
 export { preprocess, FrameTransform, type PreprocessOptions, type PreprocessResult } from "./ops/index.js";
 export * as ops from "./ops/index.js";
+export { drawOverlay, type OverlayOptions, type OverlayStats } from "./osd/draw-overlay.js";
 export { type Detections, type Detection, detectionItems, detectionsFrom } from "./postprocess/detections.js";
 export {
   decodeYolo,
@@ -91,6 +94,7 @@ export {
   type MapBoxesOptions,
 } from "./postprocess/map-boxes.js";
 export { PostprocessScratch } from "./postprocess/scratch.js";
+export { parseLabels, readLabelFile } from "./postprocess/labels.js";
 export {
   StaleHandleError,
   PropertyValidationError,

@@ -6,8 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
-// @ts-expect-error: a plain ES module without declarations (scripts/ball-model/).
-import * as onnx from "../../scripts/ball-model/onnx-encoding.mjs";
+import * as onnx from "../../sdk/src/testing/models/onnx-encoding";
 import { repoRoot } from "./gst";
 
 // ---------------------------------------------------------------- the addon

@@ -8,9 +8,16 @@ import {
   type TensorHandle,
 } from "ds-element";
 
+const BORDER_COLOR = { red: 0, green: 1, blue: 0.3, alpha: 1 };
+const LABEL_FONT = { name: "Sans", size: 14, color: { red: 1, green: 1, blue: 1, alpha: 1 } };
+const LABEL_BACKGROUND = { red: 0, green: 0.35, blue: 0.1, alpha: 0.8 };
+/** About the height of a 14 pt label (19 px of text, and its line spacing). */
+const LABEL_HEIGHT = 23;
+
 /**
  * Runs a YOLOv8-style detector (output `[batch, 4 + classes, candidates]`) on every frame and
- * attaches what it finds as object metadata, where nvinfer would put it. With the test model of
+ * attaches what it finds as object metadata, where nvinfer would put it: with a border and a
+ * label ("ball 0.97") for nvdsosd or dsosd to draw. With the test model of
  * scripts/make-ball-model.mjs it finds the ball of `videotestsrc pattern=ball`:
  *
  *   gst-launch-1.0 videotestsrc pattern=ball num-buffers=300 ! video/x-raw,format=RGB,width=640,height=480 ! \
@@ -42,7 +49,24 @@ export default class BallDetector extends InferenceElement.define({
         const transform = inference.transforms[i]!;
         const kept = nms(images[i]!, { iouThreshold: this.props.iouThreshold });
         const boxes = mapBoxes(kept, transform, { frameWidth: transform.sourceWidth, frameHeight: transform.sourceHeight });
-        frame.addObjects({ ...boxes, labels: this.props.labels, uniqueComponentId: this.props.uniqueComponentId });
+        // A border and a label on each, as nvinfer writes them, for nvdsosd (or dsosd) to draw.
+        const added = frame.addObjects({
+          ...boxes,
+          labels: this.props.labels,
+          uniqueComponentId: this.props.uniqueComponentId,
+          borderWidth: 3,
+          borderColor: BORDER_COLOR,
+        });
+        for (const object of frame.objectItems.slice(frame.objectItems.length - added)) {
+          object.textParams = {
+            displayText: `${object.label} ${object.confidence.toFixed(2)}`,
+            xOffset: Math.max(0, Math.round(object.rectParams.left)),
+            yOffset: Math.max(0, Math.round(object.rectParams.top) - LABEL_HEIGHT),
+            font: LABEL_FONT,
+            setBgColor: true,
+            bgColor: LABEL_BACKGROUND,
+          };
+        }
       }
     } finally {
       if (host !== output) host.dispose();

@@ -57,6 +57,11 @@ v8::Local<v8::Value> to_v8(napi_value value) {
   return local;
 }
 
+std::string utf8(v8::Isolate* isolate, v8::Local<v8::Value> value) {
+  v8::String::Utf8Value text(isolate, value);
+  return *text != nullptr ? std::string(*text, text.length()) : std::string();
+}
+
 class Binding final : public JsExecutor {
  public:
   Binding(Napi::Env env, Napi::Object exports);
@@ -66,6 +71,10 @@ class Binding final : public JsExecutor {
   void run_unscoped(void (*body)(void*), void* data) override;
   void start(Call& call) override;
   void end_transform(Call& call) override;
+  std::vector<JsFrame> capture_stack() override;
+  void terminate() override { isolate_->TerminateExecution(); }
+  void resume() override { isolate_->CancelTerminateExecution(); }
+  std::string format_stack(const std::vector<JsFrame>& frames) override;
 
  private:
   static Binding* from(const Napi::CallbackInfo& info) { return static_cast<Binding*>(info.Data()); }
@@ -86,6 +95,7 @@ class Binding final : public JsExecutor {
   // Error plumbing: N-API leaves a thrown exception pending until it is taken.
   bool take_exception(napi_value* thrown);
   Outcome describe_thrown(napi_value thrown, const char* how);
+  std::string non_error_message(napi_value value);
   Outcome failure_from_pending(const char* what);
   std::string display_string(napi_value value);
   bool string_property(napi_value object, const char* name, std::string* text);
@@ -95,12 +105,14 @@ class Binding final : public JsExecutor {
   Napi::Env env_;
   Napi::ObjectReference json_;
   Napi::FunctionReference json_parse_;
+  Napi::FunctionReference json_stringify_;
   Napi::FunctionReference string_;
   Napi::Reference<Napi::Float64Array> transform_state_;
   double* state_ = nullptr;
   v8::Isolate* isolate_ = nullptr;
   v8::Global<v8::Object> handlers_object_;
   v8::Global<v8::Function> handlers_[kHandlerCount];  // indexed by CallKind
+  v8::Global<v8::Function> format_stack_;  // handlers.formatStack, when host.js has one
   // Calls run inside a callback scope of this resource (set with the handlers): its closing
   // runs the microtask and nextTick queues, and AsyncLocalStorage sees one resource for the
   // runtime's calls.
@@ -110,13 +122,23 @@ class Binding final : public JsExecutor {
   bool drains_queues_ = false;
   // Set by run_unscoped for the transform it expects; taken by the transform that starts.
   bool unscoped_ = false;
+  // Symbol.for("ds-element.drop") (Element.DROP, host protocol v1's TRANSFORM_DROP_V1): what a
+  // transform returns, or its Promise resolves to, when the buffer must not be pushed.
+  v8::Global<v8::Symbol> drop_symbol_;
+  bool is_drop(v8::Local<v8::Value> value) { return value->IsSymbol() && value->StrictEquals(drop_symbol_.Get(isolate_)); }
 };
 
 Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env), isolate_(v8::Isolate::GetCurrent()) {
   Napi::Object global = env.Global();
   json_ = Napi::Persistent(global.Get("JSON").As<Napi::Object>());
   json_parse_ = Napi::Persistent(json_.Value().Get("parse").As<Napi::Function>());
+  json_stringify_ = Napi::Persistent(json_.Value().Get("stringify").As<Napi::Function>());
   string_ = Napi::Persistent(global.Get("String").As<Napi::Function>());
+
+  {
+    v8::HandleScope scope(isolate_);
+    drop_symbol_.Reset(isolate_, v8::Symbol::For(isolate_, v8::String::NewFromUtf8Literal(isolate_, "ds-element.drop")));
+  }
 
   Napi::Float64Array state = Napi::Float64Array::New(env, kStateLength);
   state_ = state.Data();
@@ -167,6 +189,9 @@ Napi::Value Binding::set_handlers(const Napi::CallbackInfo& info) {
   Napi::Value drains = handlers.Get("drainsQueues");
   if (env.IsExceptionPending()) return env.Undefined();
   self->drains_queues_ = drains.IsBoolean() && drains.As<Napi::Boolean>().Value();
+  Napi::Value format_stack = handlers.Get("formatStack");
+  if (env.IsExceptionPending()) return env.Undefined();
+  if (format_stack.IsFunction()) self->format_stack_.Reset(isolate, to_v8(format_stack).As<v8::Function>());
   Handoff::get().set_executor(self);
   return env.Undefined();
 }
@@ -301,6 +326,7 @@ void Binding::start_transform(Call& call) {
   v8::Local<v8::Value> result;
   if (!call_handler(call, 2, argv, &result)) return;
   if (result->IsUndefined()) return Handoff::get().complete(call, Outcome{});
+  if (is_drop(result)) return Handoff::get().complete(call, Outcome::drop());
   settle_result(call, to_napi(result));
   // A Promise: its reactions were just registered, after the handler drained the queues. If
   // it has settled already they are due now, as they would be at the end of a scope.
@@ -312,6 +338,7 @@ void Binding::start_transform(Call& call) {
 bool Binding::call_handler(Call& call, int argc, v8::Local<v8::Value>* argv, v8::Local<v8::Value>* result) {
   const size_t index = static_cast<size_t>(call.kind);
   v8::Local<v8::Value> thrown;
+  bool terminated = false;
   {
     v8::TryCatch try_catch(isolate_);
     if (handlers_[index].Get(isolate_)
@@ -319,7 +346,14 @@ bool Binding::call_handler(Call& call, int argc, v8::Local<v8::Value>* argv, v8:
             .ToLocal(result)) {
       return true;
     }
-    if (try_catch.HasCaught() && !try_catch.HasTerminated()) thrown = try_catch.Exception();
+    terminated = try_catch.HasTerminated();
+    if (try_catch.HasCaught() && !terminated) thrown = try_catch.Exception();
+  }
+  // Terminated by the watchdog or the heap limit: the call fails, the isolate goes on.
+  Outcome abandoned;
+  if (terminated && Handoff::get().take_termination(call, &abandoned)) {
+    Handoff::get().complete(call, std::move(abandoned));
+    return false;
   }
   // No exception: execution was terminated, which Node does when it stops.
   Handoff::get().complete(call, thrown.IsEmpty()
@@ -380,9 +414,11 @@ void Binding::await_settlement(Call& call, napi_value thenable, napi_value then)
   const int id = call.instance->id();
   const uint64_t sequence = call.sequence;
   const char* handler = kHandlerNames[static_cast<size_t>(call.kind)];
+  const bool transform = call.kind == CallKind::kTransform;
   Napi::Function on_fulfilled = Napi::Function::New(env_,
-      [id, sequence](const Napi::CallbackInfo& info) {
-        Handoff::get().complete_if_running(id, sequence, Outcome{});
+      [this, id, sequence, transform](const Napi::CallbackInfo& info) {
+        const bool drop = transform && info.Length() > 0 && is_drop(to_v8(info[0]));
+        Handoff::get().complete_if_running(id, sequence, drop ? Outcome::drop() : Outcome{});
       },
       "onFulfilled");
   Napi::Function on_rejected = Napi::Function::New(env_,
@@ -439,13 +475,76 @@ Outcome Binding::describe_thrown(napi_value thrown, const char* how) {
   if (type == napi_object || type == napi_function) {
     std::string message;
     std::string stack;
-    string_property(thrown, "message", &message);
+    const bool has_message = string_property(thrown, "message", &message);
     string_property(thrown, "stack", &stack);
-    if (message.empty()) message = display_string(thrown);
+    if (!has_message) message = non_error_message(thrown);
     return Outcome::failure(message, stack.empty() ? message : stack);
   }
-  std::string text = display_string(thrown);
-  return Outcome::failure(text, std::string(how) + " a value that is not an Error (no stack): " + text);
+  std::string message = non_error_message(thrown);
+  return Outcome::failure(message, std::string(how) + " a value that is not an Error (no stack): " + message);
+}
+
+// As host.js's toError words it (sdk/src/native/host.ts), so a thrown string reads the same
+// whether a hook threw it or its Promise rejected with it.
+std::string Binding::non_error_message(napi_value value) {
+  napi_valuetype type = napi_undefined;
+  napi_typeof(env_, value, &type);
+  std::string text;
+  napi_value quoted = nullptr;
+  if (type == napi_string &&
+      napi_call_function(env_, json_.Value(), json_stringify_.Value(), 1, &value, &quoted) == napi_ok) {
+    text = Napi::String(env_, quoted).Utf8Value();
+  } else {
+    text = display_string(value);
+  }
+  return "Element code threw a non-Error value: " + text;
+}
+
+// ---------------------------------------------------------------- the watchdog's tools
+
+std::vector<JsFrame> Binding::capture_stack() {
+  constexpr int kFrames = 12;
+  v8::HandleScope scope(isolate_);
+  std::vector<JsFrame> frames;
+  v8::Local<v8::StackTrace> trace = v8::StackTrace::CurrentStackTrace(isolate_, kFrames, v8::StackTrace::kDetailed);
+  for (int i = 0; i < trace->GetFrameCount(); ++i) {
+    v8::Local<v8::StackFrame> frame = trace->GetFrame(isolate_, i);
+    JsFrame out;
+    v8::Local<v8::String> name = frame->GetFunctionName();
+    if (!name.IsEmpty()) out.function = utf8(isolate_, name);
+    v8::Local<v8::String> script = frame->GetScriptNameOrSourceURL();
+    if (!script.IsEmpty()) out.script = utf8(isolate_, script);
+    out.line = frame->GetLineNumber();
+    out.column = frame->GetColumn();
+    frames.push_back(std::move(out));
+  }
+  return frames;
+}
+
+// Through host.js's formatStack (source maps) when it has one; the plain frames otherwise.
+std::string Binding::format_stack(const std::vector<JsFrame>& frames) {
+  if (format_stack_.IsEmpty() || frames.empty()) return JsExecutor::format_stack(frames);
+  v8::HandleScope scope(isolate_);
+  v8::Local<v8::Context> context = isolate_->GetCurrentContext();
+  v8::Local<v8::Array> array = v8::Array::New(isolate_, static_cast<int>(frames.size()));
+  for (size_t i = 0; i < frames.size(); ++i) {
+    v8::Local<v8::Object> frame = v8::Object::New(isolate_);
+    const JsFrame& in = frames[i];
+    bool ok = frame->Set(context, to_v8(Napi::String::New(env_, "function")), to_v8(Napi::String::New(env_, in.function))).IsJust() &&
+              frame->Set(context, to_v8(Napi::String::New(env_, "script")), to_v8(Napi::String::New(env_, in.script))).IsJust() &&
+              frame->Set(context, to_v8(Napi::String::New(env_, "line")), v8::Integer::New(isolate_, in.line)).IsJust() &&
+              frame->Set(context, to_v8(Napi::String::New(env_, "column")), v8::Integer::New(isolate_, in.column)).IsJust() &&
+              array->Set(context, static_cast<uint32_t>(i), frame).IsJust();
+    if (!ok) return JsExecutor::format_stack(frames);
+  }
+  v8::TryCatch try_catch(isolate_);
+  v8::Local<v8::Value> argv[] = {array};
+  v8::Local<v8::Value> text;
+  if (!format_stack_.Get(isolate_)->Call(context, handlers_object_.Get(isolate_), 1, argv).ToLocal(&text) ||
+      !text->IsString()) {
+    return JsExecutor::format_stack(frames);
+  }
+  return utf8(isolate_, text);
 }
 
 bool Binding::string_property(napi_value object, const char* name, std::string* text) {

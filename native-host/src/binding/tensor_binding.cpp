@@ -23,6 +23,7 @@
 #include "binding/js_values.h"
 #include "binding/meta_binding_internal.h"
 #include "ops/ops.h"
+#include "osd/overlay.h"
 #include "postprocess/class_argmax.h"
 #include "tensor/cuda_scope.h"
 #include "tensor/dlpack.h"
@@ -254,6 +255,35 @@ bool call_frame(napi_env env, metabind::LiveCall& call, uint32_t batch_id, const
     throw_frame_error(env, error);
     return false;
   }
+  return true;
+}
+
+// A frame source may name a region of the frame (TensorHandle.crop): [left, top, width, height]
+// in pixels, inside the frame. The descriptor then starts at the region's first pixel and keeps
+// the frame's strides, so every consumer (preprocess on the CPU or in CUDA, toHost, DLPack)
+// reads the crop in place. TS checks the region first; this is the check C++ owes anyway.
+bool apply_region(napi_env env, napi_value source, const char* name, Desc* desc) {
+  napi_value region = nullptr;
+  napi_valuetype type = napi_undefined;
+  if (!get_property(env, source, "region", &region) || napi_typeof(env, region, &type) != napi_ok) return false;
+  if (type == napi_undefined) return true;
+  const std::string region_name = std::string(name) + ".region";
+  int64_t values[tensor::kMaxDims] = {};
+  int32_t count = 0;
+  if (!read_dims(env, region, region_name, values, &count)) return false;
+  const int64_t left = values[0], top = values[1], width = values[2], height = values[3];
+  if (count != 4 || desc->ndim != 3 || width < 1 || height < 1 || left + width > desc->shape[1] ||
+      top + height > desc->shape[0]) {
+    throw_error(env, ErrorKind::kRange,
+        "Expected [left, top, width, height] inside the frame (" + std::to_string(desc->shape[1]) + "x" +
+            std::to_string(desc->shape[0]) + ") for " + region_name + " but received " +
+            metabind::describe_value(env, region));
+    return false;
+  }
+  const size_t element = tensor::dtype_size(desc->dtype);
+  desc->byte_offset += static_cast<uint64_t>(top * desc->strides[0] + left * desc->strides[1]) * element;
+  desc->shape[0] = height;
+  desc->shape[1] = width;
   return true;
 }
 
@@ -925,6 +955,68 @@ napi_value class_argmax(napi_env env, napi_callback_info info) {
   return metabind::make_undefined(env);
 }
 
+// drawOverlay(callId, frameIndex, options): draws frame `frameIndex`'s objects and display
+// metas (osd/overlay.h) on its pixels, in place, on the calling (JS) thread. options: the TS
+// side's checked OverlayOptions (booleans). Returns what was drawn.
+napi_value draw_overlay(napi_env env, napi_callback_info info) {
+  Args args(env, info);
+  uint32_t call_id = 0, frame_index = 0;
+  if (!args.ok || !metabind::read_int<uint32_t>(env, args[0], FieldName("callId"), &call_id) ||
+      !metabind::read_int<uint32_t>(env, args[1], FieldName("frameIndex"), &frame_index) ||
+      !metabind::read_object(env, args[2], FieldName("options"))) {
+    return nullptr;
+  }
+  osd::OverlayOptions options;
+  const std::pair<const char*, bool*> switches[] = {
+      {"boxes", &options.boxes}, {"text", &options.text}, {"masks", &options.masks}, {"displayMeta", &options.display_meta}};
+  for (const auto& [key, flag] : switches) {
+    napi_value value = nullptr;
+    const std::string name = std::string("options.") + key;
+    if (!get_property(env, args[2], key, &value) || !metabind::read_bool(env, value, FieldName(name.c_str()), flag)) return nullptr;
+  }
+  metabind::LiveCall call(env, call_id, "FrameMeta");
+  if (!call) return nullptr;
+  meta::Batch* batch = call.batch();
+  if (batch == nullptr || frame_index >= batch->num_frames()) {
+    return throw_error(env, ErrorKind::kRange, "Expected a frame index below " + std::to_string(batch != nullptr ? batch->num_frames() : 0) +
+        " for drawOverlay but received " + std::to_string(frame_index));
+  }
+  const meta::FrameHandle frame = batch->frame_at(frame_index);
+  meta::FrameFields fields;
+  batch->read_frame(frame, &fields);
+  tensor::FrameMapping* mapping = nullptr;
+  Desc desc;
+  if (!call_frame(env, call, fields.batch_id, "drawOverlay", &mapping, &desc)) return nullptr;
+  if (!tensor::host_visible(desc.device)) {
+    return throw_tensor_error(env, "drawOverlay draws on frames in host memory but received " +
+        tensor::describe_device(desc.device, desc.device_id) + " memory (" + std::string(call.stream() != nullptr ? call.stream()->caps_string : "") +
+        "): on DeepStream use nvdsosd, or convert to system memory first (nvvideoconvert ! video/x-raw,format=RGBA)");
+  }
+  osd::Image image;
+  switch (desc.format) {
+    case PixelFormat::kRGB: image.format = osd::PixelFormat::kRGB; break;
+    case PixelFormat::kRGBA: image.format = osd::PixelFormat::kRGBA; break;
+    case PixelFormat::kBGR: image.format = osd::PixelFormat::kBGR; break;
+    case PixelFormat::kBGRx: image.format = osd::PixelFormat::kBGRx; break;
+    default:
+      return throw_tensor_error(env, std::string("drawOverlay draws on RGB, RGBA, BGR and BGRx frames but received ") +
+          tensor::format_name(desc.format) + ": put videoconvert ! video/x-raw,format=RGBA before the element");
+  }
+  image.data = desc.first();
+  image.height = static_cast<int32_t>(desc.shape[0]);
+  image.width = static_cast<int32_t>(desc.shape[1]);
+  image.stride = desc.strides[0];
+  osd::OverlayStats stats;
+  const meta::Status status = osd::draw_frame_overlay(*batch, frame, image, options,
+      "frameItems[" + std::to_string(frame_index) + "]", &stats);
+  if (!status.ok()) return metabind::throw_status(env, status);
+  metabind::ObjectBuilder out(env);
+  out.number("objects", stats.objects).number("boxes", stats.boxes).number("labels", stats.labels)
+      .number("masks", stats.masks).number("rects", stats.rects).number("texts", stats.texts)
+      .number("lines", stats.lines).number("arrows", stats.arrows).number("circles", stats.circles);
+  return out.value();
+}
+
 struct Export {
   const char* name;
   napi_callback callback;
@@ -945,6 +1037,7 @@ constexpr Export kExports[] = {
     {"stats", stats},
     {"trimPool", trim_pool},
     {"classArgmax", class_argmax},
+    {"drawOverlay", draw_overlay},
 };
 
 }  // namespace
@@ -973,6 +1066,7 @@ bool resolve(napi_env env, napi_value source, const char* name, Resolved* out) {
     if (!call) return false;
     tensor::FrameMapping* mapping = nullptr;
     if (!call_frame(env, call, batch_id, "Buffer.extract", &mapping, &out->desc)) return false;
+    if (!apply_region(env, source, name, &out->desc)) return false;
     GstMemory* memory = gst_memory_ref(mapping->memory());
     out->keep_alive = std::shared_ptr<void>(memory, [](void* held) { gst_memory_unref(static_cast<GstMemory*>(held)); });
     return true;

@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-#define DSNODE_RUNTIME_ABI_VERSION 2
+#define DSNODE_RUNTIME_ABI_VERSION 3
 
 /* Log levels, same numbering as GstDebugLevel. */
 typedef enum {
@@ -39,11 +39,13 @@ typedef struct {
 } DsnodeHostCallbacks;
 
 /* Result of a call. On failure *message and *debug are g_malloc'ed (g_free them):
- * message is one line for the user, debug holds the JS stack. */
+ * message is one line for the user, debug holds the JS stack. `dropped` (transform only, with
+ * ok): transform() returned or resolved to Element.DROP, so the buffer must not be pushed. */
 typedef struct {
   gboolean ok;
   char *message;
   char *debug;
+  gboolean dropped;
 } DsnodeResult;
 
 /* Where a buffer's memory lives, from the negotiated caps' features. */
@@ -76,11 +78,17 @@ typedef struct {
 
   /* Loads the element bundle (cached per path), constructs the user's class and validates
    * the properties. props_json is a JSON object keyed by the *JS* (camelCase) property names
-   * holding every property's current value. Blocks until done. */
+   * holding every property's current value. call_timeout_s: the deadline the element declares
+   * for each of its calls into JS (callTimeoutSeconds in element.json; negative when it
+   * declares none); DS_ELEMENT_CALL_TIMEOUT_S overrides it, 0 is no deadline (the runtime's
+   * watchdog, native-host/src/runtime/watchdog.h). Blocks until done. */
   DsnodeInstance *(*create_instance) (GstElement * element, const char *element_name,
-      const char *bundle_path, const char *props_json, DsnodeResult * result);
+      const char *bundle_path, const char *props_json, double call_timeout_s,
+      DsnodeResult * result);
 
-  /* Lifecycle; each blocks until the JS side (including a returned Promise) is done. */
+  /* Lifecycle; each blocks until the JS side (including a returned Promise) is done, or until
+   * the call's deadline: past it, the call fails (its JavaScript interrupted, its Promise
+   * abandoned), and the caller is released. */
   void (*start) (DsnodeInstance * instance, DsnodeResult * result);
   void (*stop) (DsnodeInstance * instance, DsnodeResult * result);
 
@@ -106,6 +114,13 @@ typedef struct {
 
   /* Releases the JS instance. Does not block. The element pointer is not used afterwards. */
   void (*destroy_instance) (DsnodeInstance * instance);
+
+  /* flushing TRUE (a flush starts, or the element leaves PAUSED for READY): the instance's
+   * running call is abandoned (a pending Promise at once, JavaScript still running after half a
+   * second is interrupted) and transform calls fail at once, so the streaming thread is
+   * released; other calls (events, stop) still run. FALSE when the flush is over. Does not
+   * block; any thread. */
+  void (*set_flushing) (DsnodeInstance * instance, gboolean flushing);
 } DsnodeRuntimeApi;
 
 /* Exported by libdsnode-runtime.so.0 */

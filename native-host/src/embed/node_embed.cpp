@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <cstdint>
 
@@ -49,6 +50,7 @@
 #include "runtime/cpu_relax.h"
 #include "runtime/instance.h"
 #include "runtime/spin_policy.h"
+#include "runtime/watchdog.h"
 
 namespace dsnode::embed {
 namespace {
@@ -81,6 +83,26 @@ process.on('uncaughtExceptionMonitor', (error) => {
                                                                : { deref: () => error };
 });
 
+// Node's async context stack, for the runtime to empty when it terminates JavaScript (the
+// watchdog, the heap limit): terminated JavaScript skips the finally blocks that pop what it
+// pushed (a timer's, a nextTick's, a Promise hook's context), and the next callback scope to
+// close would abort the process ("async hook stack has become corrupted"), the same repair as
+// afterFatalException's below. The fields are Node 18's internal async_wrap binding, reached
+// through process.binding (its deprecation warning is not the user's business).
+const asyncIdStack = (() => {
+  const quiet = process.noDeprecation;
+  process.noDeprecation = true;
+  try {
+    const { async_hook_fields, async_id_fields, constants } = process.binding('async_wrap');
+    return [async_hook_fields, async_id_fields, constants.kStackLength, constants.kExecutionAsyncId,
+      constants.kTriggerAsyncId];
+  } catch {
+    return undefined;
+  } finally {
+    process.noDeprecation = quiet;
+  }
+})();
+
 Object.defineProperty(globalThis, Symbol.for('ds-element.runtime.v1'), {
   value: Object.freeze({ runtimePath, hostJsPath }),
 });
@@ -89,7 +111,8 @@ builtinRequire('module').createRequire(hostJsPath)(hostJsPath);
 
 // Called (from the process-exit handler) where Node would have ended the process: an uncaught
 // exception that no 'uncaughtException' listener took, or one thrown by such a listener.
-return function afterFatalException(exitCode) {
+// Carries asyncIdStack for the runtime (see above).
+return Object.assign(function afterFatalException(exitCode) {
   process._exiting = false;
   process.exitCode = undefined;
   // Expecting to exit, Node skipped what it does after a handled exception: the async context
@@ -127,7 +150,7 @@ return function afterFatalException(exitCode) {
     stack = message;
   }
   return [`Uncaught exception: ${message}`, stack];
-};
+}, { asyncIdStack });
 )JS";
 
 constexpr int kMaxPlatformThreads = 4;  // Node's default --v8-pool-size
@@ -150,6 +173,46 @@ int platform_threads() {
   if (available <= 0) return kMaxPlatformThreads;
   return std::clamp(available - 1, 1, kMaxPlatformThreads);
 }
+// The JS thread's own stack: V8's limit (below) plus room for the native code under it,
+// whatever `ulimit -s` says (a std::thread gets RLIMIT_STACK, 256 KiB under `ulimit -s 256`).
+constexpr size_t kJsThreadStackBytes = 8u << 20;
+// What V8 leaves below its stack limit, on every thread, for native code called from
+// JavaScript (N-API, the runtime's callbacks, GStreamer logging).
+constexpr uintptr_t kNativeStackReserve = 64u << 10;
+
+// V8's --stack-size (KiB; V8's default 984) in the flags Node got.
+size_t v8_stack_bytes(const std::vector<std::string>& args) {
+  size_t kib = 984;
+  for (const std::string& arg : args) {
+    if (arg.rfind("--stack-size=", 0) == 0 || arg.rfind("--stack_size=", 0) == 0) {
+      kib = std::strtoul(arg.c_str() + 13, nullptr, 10);
+    }
+  }
+  return kib << 10;
+}
+
+// V8 puts a thread's stack limit --stack-size below where the thread first entered the isolate,
+// whatever that thread's real stack: a streaming thread of a process started with
+// `ulimit -s 256` (or 512) ran past the end of its stack (SIGSEGV) before V8 saw an overflow.
+// Each thread that enters the isolate sets its limit here: --stack-size below where it is, but
+// never within kNativeStackReserve of the real end of its stack. Deep recursion is then a
+// RangeError on every thread. V8 keeps a thread's limit with its state while the thread holds
+// its top-level Locker (callers keep theirs for life, see CallerLock).
+void set_stack_limit(v8::Isolate* isolate, size_t v8_bytes) {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* low = nullptr;
+  size_t size = 0;
+  const bool known = pthread_attr_getstack(&attr, &low, &size) == 0 && size > 0;
+  pthread_attr_destroy(&attr);
+  if (!known) return;
+  const uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  const uintptr_t bottom = reinterpret_cast<uintptr_t>(low);
+  const uintptr_t reserve = std::min<uintptr_t>(kNativeStackReserve, size / 4);
+  const uintptr_t v8_limit = here > v8_bytes ? here - v8_bytes : 0;
+  isolate->SetStackLimit(std::max(v8_limit, bottom + reserve));
+}
+
 constexpr auto kStopGrace = std::chrono::seconds(2);
 constexpr auto kTerminateGrace = std::chrono::seconds(10);
 
@@ -207,6 +270,55 @@ bool watcher_queue_pending(const uv_loop_t* loop) {
 }
 
 
+// Who may take the isolate's v8::Locker next (direct mode). Every thread that takes the Locker
+// (callers, and the JS thread for its loop turns) passes this gate first and leaves it right
+// after releasing the Locker, so a thread waiting for the isolate waits here, where it can give
+// up: a streaming thread whose element is flushing (state change, seek) must not wait for
+// JavaScript of another element that does not return (V8's own lock cannot be given up).
+class IsolateGate {
+ public:
+  // Waits until no other thread holds the isolate; false (gate not taken) if *abandon turned
+  // true first. Who waits is known by `waiter` meanwhile (only then: nothing to do on the way
+  // through an open gate).
+  bool enter(const void* waiter, const std::atomic<bool>* abandon) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!held_) {
+      held_ = true;
+      return true;
+    }
+    waiters_.push_back(waiter);
+    cv_.wait(lock, [&] { return !held_ || (abandon != nullptr && abandon->load()); });
+    waiters_.erase(std::find(waiters_.begin(), waiters_.end(), waiter));
+    if (held_) return false;
+    held_ = true;
+    return true;
+  }
+
+  void leave() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    held_ = false;
+    if (waiters_.empty()) return;
+    lock.unlock();
+    cv_.notify_one();
+  }
+
+  void wake_all() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cv_.notify_all();
+  }
+
+  bool waiting(const void* waiter) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::find(waiters_.begin(), waiters_.end(), waiter) != waiters_.end();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool held_ = false;
+  std::vector<const void*> waiters_;
+};
+
 // A caller thread's hold on the isolate (direct mode). A top-level v8::Locker that ends frees
 // the thread's V8 state (handle scope blocks, stack limits), and the next Locker on that thread
 // builds it again: about a microsecond per buffer. So a caller thread keeps one top-level
@@ -224,12 +336,13 @@ class CallerLock {
     return lock;
   }
 
-  void acquire(v8::Isolate* isolate) {
+  void acquire(v8::Isolate* isolate, size_t v8_stack_bytes) {
     if (locker_ == nullptr) {
       std::lock_guard<std::mutex> guard(teardown_mutex());
       isolate_ = isolate;
       locker_ = new v8::Locker(isolate);
       isolate->Enter();  // for the thread's life, like the context (see enter_for_good)
+      set_stack_limit(isolate, v8_stack_bytes);
       return;
     }
     end_unlocker();  // locks again
@@ -298,7 +411,7 @@ class CallerLock {
   v8::HandleScope* scope_ = nullptr;
 };
 
-class NodeRuntime final : public dsnode::JsLockHost {
+class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupter {
  public:
   static NodeRuntime& get() {
     // Never destroyed: atexit teardown runs after static destructors may have started.
@@ -310,12 +423,22 @@ class NodeRuntime final : public dsnode::JsLockHost {
       std::string* error);
 
   // JsLockHost (direct mode), on a calling thread.
-  void run_locked(void (*body)(void*), void* data) override;
+  bool run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) override;
+  void wake_waiters() override { gate_.wake_all(); }
+  bool waiting(const void* waiter) override { return gate_.waiting(waiter); }
+  // JsInterrupter (the watchdog), any thread.
+  void request_interrupt() override;
+  // JsInterrupter, on the thread holding the isolate.
+  void clear_async_context() override;
 
  private:
   enum class State { kNotStarted, kStarting, kRunning, kFailed, kStopped };
 
   void thread_main();
+  static void* thread_entry(void* self);
+  static void interrupted(v8::Isolate* isolate, void* data);
+  static size_t near_heap_limit(void* data, size_t current_limit, size_t initial_limit);
+  void take_async_id_stack(v8::Local<v8::Object> hook);
   bool initialize_process(std::string* error);
   void run_environment();
   void run_direct_loop(uv_loop_t* loop);
@@ -333,7 +456,8 @@ class NodeRuntime final : public dsnode::JsLockHost {
   State state_ = State::kNotStarted;
   std::string failure_;
   bool thread_finished_ = false;
-  std::thread thread_;
+  pthread_t thread_{};
+  bool thread_joinable_ = false;
   std::thread::id js_thread_id_;
   node::Environment* env_ = nullptr;  // non-null while the loop may run; guarded by mutex_
 
@@ -342,9 +466,15 @@ class NodeRuntime final : public dsnode::JsLockHost {
   std::string runtime_path_;
   std::vector<std::string> args_;
   std::vector<std::string> exec_args_;
+  size_t v8_stack_bytes_ = 984u << 10;  // read by callers once the door is open
   std::unique_ptr<node::MultiIsolatePlatform> platform_;
   v8::Isolate* isolate_ = nullptr;
   v8::Global<v8::Function> after_fatal_exception_;
+  // Node's async context stack (the bootstrap's asyncIdStack): its length, and the current
+  // execution and trigger ids. Node's own memory, alive with the environment.
+  uint32_t* async_stack_length_ = nullptr;
+  double* execution_async_id_ = nullptr;
+  double* trigger_async_id_ = nullptr;
 
   // Direct mode. isolate_, context_ and loop_ are read by callers under the Locker, while the
   // door is open (the JS thread waits for them before it lets go of the isolate).
@@ -357,6 +487,7 @@ class NodeRuntime final : public dsnode::JsLockHost {
   std::atomic<bool> js_wants_lock_{false};
   std::atomic<int> callers_waiting_{0};   // callers on their way to the Locker
   std::atomic<uint64_t> lock_generation_{0};
+  IsolateGate gate_;
   // When the sleeping JS thread will wake by itself, in loop time (uv_now, ms); UINT64_MAX:
   // never. Written by the JS thread before it releases the Locker, read by callers under it.
   uint64_t sleep_deadline_ms_ = 0;
@@ -370,6 +501,7 @@ bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std
     SpinSettings settings = SpinSettings::from_environment();
     direct_ = settings.mode == HandoffMode::kDirect;
     Handoff::get().configure(settings, host_js);
+    Watchdog::get().configure(WatchdogSettings::from_environment());
     host_js_ = host_js;
     runtime_path_ = locate_and_pin_self();
     if (runtime_path_.empty()) {
@@ -379,7 +511,17 @@ bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std
       state_ = State::kStarting;
       // Registered after libnode was loaded, so it runs before libnode's static destructors.
       std::atexit(&NodeRuntime::at_process_exit);
-      thread_ = std::thread([this] { thread_main(); });
+      pthread_attr_t attr;
+      pthread_attr_init(&attr);
+      pthread_attr_setstacksize(&attr, kJsThreadStackBytes);
+      const int rc = pthread_create(&thread_, &attr, &NodeRuntime::thread_entry, this);
+      pthread_attr_destroy(&attr);
+      if (rc != 0) {
+        state_ = State::kFailed;
+        failure_ = std::string("Cannot start the Node.js thread: ") + g_strerror(rc);
+      } else {
+        thread_joinable_ = true;
+      }
     }
   }
   cv_.wait(lock, [this] { return state_ != State::kStarting; });
@@ -402,6 +544,11 @@ void NodeRuntime::announce(State state, const std::string& failure) {
     failure_ = failure;
   }
   cv_.notify_all();
+}
+
+void* NodeRuntime::thread_entry(void* self) {
+  static_cast<NodeRuntime*>(self)->thread_main();
+  return nullptr;
 }
 
 void NodeRuntime::thread_main() {
@@ -433,6 +580,18 @@ bool NodeRuntime::initialize_process(std::string* error) {
   // budgets optimise on too little feedback and were slower again. DS_ELEMENT_NODE_OPTIONS
   // comes after it, so it can set another.
   std::vector<std::string> args = {"dsnode", "--enable-source-maps", "--interrupt-budget=8192"};
+  // The JavaScript heap's limit (V8's old space), in MiB; past it the running call fails
+  // (Handoff::on_near_heap_limit) instead of V8 aborting the process.
+  if (const char* heap = g_getenv("DS_ELEMENT_HEAP_MB"); heap != nullptr && *heap) {
+    char* end = nullptr;
+    errno = 0;
+    const long long mib = std::strtoll(heap, &end, 10);
+    if (errno != 0 || end == heap || *end != '\0' || mib < 16 || mib > (1 << 20)) {
+      g_warning("dsnode: ignoring DS_ELEMENT_HEAP_MB=\"%s\": expected MiB from 16 to 1048576", heap);
+    } else {
+      args.push_back("--max-old-space-size=" + std::to_string(mib));
+    }
+  }
   // NODE_OPTIONS is ignored on purpose (it is meant for the host's own Node, if any); this is
   // the way to pass flags such as --inspect or --max-old-space-size to the embedded one.
   if (const char* extra = g_getenv("DS_ELEMENT_NODE_OPTIONS"); extra != nullptr && *extra) {
@@ -462,6 +621,7 @@ bool NodeRuntime::initialize_process(std::string* error) {
   for (const std::string& warning : result->errors()) g_warning("dsnode: Node.js: %s", warning.c_str());
   args_ = result->args();
   exec_args_ = result->exec_args();
+  v8_stack_bytes_ = v8_stack_bytes(args);
 
   platform_ = node::MultiIsolatePlatform::Create(platform_threads());
   v8::V8::InitializePlatform(platform_.get());
@@ -482,11 +642,19 @@ void NodeRuntime::run_environment() {
   isolate_ = setup->isolate();
   node::Environment* env = setup->env();
   Handoff& handoff = Handoff::get();
+  // Whoever holds the Locker holds the gate (direct mode): callers may come as soon as Node
+  // announces it runs, before this thread's loop starts (run_direct_loop lets go of both).
+  gate_.enter(this, nullptr);
   {
     v8::Locker locker(isolate_);
     v8::Isolate::Scope isolate_scope(isolate_);
     v8::HandleScope handle_scope(isolate_);
     v8::Context::Scope context_scope(setup->context());
+    set_stack_limit(isolate_, v8_stack_bytes_);
+    // Heap exhaustion ends the running call (an element error) instead of the process; the
+    // limit V8 is given meanwhile goes back once the heap has shrunk to half of it.
+    isolate_->AddNearHeapLimitCallback(&NodeRuntime::near_heap_limit, this);
+    isolate_->AutomaticallyRestoreInitialHeapLimit(0.5);
 
     node::SetProcessExitHandler(env, [this](node::Environment*, int exit_code) {
       on_exit_request(exit_code);
@@ -521,6 +689,8 @@ void NodeRuntime::run_environment() {
       v8::Local<v8::Value> hook;
       if (loaded.ToLocal(&hook) && hook->IsFunction()) {
         after_fatal_exception_.Reset(isolate_, hook.As<v8::Function>());
+        take_async_id_stack(hook.As<v8::Object>());
+        handoff.set_interrupter(this);
         handoff.open();
       } else {
         std::string message = "host.js (" + host_js_ + ") failed to load";
@@ -582,6 +752,7 @@ void NodeRuntime::run_environment() {
 // through the backend fd or the timeout; callers that changed the loop write wake_fd_.
 void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
   const int backend_fd = uv_backend_fd(loop);
+  // This thread holds the Locker and the gate (run_environment).
   while (!loop_stop_.load()) {
     uv_run(loop, UV_RUN_NOWAIT);
     if (loop_stop_.load()) break;
@@ -590,6 +761,7 @@ void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
     const int timeout = watcher_queue_pending(loop) ? 0 : uv_backend_timeout(loop);
     sleep_deadline_ms_ = timeout < 0 ? UINT64_MAX : uv_now(loop) + static_cast<uint64_t>(timeout);
     {
+      gate_.leave();
       v8::Unlocker unlocker(isolate_);
       if (timeout != 0) {
         pollfd fds[2] = {{backend_fd, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
@@ -615,20 +787,26 @@ void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
       }
       // Callers let the JS thread have the Locker first (run_locked).
       js_wants_lock_.store(true);
+      gate_.enter(this, nullptr);
     }
     js_wants_lock_.store(false);
   }
+  gate_.leave();  // callers still on their way find the door closed (shut_door)
 }
 
-void NodeRuntime::run_locked(void (*body)(void*), void* data) {
+bool NodeRuntime::run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) {
   callers_waiting_.fetch_add(1);
   // The JS thread woke for its loop: let it take the Locker first, or a thread making one
   // call after another would keep its timers and I/O waiting.
   for (int i = 0; js_wants_lock_.load(); ++i) {
     if (i < 100) cpu_relax(); else sched_yield();
   }
+  if (!gate_.enter(waiter, abandon)) {
+    callers_waiting_.fetch_sub(1);
+    return false;
+  }
   CallerLock& lock = CallerLock::for_this_thread();
-  lock.acquire(isolate_);
+  lock.acquire(isolate_, v8_stack_bytes_);
   callers_waiting_.fetch_sub(1);
   lock_generation_.fetch_add(1);
   {
@@ -638,6 +816,8 @@ void NodeRuntime::run_locked(void (*body)(void*), void* data) {
     wake_if_loop_changed();
   }
   lock.release();
+  gate_.leave();
+  return true;
 }
 
 // Under the Locker, after a caller's JS (callback scope closed: microtasks and nextTicks ran).
@@ -658,6 +838,57 @@ void NodeRuntime::wake_if_loop_changed() {
 
 void NodeRuntime::wake_js_thread() {
   if (wake_fd_ >= 0 && !wake_pending_.exchange(true)) eventfd_write(wake_fd_, 1);
+}
+
+void NodeRuntime::request_interrupt() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (env_ != nullptr) isolate_->RequestInterrupt(&NodeRuntime::interrupted, nullptr);
+}
+
+void NodeRuntime::interrupted(v8::Isolate*, void*) { Handoff::get().on_interrupt(); }
+
+// What Node's clear_async_id_stack() does to the fields (the resource lists are left: they are
+// indexed by the stack's length, so what is above it is never read).
+void NodeRuntime::clear_async_context() {
+  if (async_stack_length_ == nullptr) return;
+  *async_stack_length_ = 0;
+  *execution_async_id_ = 0;
+  *trigger_async_id_ = 0;
+}
+
+void NodeRuntime::take_async_id_stack(v8::Local<v8::Object> hook) {
+  v8::Local<v8::Context> context = isolate_->GetCurrentContext();
+  v8::Local<v8::Value> value;
+  if (!hook->Get(context, v8_string(isolate_, "asyncIdStack")).ToLocal(&value) || !value->IsArray()) {
+    g_warning("dsnode: Node's async context stack is out of reach; a call the watchdog interrupts may abort the process");
+    return;
+  }
+  v8::Local<v8::Array> parts = value.As<v8::Array>();
+  v8::Local<v8::Value> hook_fields, id_fields, index[3];
+  bool ok = parts->Get(context, 0).ToLocal(&hook_fields) && parts->Get(context, 1).ToLocal(&id_fields) &&
+            hook_fields->IsUint32Array() && id_fields->IsFloat64Array();
+  for (uint32_t i = 0; ok && i < 3; ++i) ok = parts->Get(context, 2 + i).ToLocal(&index[i]) && index[i]->IsUint32();
+  if (!ok) {
+    g_warning("dsnode: Node's async context stack has an unexpected shape; a call the watchdog interrupts may abort the process");
+    return;
+  }
+  auto element = [](v8::Local<v8::Value> array, v8::Local<v8::Value> at, size_t size) -> void* {
+    v8::Local<v8::TypedArray> typed = array.As<v8::TypedArray>();
+    const uint32_t i = at.As<v8::Uint32>()->Value();
+    if (i >= typed->Length()) return nullptr;
+    auto* base = static_cast<char*>(typed->Buffer()->GetBackingStore()->Data()) + typed->ByteOffset();
+    return base + i * size;
+  };
+  async_stack_length_ = static_cast<uint32_t*>(element(hook_fields, index[0], sizeof(uint32_t)));
+  execution_async_id_ = static_cast<double*>(element(id_fields, index[1], sizeof(double)));
+  trigger_async_id_ = static_cast<double*>(element(id_fields, index[2], sizeof(double)));
+  if (async_stack_length_ == nullptr || execution_async_id_ == nullptr || trigger_async_id_ == nullptr) {
+    async_stack_length_ = nullptr;
+  }
+}
+
+size_t NodeRuntime::near_heap_limit(void*, size_t current_limit, size_t initial_limit) {
+  return Handoff::get().on_near_heap_limit(current_limit, initial_limit);
 }
 
 v8::MaybeLocal<v8::Value> NodeRuntime::bootstrap(const node::StartExecutionCallbackInfo& info) {
@@ -747,7 +978,10 @@ void NodeRuntime::shut_down() {
   }
   state_ = State::kStopped;
   lock.unlock();
-  if (thread_.joinable()) thread_.join();
+  if (thread_joinable_) {
+    thread_joinable_ = false;
+    pthread_join(thread_, nullptr);
+  }
 }
 
 }  // namespace

@@ -98,6 +98,10 @@ struct ElementPrivate {
   uint64_t property_changes = 0;
   std::unique_ptr<RunState> state;
 
+  // From a flush start (or PAUSED -> READY) until the flush stops (or the next start): a call
+  // into JS that fails meanwhile was abandoned for the flush, not an error.
+  std::atomic<bool> flushing{false};
+
   std::mutex error_lock;                // async_error only; taken from the JS thread
   std::condition_variable error_posted;  // post_done turned true
   std::optional<AsyncError> async_error;
@@ -133,7 +137,7 @@ GstDebugCategory *category_of(gpointer instance) {
 
 // Frees a runtime result's strings whatever path the caller takes.
 struct ScopedResult {
-  DsnodeResult raw = {FALSE, nullptr, nullptr};
+  DsnodeResult raw = {FALSE, nullptr, nullptr, FALSE};
   ScopedResult() = default;
   ScopedResult(const ScopedResult &) = delete;
   ScopedResult &operator=(const ScopedResult &) = delete;
@@ -142,6 +146,7 @@ struct ScopedResult {
     g_free(raw.debug);
   }
   bool ok() const { return raw.ok; }
+  bool dropped() const { return raw.ok && raw.dropped; }
   std::string message() const {
     return raw.message != nullptr && *raw.message != '\0' ? raw.message
         : "the element failed without an error message";
@@ -320,6 +325,7 @@ gboolean element_start(GstBaseTransform *trans) {
     priv->async_error.reset();
     priv->has_async_error.store(false);
   }
+  priv->flushing.store(false);
 
   std::string message, details;
 #ifdef DSNODE_HAVE_DEEPSTREAM
@@ -358,7 +364,7 @@ gboolean element_start(GstBaseTransform *trans) {
   {
     ScopedResult result;
     instance = api->create_instance(GST_ELEMENT(self), manifest.name.c_str(),
-        manifest.bundle_path.c_str(), props.c_str(), &result.raw);
+        manifest.bundle_path.c_str(), props.c_str(), manifest.call_timeout_s, &result.raw);
     if (!result.ok() || instance == nullptr) {
       if (instance != nullptr)
         api->destroy_instance(instance);
@@ -391,6 +397,33 @@ gboolean element_start(GstBaseTransform *trans) {
     return FALSE;
   }
   return TRUE;
+}
+
+// A flush starts or ends (PAUSED -> READY is one that ends with the next start): the runtime
+// abandons the call in progress, so the streaming thread comes back now, not at its deadline.
+void set_flushing(DsNodeElement *self, bool flushing) {
+  self->priv->flushing.store(flushing);
+  std::lock_guard<std::mutex> lock(self->priv->lock);
+  RunState *state = self->priv->state.get();
+  if (state != nullptr && state->instance != nullptr)
+    state->runtime->api->set_flushing(state->instance, flushing ? TRUE : FALSE);
+}
+
+// Deactivating the pads (in the parent's PAUSED -> READY) waits for the streaming thread, which
+// may be in a call into JS that does not return: release it first.
+GstStateChangeReturn element_change_state(GstElement *element, GstStateChange transition) {
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    set_flushing(as_element(element), true);
+  return GST_ELEMENT_CLASS(parent_class)->change_state(element, transition);
+}
+
+// A call that failed while the element flushes was abandoned for the flush (runtime_api.h
+// set_flushing): worth a line in the element's log, not an error.
+bool abandoned_for_flush(DsNodeElement *self, const ScopedResult &result) {
+  if (!self->priv->flushing.load())
+    return false;
+  GST_CAT_INFO_OBJECT(category_of(self), self, "%s\n%s", result.message().c_str(), result.debug().c_str());
+  return true;
 }
 
 gboolean element_stop(GstBaseTransform *trans) {
@@ -479,6 +512,8 @@ gboolean element_set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *out
   ScopedResult result;
   state->runtime->api->set_caps(state->instance, caps.c_str(), &result.raw);
   if (!result.ok()) {
+    if (abandoned_for_flush(self, result))
+      return FALSE;
     gst_caps_replace(&state->rejected_caps, incaps);
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
     return FALSE;
@@ -521,13 +556,20 @@ void forward_event(DsNodeElement *self, GstEvent *event) {
   GST_CAT_DEBUG_OBJECT(category_of(self), self, "event %s", text.c_str());
   ScopedResult result;
   state->runtime->api->event(state->instance, text.c_str(), &result.raw);
-  if (!result.ok())
+  if (!result.ok() && !abandoned_for_flush(self, result))
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
 }
 
 gboolean element_sink_event(GstBaseTransform *trans, GstEvent *event) {
+  DsNodeElement *self = as_element(trans);
+  // Before JS hears of it: the flush-start call would otherwise queue behind a transform that
+  // does not return. Flush-stop arrives on the streaming thread, once the flush is done.
+  if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_START)
+    set_flushing(self, true);
+  else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP)
+    set_flushing(self, false);
   if (is_forwarded_downstream_event(GST_EVENT_TYPE(event)))
-    forward_event(as_element(trans), event);
+    forward_event(self, event);
   return parent_class->sink_event(trans, event);
 }
 
@@ -637,9 +679,12 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
   // Metas acquired and never added go back to their pool before the buffer moves on.
   if (!finish_batch(state, buffer, &batch)) return batch_attach_failed(self);
   if (!result.ok()) {
+    if (abandoned_for_flush(self, result)) return GST_FLOW_FLUSHING;
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
     return GST_FLOW_ERROR;
   }
+  // Element.DROP: basetransform does not push the buffer and marks the next one DISCONT.
+  if (result.dropped()) return GST_BASE_TRANSFORM_FLOW_DROPPED;
   return GST_FLOW_OK;
 }
 
@@ -710,6 +755,7 @@ void base_class_init(gpointer g_class, gpointer) {
 
   G_OBJECT_CLASS(g_class)->constructor = element_constructor;
   G_OBJECT_CLASS(g_class)->finalize = element_finalize;
+  GST_ELEMENT_CLASS(g_class)->change_state = element_change_state;
 
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS(g_class);
   trans_class->start = element_start;

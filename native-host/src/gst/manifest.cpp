@@ -513,6 +513,14 @@ bool parse_manifest(std::string_view text, Manifest *out, std::string *error) {
       !read_string(root, "author", false, &m.author, error) ||
       !read_string(root, "sdkVersion", false, &m.sdk_version, error))
     return false;
+  if (auto timeout = root.find("callTimeoutSeconds"); timeout != root.end() && !timeout->is_null()) {
+    if (!timeout->is_number() || !(timeout->get<double>() >= 0) || timeout->get<double>() > 86400) {
+      *error = "\"callTimeoutSeconds\" must be a number of seconds from 0 (no deadline) to 86400, got " +
+          shown(*timeout);
+      return false;
+    }
+    m.call_timeout_s = timeout->get<double>();
+  }
   if (m.long_name.empty())
     m.long_name = m.name;
   if (m.klass.empty())

@@ -77,6 +77,9 @@ struct Manifest {
   std::string entry;            // relative to directory
   std::string bundle_path;      // absolute: directory/entry
   std::string sdk_version;
+  // "callTimeoutSeconds": the deadline of each call into the element's JS; negative when the
+  // manifest declares none (the runtime's default applies).
+  double call_timeout_s = -1;
   std::vector<PropertySpec> properties;
 };
 

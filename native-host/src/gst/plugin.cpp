@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "gst/element.h"
 #include "gst/manifest.h"
 #include "gst/runtime_loader.h"
+#include "gst/taken_names.h"
 
 GST_DEBUG_CATEGORY(dsnode_debug);
 #define GST_CAT_DEFAULT dsnode_debug
@@ -106,8 +108,18 @@ std::vector<std::string> manifest_files(const std::string &root) {
   while (const gchar *name = g_dir_read_name(dir)) {
     std::string file = root + "/" + name + "/" + kManifestFile;
     struct stat st;
-    if (stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-      files.push_back(std::move(file));
+    if (stat(file.c_str(), &st) != 0) {
+      // No element.json: not an element folder (a stray file, a folder of the user's own).
+      if (errno != ENOENT && errno != ENOTDIR)
+        GST_WARNING("skipping %s: %s", file.c_str(), g_strerror(errno));
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      GST_WARNING("skipping %s: it is %s, not a file (`ds-element build` writes element.json as a file)",
+          file.c_str(), S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+      continue;
+    }
+    files.push_back(std::move(file));
   }
   g_dir_close(dir);
   // Directory order is arbitrary; which duplicate wins must not be.
@@ -115,21 +127,10 @@ std::vector<std::string> manifest_files(const std::string &root) {
   return files;
 }
 
-// An existing feature of that name from another plugin: gst_element_register would silently
-// repoint that factory at our type. Our own (from the registry cache) is expected.
-bool name_taken_elsewhere(const std::string &name, std::string *owner) {
-  GstPluginFeature *feature = gst_registry_lookup_feature(gst_registry_get(), name.c_str());
-  if (feature == nullptr)
-    return false;
-  const gchar *plugin_name = gst_plugin_feature_get_plugin_name(feature);
-  *owner = plugin_name != nullptr ? plugin_name : "(unknown plugin)";
-  gst_object_unref(feature);
-  return *owner != kPluginName;
-}
-
 void register_elements(GstPlugin *plugin) {
   // first file that registered each name, to explain duplicates
   std::vector<std::pair<std::string, std::string>> registered;
+  TakenNames taken_names(kPluginName);
   for (const std::string &root : element_roots()) {
     GST_DEBUG("scanning %s", root.c_str());
     for (const std::string &file : manifest_files(root)) {
@@ -147,7 +148,7 @@ void register_elements(GstPlugin *plugin) {
         continue;
       }
       std::string owner;
-      if (name_taken_elsewhere(manifest->name, &owner)) {
+      if (taken_names.taken(manifest->name, &owner)) {
         GST_WARNING("skipping %s: an element named \"%s\" already exists in plugin %s",
             file.c_str(), manifest->name.c_str(), owner.c_str());
         continue;

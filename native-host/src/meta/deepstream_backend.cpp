@@ -561,10 +561,15 @@ class DeepStreamBackend final : public Batch {
     auto *f = as<NvDsFrameMeta>(frame);
     if (!contains(f->obj_meta_list, object.ptr))
       return not_in("an ObjectMeta", "frame", "removeObjectMeta");
-    // Children keep their parent pointer in DeepStream; clear it so it never dangles.
-    for (GList *node = f->obj_meta_list; node != nullptr; node = node->next) {
-      auto *other = static_cast<NvDsObjectMeta *>(node->data);
-      if (other->parent == object.ptr) other->parent = nullptr;
+    // Children keep their parent pointer in DeepStream; clear it so it never dangles (the
+    // object goes back to the pool, and the next one acquired may reuse it). A parent may be in
+    // another frame of the batch, so every frame is looked at, as the portable backend does.
+    for (GList *frames = batch_->frame_meta_list; frames != nullptr; frames = frames->next) {
+      auto *any_frame = static_cast<NvDsFrameMeta *>(frames->data);
+      for (GList *node = any_frame->obj_meta_list; node != nullptr; node = node->next) {
+        auto *other = static_cast<NvDsObjectMeta *>(node->data);
+        if (other->parent == object.ptr) other->parent = nullptr;
+      }
     }
     ds().nvds_remove_obj_meta_from_frame(f, as<NvDsObjectMeta>(object));
     return Status::Ok();

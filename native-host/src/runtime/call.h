@@ -35,10 +35,12 @@ struct Outcome {
   bool ok = true;
   std::string message;  // one line for the user
   std::string debug;    // the JS stack, or what is known instead
+  bool dropped = false; // transform: the element asked for the buffer to be dropped (Element.DROP)
 
   static Outcome failure(std::string message, std::string debug) {
     return Outcome{false, std::move(message), std::move(debug)};
   }
+  static Outcome drop() { return Outcome{true, {}, {}, true}; }
 };
 
 // Signalled once by the JS thread, awaited by the caller. The caller may spin on done()

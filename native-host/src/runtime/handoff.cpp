@@ -3,11 +3,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cinttypes>
 #include <cstdio>
 #include <utility>
 
 #include <glib.h>
+#include <gst/gst.h>
 #include <sched.h>
+
+#include "meta/batch.h"
+#include "runtime/watchdog.h"
 
 namespace dsnode {
 namespace {
@@ -53,6 +58,66 @@ struct DirectThread {
 };
 thread_local DirectThread t_direct;
 
+constexpr char kNotCalledFlushing[] = "transform() was not called: the element is flushing";
+
+// The call as the element's author knows it, for the messages of abandoned calls.
+std::string hook_name(CallKind kind) {
+  switch (kind) {
+    case CallKind::kCreate: return "loading the element (its bundle and constructor)";
+    case CallKind::kStart: return "start()";
+    case CallKind::kStop: return "stop()";
+    case CallKind::kCaps: return "onCaps()";
+    case CallKind::kEvent: return "onEvent()";
+    case CallKind::kProperty: return "onPropertyChange()";
+    case CallKind::kTransform: return "transform()";
+    case CallKind::kDestroy: return "destroying the element";
+  }
+  return "?";
+}
+
+// What a call was about, for the messages of abandoned calls: " on the buffer with pts …
+// (frame n)", " (event eos)", " (property name)"; empty for the others.
+std::string describe_call_subject(const Call& call) {
+  switch (call.kind) {
+    case CallKind::kTransform: {
+      std::string text = " on the buffer with pts ";
+      if (call.buffer != nullptr && GST_BUFFER_PTS_IS_VALID(call.buffer)) {
+        char pts[64];
+        std::snprintf(pts, sizeof pts, "%" GST_TIME_FORMAT, GST_TIME_ARGS(GST_BUFFER_PTS(call.buffer)));
+        text += pts;
+      } else {
+        text += "none";
+      }
+      const auto* batch = static_cast<const meta::Batch*>(call.batch);
+      const uint32_t frames = batch != nullptr ? batch->num_frames() : 0;
+      if (frames > 0) {
+        text += frames == 1 ? " (frame " : " (frames ";
+        for (uint32_t i = 0; i < frames && i < 8; ++i) {
+          meta::FrameFields fields;
+          batch->read_frame(batch->frame_at(i), &fields);
+          text += (i > 0 ? ", " : "") + std::to_string(fields.frame_num);
+          if (frames > 1) text += " of source " + std::to_string(fields.source_id);
+        }
+        text += frames > 8 ? ", …)" : ")";
+      }
+      return text;
+    }
+    case CallKind::kEvent: {
+      // The event JSON is {"structure": …, "type":"<type>"} (gst/json_values.cpp, keys sorted):
+      // the last "type" is the event's.
+      const std::string key = "\"type\":\"";
+      const size_t at = call.text_a.rfind(key);
+      if (at == std::string::npos) return "";
+      const size_t end = call.text_a.find('"', at + key.size());
+      return " (event " + call.text_a.substr(at + key.size(), end - at - key.size()) + ")";
+    }
+    case CallKind::kProperty:
+      return " (property " + call.text_a + ")";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 const char* handler_name(CallKind kind) {
@@ -90,6 +155,13 @@ bool Handoff::attach(uv_loop_t* loop, void (*on_stop)(void*), void* stop_data, s
   }
   wake_.data = this;
   wake_open_ = true;
+  // A loop turn is progress: JavaScript that runs through none is stuck (on_interrupt).
+  if (uv_check_init(loop, &check_) == 0) {
+    check_.data = this;
+    uv_check_start(&check_, &Handoff::on_check);
+    uv_unref(reinterpret_cast<uv_handle_t*>(&check_));
+    check_open_ = true;
+  }
   js_thread_ = std::this_thread::get_id();
   on_stop_ = on_stop;
   stop_data_ = stop_data;
@@ -121,8 +193,14 @@ bool Handoff::request_stop() {
   return true;
 }
 
+void Handoff::on_check(uv_check_t* handle) { ++static_cast<Handoff*>(handle->data)->progress_; }
+
 void Handoff::stop_on_js_thread() {
   fail_everything("Node.js is shutting down with the host process");
+  if (check_open_) {
+    uv_close(reinterpret_cast<uv_handle_t*>(&check_), nullptr);
+    check_open_ = false;
+  }
   if (wake_open_) {
     // fail_everything() closed the door; wait out callers that were between the door and
     // uv_async_send before the handle goes away.
@@ -135,6 +213,10 @@ void Handoff::stop_on_js_thread() {
 
 void Handoff::close_after_loop(uv_loop_t* loop, const std::string& reason) {
   fail_everything(reason);
+  if (check_open_) {
+    uv_close(reinterpret_cast<uv_handle_t*>(&check_), nullptr);
+    check_open_ = false;
+  }
   if (wake_open_) {
     while (senders_.load() != 0) cpu_relax();
     uv_close(reinterpret_cast<uv_handle_t*>(&wake_), nullptr);
@@ -263,12 +345,19 @@ void Handoff::call_direct(Call& call) {
   call.instance->ref();
   ++direct.depth;
   direct.call = &call;
-  lock_host_->run_locked(&Handoff::run_direct, &call);
+  // A transform waiting for the isolate gives up when its element starts flushing (set_flushing).
+  const std::atomic<bool>* abandon = call.kind == CallKind::kTransform ? &call.instance->flushing : nullptr;
+  const bool ran = lock_host_->run_locked(&Handoff::run_direct, &call, call.instance, abandon);
   const bool completed_here = direct.call == nullptr;  // finish() took it
   direct.call = nullptr;
   --direct.depth;
   if (settings_.statistics) statistics_.direct_calls.fetch_add(1, std::memory_order_relaxed);
   direct_users_.fetch_sub(1);
+  if (!ran) {
+    call.outcome = Outcome::failure(kNotCalledFlushing, "");
+    call.instance->unref();
+    return;
+  }
   // Done unless it returned a Promise or queued behind a call of its instance that had not
   // finished; then the thread that settles it signals (the Locker is released by now).
   if (completed_here) {
@@ -286,6 +375,10 @@ void Handoff::call_direct(Call& call) {
 void Handoff::run_direct(void* data) {
   Handoff& handoff = get();
   Call& call = *static_cast<Call*>(data);
+  if (handoff.resume_pending_ && handoff.executor_ != nullptr) {
+    handoff.resume_pending_ = false;
+    handoff.executor_->resume();
+  }
   if (handoff.state_.load() != State::kOpen) {
     // Stopped while we waited for the Locker.
     handoff.unavailable(&call.outcome);
@@ -314,6 +407,7 @@ void Handoff::route_direct(void* data) {
     handoff.incoming_.clear();
     handoff.queued_.store(0);
   }
+  ++handoff.progress_;
   route_batch(&handoff);
   handoff.route(&call);
 }
@@ -376,6 +470,8 @@ void Handoff::drain() {
       stop_on_js_thread();
       return;
     }
+    ++progress_;
+    settle_expiries();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       batch_.swap(incoming_);
@@ -456,6 +552,13 @@ void Handoff::pump(Instance* instance) {
     instance->queue.pop_front();
     instance->running = call;
     call->sequence = next_sequence_++;
+    ++progress_;
+    // seq_cst, pairs with set_flushing (Instance::running_sequence).
+    instance->running_sequence.store(call->sequence);
+    if (call->kind == CallKind::kTransform && instance->flushing.load()) {
+      complete(*call, Outcome::failure(kNotCalledFlushing, ""));
+      continue;
+    }
     if (lock_host_ == nullptr) call->started_ns = now_ns();
     if (executor_ == nullptr) {
       complete(*call, Outcome::failure(
@@ -481,6 +584,7 @@ void Handoff::complete(Call& call, Outcome outcome) {
   }
   instance->ref();
   instance->running = nullptr;
+  instance->running_sequence.store(0, std::memory_order_relaxed);
   if (lock_host_ == nullptr) call.service_ns = now_ns() - call.started_ns;
   const CallKind kind = call.kind;
   if (kind == CallKind::kTransform && executor_ != nullptr) executor_->end_transform(call);
@@ -488,6 +592,7 @@ void Handoff::complete(Call& call, Outcome outcome) {
   if (kind == CallKind::kDestroy && instance->registered) {
     instances_.erase(instance->id());
     instance->registered = false;
+    Watchdog::get().forget(instance);
     while (!instance->queue.empty()) {
       Call* late = instance->queue.front();
       instance->queue.pop_front();
@@ -557,10 +662,18 @@ void Handoff::fail_everything(const std::string& reason) {
   for (Call* call : batch_) orphans.push_back(call);
   batch_.clear();
   for (Call* call : orphans) abandon(call);
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    expiries_.clear();
+    yields_.clear();
+    expiries_pending_.store(0);
+  }
+  interrupter_.store(nullptr);
   std::map<int, Instance*> instances;
   instances.swap(instances_);
   for (auto& entry : instances) {
     Instance* instance = entry.second;
+    Watchdog::get().forget(instance);
     if (instance->running != nullptr) {
       Call* running = instance->running;
       instance->running = nullptr;
@@ -595,6 +708,327 @@ void Handoff::post_error_to_owners(const char* message, const char* debug) {
   bool posted = false;
   for (auto& entry : instances_) posted |= entry.second->post_error(message, debug);
   if (!posted) g_warning("dsnode: %s\n%s", message, debug);
+}
+
+// ---------------------------------------------------------------- abandoning calls
+
+std::string JsExecutor::format_stack(const std::vector<JsFrame>& frames) {
+  std::string text;
+  for (const JsFrame& frame : frames) {
+    text += "    at " + (frame.function.empty() ? std::string("<anonymous>") : frame.function) + " (" +
+            frame.script + ":" + std::to_string(frame.line) + ":" + std::to_string(frame.column) + ")\n";
+  }
+  return text;
+}
+
+void Handoff::wake_js_thread() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (state_.load(std::memory_order_relaxed) != State::kOpen) return;
+    senders_.fetch_add(1);
+  }
+  uv_async_send(&wake_);
+  senders_.fetch_sub(1);
+}
+
+void Handoff::expire(Instance* instance, uint64_t sequence, ExpiryReason reason) {
+  if (sequence == 0) {
+    if (expiries_pending()) Watchdog::get().follow_up();  // (yield requests)
+    return;
+  }
+  const int64_t now = now_ns();
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    auto it = std::find_if(expiries_.begin(), expiries_.end(), [&](const Expiry& expiry) {
+      return expiry.instance_id == instance->id() && expiry.sequence == sequence;
+    });
+    if (it == expiries_.end()) {
+      Expiry expiry;
+      expiry.instance_id = instance->id();
+      expiry.sequence = sequence;
+      expiry.reason = reason;
+      expiry.terminate_from_ns = reason == ExpiryReason::kTimeout ? now : now + kFlushGraceNs;
+      expiries_.push_back(std::move(expiry));
+    } else if (reason == ExpiryReason::kTimeout) {
+      it->reason = reason;  // a flush waiting out its grace, and the deadline passed meanwhile
+      it->terminate_from_ns = std::min(it->terminate_from_ns, now);
+    }
+    update_pending();
+  }
+  Watchdog::get().follow_up();
+  nudge();
+}
+
+void Handoff::flush(Instance* instance) {
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    const bool known = std::any_of(yields_.begin(), yields_.end(),
+        [&](const YieldRequest& request) { return request.instance_id == instance->id(); });
+    if (!known) yields_.push_back(YieldRequest{instance->id()});
+    update_pending();
+  }
+  expire(instance, instance->running_sequence.load(), ExpiryReason::kFlushing);
+  // Its transform calls that wait for the isolate behind other JavaScript must not wait for it:
+  // direct callers give up at the gate; queued ones the JS thread has not taken yet are failed.
+  if (lock_host_ != nullptr) {
+    lock_host_->wake_waiters();
+    return;
+  }
+  std::vector<Call*> released;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = incoming_.begin(); it != incoming_.end();) {
+      if ((*it)->instance == instance && (*it)->kind == CallKind::kTransform && (*it)->blocking) {
+        released.push_back(*it);
+        it = incoming_.erase(it);
+        queued_.fetch_sub(1);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (Call* call : released) {
+    call->outcome = Outcome::failure(kNotCalledFlushing, "");
+    call->completion.signal();
+  }
+}
+
+void Handoff::nudge() {
+  if (expiries_pending_.load() == 0) return;
+  wake_js_thread();
+  if (JsInterrupter* interrupter = interrupter_.load()) interrupter->request_interrupt();
+}
+
+void Handoff::on_interrupt() {
+  if (termination_.active || executor_ == nullptr) return;
+  const int64_t now = now_ns();
+  std::lock_guard<std::mutex> lock(expiry_mutex_);
+  for (Expiry& expiry : expiries_) {
+    if (now < expiry.terminate_from_ns || expiry.terminated_outside) continue;
+    if (executing_ != nullptr) {
+      // A handler is on the stack: if it is the expired call's, its JavaScript ends here.
+      // Another element's call is left to its own deadline.
+      Call* running = executing_->running;
+      if (executing_->id() != expiry.instance_id || running == nullptr ||
+          running->sequence != expiry.sequence) {
+        continue;
+      }
+      termination_ = Termination{true, expiry.instance_id, expiry.sequence, false, expiry.reason, 0,
+          executor_->capture_stack(), "", 0};
+      terminate_javascript();
+      return;
+    }
+    // JavaScript outside any call (a timer, a Promise reaction) while the expired call waits:
+    // maybe the call's own continuation, maybe not; stuck, it keeps every call from settling.
+    if (!expiry.marked || expiry.progress_mark != progress_) {
+      expiry.marked = true;
+      expiry.progress_mark = progress_;
+      expiry.mark_ns = now;
+      continue;
+    }
+    if (now - expiry.mark_ns < kStuckGraceNs) continue;
+    expiry.terminated_outside = true;
+    expiry.stack = executor_->capture_stack();
+    terminate_javascript();
+    return;
+  }
+  if (yield_isolate(now)) terminate_javascript();
+}
+
+// Under the Locker: whether a call of `instance` waits to get to JavaScript (direct: a caller
+// at the isolate's gate; queued: in the queue, the JS thread's batch, or the instance's queue).
+bool Handoff::waits_for_isolate(Instance* instance) {
+  if (lock_host_ != nullptr) return lock_host_->waiting(instance);
+  if (!instance->queue.empty()) return true;
+  auto of_instance = [instance](const Call* call) { return call->instance == instance; };
+  if (std::any_of(batch_.begin(), batch_.end(), of_instance)) return true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::any_of(incoming_.begin(), incoming_.end(), of_instance);
+}
+
+void Handoff::update_pending() { expiries_pending_.store(static_cast<int>(expiries_.size() + yields_.size())); }
+
+// With expiry_mutex_ held, inside JavaScript: true (termination_ set, or JavaScript outside any
+// call to be terminated) when a flushing element's call has waited kYieldGraceNs for the isolate
+// while this JavaScript held it without the runtime seeing any progress.
+bool Handoff::yield_isolate(int64_t now) {
+  for (auto it = yields_.begin(); it != yields_.end();) {
+    Instance* waiter = find_instance(it->instance_id);
+    if (waiter == nullptr || !waiter->flushing.load()) {
+      it = yields_.erase(it);
+      update_pending();
+      continue;
+    }
+    YieldRequest& request = *it++;
+    if (executing_ == waiter || !waits_for_isolate(waiter)) {
+      request.marked = false;
+      continue;
+    }
+    if (!request.marked || request.progress_mark != progress_) {
+      request.marked = true;
+      request.progress_mark = progress_;
+      request.mark_ns = now;
+      continue;
+    }
+    if (now - request.mark_ns < kYieldGraceNs) continue;
+    request.marked = false;
+    Call* running = executing_ != nullptr ? executing_->running : nullptr;
+    if (running != nullptr) {
+      termination_ = Termination{true, executing_->id(), running->sequence, false, ExpiryReason::kYield, 0,
+          executor_->capture_stack(), waiter->object_name(), now - request.mark_ns};
+    } else {
+      g_warning("dsnode: JavaScript outside any call kept the runtime for %.1f s while %s was stopping; it was interrupted",
+          (now - request.mark_ns) / 1e9, waiter->object_name().c_str());
+      resume_pending_ = true;
+    }
+    return true;
+  }
+  return false;
+}
+
+size_t Handoff::on_near_heap_limit(size_t current_limit, size_t initial_limit) {
+  // Enough for the allocation under way and the unwinding; the initial limit comes back once
+  // the heap shrinks again (embed/ has V8 restore it).
+  const size_t headroom = std::max<size_t>(initial_limit / 4, size_t{64} << 20);
+  if (current_limit >= 3 * initial_limit) return current_limit;  // nothing more to give: V8 aborts
+  if (!termination_.active) {
+    Call* running = executing_ != nullptr ? executing_->running : nullptr;
+    if (running != nullptr) {
+      termination_ = Termination{true, executing_->id(), running->sequence, true,
+          ExpiryReason::kTimeout, initial_limit, {}, "", 0};
+    } else {
+      // No call's handler is running (a timer, a Promise reaction): whose it is cannot be told.
+      const std::string message = "JavaScript heap out of memory outside any call: the heap reached its limit of " +
+          std::to_string(initial_limit >> 20) + " MiB and the JavaScript running was interrupted";
+      post_error_to_owners(message.c_str(),
+          "Raise the limit with DS_ELEMENT_HEAP_MB, or find what keeps growing (DS_ELEMENT_NODE_OPTIONS=--inspect)");
+    }
+  }
+  terminate_javascript();
+  return current_limit + headroom;
+}
+
+void Handoff::terminate_javascript() {
+  if (executor_ == nullptr) return;
+  if (JsInterrupter* interrupter = interrupter_.load()) interrupter->clear_async_context();
+  executor_->terminate();
+}
+
+bool Handoff::take_termination(Call& call, Outcome* outcome) {
+  if (!termination_.active || termination_.instance_id != call.instance->id() ||
+      termination_.sequence != call.sequence) {
+    return false;
+  }
+  Termination termination = std::move(termination_);
+  termination_ = Termination{};
+  executor_->resume();
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    expiries_.erase(std::remove_if(expiries_.begin(), expiries_.end(),
+                        [&](const Expiry& expiry) {
+                          return expiry.instance_id == termination.instance_id &&
+                                 expiry.sequence == termination.sequence;
+                        }),
+        expiries_.end());
+    update_pending();
+  }
+  if (termination.heap) {
+    *outcome = Outcome::failure("JavaScript heap out of memory in " + hook_name(call.kind) + describe_call_subject(call) +
+            ": the heap reached its limit of " + std::to_string(termination.heap_limit >> 20) +
+            " MiB and the call was interrupted; raise the limit with DS_ELEMENT_HEAP_MB, or find "
+            "what keeps growing",
+        "The element's objects stay in memory until it is stopped (state NULL or READY).");
+  } else if (termination.reason == ExpiryReason::kYield) {
+    *outcome = yielded(call, termination);
+  } else {
+    *outcome = abandoned(call, termination.reason, true, termination.stack, false);
+  }
+  return true;
+}
+
+Outcome Handoff::yielded(const Call& call, const Termination& termination) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(termination.held_ns) / 1e9);
+  const std::string where = termination.stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(termination.stack);
+  return Outcome::failure(hook_name(call.kind) + describe_call_subject(call) +
+          " was interrupted: its JavaScript had kept the runtime for " + seconds + " s without returning while " +
+          termination.yielded_to + " was stopping (all elements of a process share one JavaScript engine)",
+      where.empty() ? "JavaScript was running; where could not be told." : "JavaScript was running at:\n" + where);
+}
+
+// Under the Locker, outside JavaScript: completes the expired calls that are not executing
+// (their Promise is pending, or JavaScript outside any call was terminated for them).
+void Handoff::settle_expiries() {
+  if (resume_pending_ && executor_ != nullptr) {
+    resume_pending_ = false;
+    executor_->resume();
+  }
+  if (expiries_pending_.load(std::memory_order_relaxed) == 0) return;
+  struct Settled {
+    Instance* instance;
+    ExpiryReason reason;
+    bool terminated_outside;
+    std::vector<JsFrame> stack;
+  };
+  std::vector<Settled> settled;
+  bool resume = false;
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    auto keep = expiries_.begin();
+    for (Expiry& expiry : expiries_) {
+      Instance* instance = find_instance(expiry.instance_id);
+      resume |= expiry.terminated_outside;
+      if (instance == nullptr || instance->running == nullptr ||
+          instance->running->sequence != expiry.sequence) {
+        continue;  // completed meanwhile: nothing to abandon
+      }
+      if (instance == executing_) {
+        *keep++ = std::move(expiry);  // its handler is on this stack (a nested drain)
+        continue;
+      }
+      settled.push_back(Settled{instance, expiry.reason, expiry.terminated_outside, std::move(expiry.stack)});
+    }
+    expiries_.erase(keep, expiries_.end());
+    update_pending();
+  }
+  if (resume && executor_ != nullptr) executor_->resume();
+  for (Settled& entry : settled) {
+    Call* running = entry.instance->running;
+    if (running == nullptr) continue;
+    complete(*running, abandoned(*running, entry.reason, entry.terminated_outside, entry.stack, true));
+  }
+}
+
+Outcome Handoff::abandoned(const Call& call, ExpiryReason reason, bool interrupted,
+    const std::vector<JsFrame>& stack, bool outside) {
+  const std::string what = hook_name(call.kind);
+  const std::string subject = describe_call_subject(call);
+  std::string where = stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(stack);
+  if (reason == ExpiryReason::kFlushing) {
+    std::string message = what + subject + " was abandoned: the element is flushing (a flushing seek, or a state change to READY)";
+    if (interrupted) message += "; its JavaScript did not return within " + std::to_string(kFlushGraceNs / 1000000) + " ms and was interrupted";
+    return Outcome::failure(message, where.empty() ? message : "JavaScript was running at:\n" + where);
+  }
+  const int64_t timeout_ms = call.instance->timeout_ns() / 1000000;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(timeout_ms) / 1000);
+  std::string message = what + subject;
+  if (!outside) {
+    message += std::string(" did not return within ") + seconds + " s: its JavaScript was interrupted";
+  } else {
+    message += std::string(" did not finish within ") + seconds + " s: its Promise was abandoned";
+    if (interrupted) message += ", and the JavaScript that kept the runtime busy meanwhile was interrupted";
+  }
+  message += std::string(" (calls into JavaScript have a deadline of ") + seconds +
+             " s: set callTimeoutSeconds in Element.define(), or DS_ELEMENT_CALL_TIMEOUT_S; 0 = none)";
+  std::string debug;
+  if (!where.empty()) {
+    debug = interrupted ? "JavaScript was running at:\n" + where : where;
+  } else {
+    debug = interrupted ? "JavaScript was running; where could not be told."
+                        : "No JavaScript of it was running: a Promise it returned had not settled.";
+  }
+  return Outcome::failure(message, debug);
 }
 
 }  // namespace dsnode

@@ -91,6 +91,38 @@ class Handoff {
   // instance whose call is executing right now, else to every live instance.
   void post_error_to_owners(const char* message, const char* debug);
 
+  // --- Abandoning calls: the watchdog, flushes, the heap limit.
+  enum class ExpiryReason { kTimeout, kFlushing, kYield };
+  // JavaScript a flush would abandon gets this long to return by itself before it is
+  // terminated; a pending Promise is abandoned at once.
+  static constexpr int64_t kFlushGraceNs = 500 * 1000 * 1000;
+  // JavaScript outside any call, while an expired call waits, is terminated after this long.
+  static constexpr int64_t kStuckGraceNs = 500 * 1000 * 1000;
+  // JavaScript that keeps the isolate this long, without returning, while a flushing element's
+  // call (its stop(), an event) waits for the isolate, is terminated (flush()).
+  static constexpr int64_t kYieldGraceNs = 1000 * 1000 * 1000;
+  // Any thread: abandon the call `sequence` of `instance` (nothing if it is over).
+  void expire(Instance* instance, uint64_t sequence, ExpiryReason reason);
+  // Any thread, once instance->flushing is set: abandons its running call, releases its
+  // transform calls still waiting to get to JavaScript, and, while the flush lasts, has the
+  // JavaScript of another element that keeps its other calls waiting interrupted.
+  void flush(Instance* instance);
+  bool expiries_pending() const { return expiries_pending_.load() > 0; }
+  // Any thread (the watchdog, every tick while expiries are pending): wakes the JS thread to
+  // settle them and asks for an interrupt where JavaScript runs.
+  void nudge();
+  void set_interrupter(JsInterrupter* interrupter) { interrupter_.store(interrupter); }
+  // On the thread executing JavaScript (JsInterrupter): terminates an expired call's
+  // JavaScript, or JavaScript stuck outside any call.
+  void on_interrupt();
+  // V8's near-heap-limit callback, on the thread allocating: the running call ends as if its
+  // deadline had passed, with a heap error. Returns the limit V8 gets until it has unwound.
+  size_t on_near_heap_limit(size_t current_limit, size_t initial_limit);
+  // From the executor, when `call`'s handler came back terminated: true (and the outcome,
+  // the isolate resumed) when on_interrupt or on_near_heap_limit terminated it; false when
+  // Node did (it is stopping).
+  bool take_termination(Call& call, Outcome* outcome);
+
  private:
   enum class State { kClosed, kOpen, kRefused, kStopped };
 
@@ -109,6 +141,48 @@ class Handoff {
   void call_direct(Call& call);
   static void run_direct(void* call);
   static void route_direct(void* call);
+  void wake_js_thread();
+  void settle_expiries();
+  void terminate_javascript();  // thread holding the isolate
+  static void on_check(uv_check_t* handle);
+
+  struct Expiry {
+    int instance_id;
+    uint64_t sequence;
+    ExpiryReason reason;
+    int64_t terminate_from_ns;  // its JavaScript is terminated from then on
+    // on_interrupt's view of JavaScript outside any call while this waits (under expiry_mutex_).
+    bool marked = false;
+    uint64_t progress_mark = 0;  // progress_ when first seen
+    int64_t mark_ns = 0;
+    bool terminated_outside = false;
+    std::vector<JsFrame> stack;  // where the JavaScript terminated for it was
+  };
+  // A flushing instance whose calls must not wait for JavaScript that does not return.
+  struct YieldRequest {
+    int instance_id;
+    bool marked = false;
+    uint64_t progress_mark = 0;
+    int64_t mark_ns = 0;
+  };
+  // What on_interrupt / on_near_heap_limit terminated, until the handler's call takes it.
+  struct Termination {
+    bool active = false;
+    int instance_id = 0;
+    uint64_t sequence = 0;
+    bool heap = false;           // the heap limit, not the watchdog
+    ExpiryReason reason = ExpiryReason::kTimeout;
+    size_t heap_limit = 0;
+    std::vector<JsFrame> stack;
+    std::string yielded_to;      // kYield: the element that was waiting
+    int64_t held_ns = 0;         // kYield: how long the JavaScript had held the isolate
+  };
+  bool yield_isolate(int64_t now);  // on_interrupt's part for yield requests
+  void update_pending();            // with expiry_mutex_ held
+  Outcome abandoned(const Call& call, ExpiryReason reason, bool interrupted,
+      const std::vector<JsFrame>& stack, bool outside);
+  Outcome yielded(const Call& call, const Termination& termination);
+  bool waits_for_isolate(Instance* instance);
 
   SpinSettings settings_;
   std::string host_js_path_;
@@ -149,6 +223,15 @@ class Handoff {
   // Written by attach() before the door opens (state_ release/acquire orders it).
   std::thread::id js_thread_;
 
+  // Abandoned calls not settled yet.
+  std::mutex expiry_mutex_;
+  std::vector<Expiry> expiries_;
+  std::vector<YieldRequest> yields_;
+  std::atomic<int> expiries_pending_{0};  // expiries_ and yields_
+  std::atomic<JsInterrupter*> interrupter_{nullptr};
+  uv_check_t check_{};
+  bool check_open_ = false;  // JS thread
+
   // JS thread only.
   void (*on_stop_)(void*) = nullptr;
   void* stop_data_ = nullptr;
@@ -157,6 +240,11 @@ class Handoff {
   std::map<int, Instance*> instances_;  // each holds a reference
   Instance* executing_ = nullptr;       // whose handler is on the stack right now
   uint64_t next_sequence_ = 1;
+  // Counts the times the runtime regained control from JavaScript (calls, loop turns): JS
+  // that ran through none of them ran without a break.
+  uint64_t progress_ = 0;
+  Termination termination_;
+  bool resume_pending_ = false;  // JavaScript outside any call was terminated
   JsSpin js_spin_;
 };
 

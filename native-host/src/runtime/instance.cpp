@@ -9,8 +9,8 @@ DsnodeHostCallbacks g_callbacks{};
 
 void set_host_callbacks(const DsnodeHostCallbacks& callbacks) { g_callbacks = callbacks; }
 
-Instance::Instance(int id, GstElement* element, std::string element_name)
-    : id_(id), element_name_(std::move(element_name)), element_(element) {}
+Instance::Instance(int id, GstElement* element, std::string element_name, int64_t timeout_ns)
+    : id_(id), element_name_(std::move(element_name)), timeout_ns_(timeout_ns), element_(element) {}
 
 void Instance::unref() {
   if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
@@ -33,6 +33,15 @@ bool Instance::post_error(const char* message, const char* debug) {
 void Instance::detach_element() {
   std::lock_guard<std::mutex> lock(element_mutex_);
   element_ = nullptr;
+}
+
+std::string Instance::object_name() {
+  std::lock_guard<std::mutex> lock(element_mutex_);
+  if (element_ == nullptr) return element_name_;
+  gchar* name = gst_object_get_name(GST_OBJECT(element_));
+  std::string text = name != nullptr ? name : element_name_;
+  g_free(name);
+  return text;
 }
 
 bool Instance::has_element() {

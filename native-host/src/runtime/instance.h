@@ -19,12 +19,14 @@ void set_host_callbacks(const DsnodeHostCallbacks& callbacks);
 
 class Instance {
  public:
-  Instance(int id, GstElement* element, std::string element_name);
+  // timeout_ns: the deadline of each of its calls (runtime/watchdog.h); 0: none.
+  Instance(int id, GstElement* element, std::string element_name, int64_t timeout_ns);
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
 
   int id() const { return id_; }
   const std::string& element_name() const { return element_name_; }
+  int64_t timeout_ns() const { return timeout_ns_; }
 
   void ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void unref();
@@ -36,10 +38,22 @@ class Instance {
   bool post_error(const char* message, const char* debug);
   void detach_element();
   bool has_element();
+  // The element's object name (e.g. "detector1"), or its factory name once it is detached.
+  std::string object_name();
 
   CallerSpin& spin() { return spin_; }
   // When the last blocking call returned to its caller (steady clock, ns; 0: never).
   std::atomic<int64_t>& last_return_ns() { return last_return_ns_; }
+
+  // The sequence of the call that is running (started, not completed; 0: none): written by the
+  // thread holding the isolate's Locker as calls start and complete, read by the watchdog.
+  // seq_cst with `flushing`: set_flushing() stores flushing then reads this, the hand-off
+  // stores this then reads flushing, so a transform that starts as the flush begins is seen
+  // by one of them.
+  std::atomic<uint64_t> running_sequence{0};
+  // Between set_flushing(true) and (false): transform calls are refused, and the one running
+  // is abandoned (runtime_api.h).
+  std::atomic<bool> flushing{false};
 
   // Owned by the hand-off on the thread holding the isolate's Locker (the JS thread, or in
   // direct mode a caller running its call); nothing else touches these.
@@ -54,6 +68,7 @@ class Instance {
  private:
   const int id_;
   const std::string element_name_;
+  const int64_t timeout_ns_;
   std::atomic<int> refs_{1};
   std::mutex element_mutex_;  // held across callbacks so detach waits for them
   GstElement* element_;

@@ -3,9 +3,22 @@
 #ifndef DSNODE_RUNTIME_JS_EXECUTOR_H
 #define DSNODE_RUNTIME_JS_EXECUTOR_H
 
+#include <atomic>
+#include <string>
+#include <vector>
+
 #include "runtime/call.h"
 
 namespace dsnode {
+
+// One frame of the JavaScript stack as V8 reports it: positions in the bundle (1-based), which
+// the executor maps back to the user's sources when it formats them.
+struct JsFrame {
+  std::string function;
+  std::string script;
+  int line = 0;
+  int column = 0;
+};
 
 class JsExecutor {
  public:
@@ -31,6 +44,28 @@ class JsExecutor {
   // is released): the metadata it opened must become unreachable from JS now, because the
   // caller frees the batch as soon as it resumes.
   virtual void end_transform(Call& call) {}
+
+  // The watchdog's tools (handoff.h), on the thread holding the isolate.
+  // Inside JavaScript (an interrupt): where it is now, innermost frame first.
+  virtual std::vector<JsFrame> capture_stack() { return {}; }
+  // Inside JavaScript: stops it; it unwinds, uncatchable, to the outermost call into it.
+  virtual void terminate() {}
+  // Outside JavaScript, after terminate(): JavaScript may run again.
+  virtual void resume() {}
+  // Outside JavaScript: "    at function (file:line:column)" lines, in the user's sources
+  // where a source map says so.
+  virtual std::string format_stack(const std::vector<JsFrame>& frames);
+};
+
+// Has Handoff::on_interrupt() run on the thread that executes JavaScript, at its next interrupt
+// check (a call, or a loop's back edge), or when JavaScript next runs. Any thread. embed/.
+class JsInterrupter {
+ public:
+  virtual ~JsInterrupter() = default;
+  virtual void request_interrupt() = 0;
+  // On the thread holding the isolate, right before JavaScript is terminated: empties Node's
+  // async context stack, which the terminated JavaScript would leave holding what it pushed.
+  virtual void clear_async_context() = 0;
 };
 
 // Direct hand-off (DS_ELEMENT_HANDOFF=direct): lets a streaming thread run JS itself.
@@ -44,7 +79,14 @@ class JsLockHost {
   // uv_run (it waits for the Locker, or polls the loop's backend fd). Before the Locker is
   // released, wakes the JS thread if `body` changed what the loop waits for (a new timer, new
   // fds, immediates, closing handles), so that it polls again with the new deadline.
-  virtual void run_locked(void (*body)(void*), void* data) = 0;
+  // While another thread holds the isolate, the caller waits, known by `waiter` (waiting());
+  // if `abandon` (may be null) turns true meanwhile (and wake_waiters() is called), it gives
+  // up: `body` does not run, and the result is false.
+  virtual bool run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) = 0;
+  // Any thread: callers waiting for the isolate look at their `abandon` flag again.
+  virtual void wake_waiters() = 0;
+  // Any thread: whether a caller known by `waiter` waits for the isolate right now.
+  virtual bool waiting(const void* waiter) = 0;
 };
 
 }  // namespace dsnode

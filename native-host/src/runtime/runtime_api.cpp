@@ -9,6 +9,7 @@
 #include "runtime/call.h"
 #include "runtime/handoff.h"
 #include "runtime/instance.h"
+#include "runtime/watchdog.h"
 
 namespace dsnode {
 namespace {
@@ -21,6 +22,7 @@ void fill(DsnodeResult* result, const Outcome& outcome) {
   result->ok = outcome.ok ? TRUE : FALSE;
   result->message = outcome.ok ? nullptr : g_strdup(outcome.message.c_str());
   result->debug = outcome.ok ? nullptr : g_strdup(outcome.debug.c_str());
+  result->dropped = outcome.ok && outcome.dropped ? TRUE : FALSE;
 }
 
 void fail(DsnodeResult* result, const char* message) {
@@ -51,13 +53,15 @@ void blocking_call(CallKind kind, DsnodeInstance* handle, const char* json, Dsno
 }
 
 DsnodeInstance* create_instance(GstElement* element, const char* element_name,
-    const char* bundle_path, const char* props_json, DsnodeResult* result) {
+    const char* bundle_path, const char* props_json, double call_timeout_s, DsnodeResult* result) {
   if (element_name == nullptr || bundle_path == nullptr) {
     fail(result, "create_instance needs an element name and a bundle path");
     return nullptr;
   }
   Handoff& handoff = Handoff::get();
-  auto* instance = new Instance(handoff.allocate_instance_id(), element, element_name);
+  auto* instance = new Instance(handoff.allocate_instance_id(), element, element_name,
+      Watchdog::get().settings().timeout_ns(call_timeout_s));
+  Watchdog::get().watch(instance);  // from its create call on
   Call call(CallKind::kCreate, instance, true);
   call.text_a = element_name;
   call.text_b = bundle_path;
@@ -68,6 +72,7 @@ DsnodeInstance* create_instance(GstElement* element, const char* element_name,
   // The JS side may hold half an instance (e.g. the constructor threw after registering a
   // timer); let it drop it. Nothing may reach the element any more.
   instance->detach_element();
+  Watchdog::get().forget(instance);
   handoff.post(new Call(CallKind::kDestroy, instance, false));  // takes our reference
   return nullptr;
 }
@@ -136,6 +141,18 @@ void destroy_instance(DsnodeInstance* handle) {
   Handoff::get().post(new Call(CallKind::kDestroy, instance, false));  // takes the plugin's ref
 }
 
+void set_flushing(DsnodeInstance* handle, gboolean flushing) {
+  if (handle == nullptr) return;
+  Instance* instance = from_handle(handle);
+  if (!flushing) {
+    instance->flushing.store(false);
+    return;
+  }
+  // seq_cst, pairs with Handoff::pump: a transform starting now sees the flag, or is seen here.
+  instance->flushing.store(true);
+  Handoff::get().flush(instance);
+}
+
 const DsnodeRuntimeApi kApi = {
     DSNODE_RUNTIME_ABI_VERSION,
     ensure_started,
@@ -147,6 +164,7 @@ const DsnodeRuntimeApi kApi = {
     set_property,
     transform,
     destroy_instance,
+    set_flushing,
 };
 
 }  // namespace

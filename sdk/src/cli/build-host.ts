@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import * as esbuild from "esbuild";
 import { HOST_BUNDLE_OPTIONS } from "./bundle-options.js";
 import { BuildError } from "./build-error.js";
 import { formatEsbuildMessages } from "./esbuild-messages.js";
 import { SESSION_WORKER_FILE } from "../runners/onnx-session-thread.js";
 import { sdkRoot } from "./sdk-root.js";
+import { SDK_SOURCE_SCHEME } from "../native/user-stack.js";
 
 /** The files build-host writes (one CommonJS bundle each, with its map) and their entries. */
 export const HOST_BUNDLES = [
@@ -44,22 +45,30 @@ export async function buildHost(options: { outFile?: string } = {}): Promise<str
     } catch (error) {
       throw new BuildError(formatEsbuildMessages(error, process.cwd()) || String(error), { cause: error });
     }
-    rewriteSources(`${out}.map`, dirname(out), root);
+    rewriteSdkSources(`${out}.map`, [root]);
   }
   return outFile;
 }
 
 /**
- * host.js is copied into every dist/, so paths relative to where it was built would point
- * nowhere: name the SDK's sources by a URL instead (stack traces show `ds-element:/src/...`),
- * and rely on the embedded sourcesContent.
+ * Names the SDK's sources in a bundle's source map by a URL (`ds-element:/src/...`) instead of
+ * a path. host.js is copied into every dist/, so paths relative to where it was built would
+ * point nowhere; an element's bundle holds the SDK too, and its frames would name .ts files
+ * the published package does not ship. With the URL, stack traces say `ds-element:/src/...`
+ * (the embedded sourcesContent still has the code) and the host drops those frames from the
+ * stacks it reports (native/user-stack.ts), so a user's error starts at the user's own line.
+ * `roots`: the folders of the SDK package (sources under any of them are the SDK's).
  */
-function rewriteSources(mapFile: string, mapDir: string, root: string): void {
+export function rewriteSdkSources(mapFile: string, roots: readonly string[]): void {
+  const mapDir = dirname(mapFile);
   const map = JSON.parse(readFileSync(mapFile, "utf8")) as { sources: string[] };
   map.sources = map.sources.map((source) => {
     const absolute = resolve(mapDir, source);
-    const inSdk = relative(root, absolute);
-    return inSdk.startsWith("..") ? source : `ds-element:/${inSdk.split(sep).join("/")}`;
+    for (const root of roots) {
+      const inSdk = relative(root, absolute);
+      if (!inSdk.startsWith("..") && !isAbsolute(inSdk)) return `${SDK_SOURCE_SCHEME}/${inSdk.split(sep).join("/")}`;
+    }
+    return source;
   });
   writeFileSync(mapFile, JSON.stringify(map));
 }

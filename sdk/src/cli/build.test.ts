@@ -1,6 +1,7 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryDir } from "../test-support/bundle.js";
 import { BuildError } from "./build-error.js";
@@ -8,6 +9,11 @@ import { buildProject, type BuildOptions } from "./build.js";
 import { sdkRoot } from "./sdk-root.js";
 
 const fixture = join(__dirname, "__fixtures__", "project");
+const requireHere = createRequire(__filename);
+
+function typescriptVersion(name: string): string {
+  return (JSON.parse(readFileSync(requireHere.resolve(`${name}/package.json`), "utf8")) as { version: string }).version;
+}
 const sdkEntry = join(sdkRoot(), "src", "index.ts");
 
 /** A copy of the fixture project in a temporary folder, with extra files. */
@@ -114,6 +120,10 @@ describe("ds-element build", () => {
     const map = JSON.parse(readFileSync(`${bundle}.map`, "utf8")) as { sources: string[]; sourcesContent: string[] };
     const index = map.sources.findIndex((source) => source.endsWith("src/counter.ts"));
     expect(map.sourcesContent[index]).toContain("export default class Counter");
+    // The SDK's sources are named by URL (stack frames the host leaves out), the user's by path.
+    expect(map.sources[index]).toBe("../../../src/counter.ts");
+    expect(map.sources).toContain("ds-element:/src/element/element.ts");
+    expect(map.sources.filter((source) => source.includes("sdk/src"))).toEqual([]);
     const exports = createRequire(bundle)(bundle) as { default: Record<symbol, unknown> };
     expect(typeof exports.default[Symbol.for("ds-element.host.v1")]).toBe("function");
   });
@@ -227,8 +237,63 @@ describe("ds-element build", () => {
     });
     const message = await buildError(dir, { typecheck: true });
     expect(message).toMatch(/src\/counter\.ts:21:5: error TS2322: Type 'string' is not assignable to type 'number'\./);
-    expect(message.split("\n").at(-1)).toBe(`ds-element build: type errors (tsc --noEmit -p ${dir})`);
+    expect(message.split("\n").at(-1)).toBe(`ds-element build: type errors (TypeScript ${typescriptVersion("typescript")}: tsc --noEmit -p ${dir})`);
   }, 60_000);
+
+  it("type-checks with the project's own TypeScript, 7 as well as 6", async () => {
+    const tsconfig = JSON.stringify({
+      compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, noEmit: true, types: [] },
+      include: ["src/plain.ts", "src/wrong.ts"],
+    });
+    // Checked on its own: no import of ds-element, which TypeScript 7 would have to check too.
+    const plain = 'const count: number = 1;\nexport default count;\n';
+    const dir = project({ "tsconfig.json": tsconfig, "src/plain.ts": plain, "src/wrong.ts": 'export const count: number = "many";\n' });
+    mkdirSync(join(dir, "node_modules"), { recursive: true });
+    // TypeScript 7 as the project's `typescript` (the repository has it as typescript-7).
+    symlinkSync(dirname(requireHere.resolve("typescript-7/package.json")), join(dir, "node_modules", "typescript"));
+    const message = await buildError(dir, { typecheck: true });
+    expect(message).toMatch(/src\/wrong\.ts:1:14: error TS2322: Type 'string' is not assignable to type 'number'\./);
+    expect(message.split("\n").at(-1)).toBe(`ds-element build: type errors (TypeScript ${typescriptVersion("typescript-7")}: tsc --noEmit -p ${dir})`);
+    expect(typescriptVersion("typescript-7")).toMatch(/^7\./);
+
+    rmSync(join(dir, "src/wrong.ts"));
+    const lines: string[] = [];
+    await build(dir, { typecheck: true, log: (line) => lines.push(line) });
+    expect(lines).toContain(`ds-element build: types OK (TypeScript ${typescriptVersion("typescript-7")})`);
+  }, 60_000);
+
+  it("removes the previous build before it type-checks, so a failed build leaves no old element to run", async () => {
+    const dir = project({ "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], skipLibCheck: true }, include: ["src/extra.ts"] }) });
+    writeFileSync(join(dir, "src/extra.ts"), "export const ok: number = 1;\n");
+    await build(dir, { typecheck: true });
+    expect(readdirSync(join(dir, "dist/ds-elements")).sort()).toEqual(["counter", "marker"]);
+    writeFileSync(join(dir, "src/extra.ts"), 'export const ok: number = "no";\n');
+    const lines: string[] = [];
+    await expect(build(dir, { typecheck: true, log: (line) => lines.push(line) })).rejects.toThrow(BuildError);
+    expect(lines).toEqual([`ds-element build: removed the previous build from ${join(dir, "dist")}`]);
+    expect(existsSync(join(dir, "dist/ds-elements"))).toBe(false);
+    expect(existsSync(join(dir, "dist/dsnode"))).toBe(false);
+  }, 60_000);
+
+  it("builds the entries it is given instead of package.json's", async () => {
+    const dir = project();
+    const result = await build(dir, { entries: ["src/marker.ts"] });
+    expect(result.elements.map((element) => element.name)).toEqual(["marker"]);
+  });
+
+  it.each([
+    ["identity", 'the installed GStreamer plugin "coreelements" provides it'],
+    ["videotestsrc", 'the installed GStreamer plugin "videotestsrc" provides it'],
+    ["nvinfer", "it is reserved for DeepStream"],
+    ["dsmetadump", "it is reserved for ds-element's built-in elements"],
+  ])("refuses the name %s, which another element has", async (name, why) => {
+    const source = readFileSync(join(fixture, "src/marker.ts"), "utf8").replace('name: "marker"', `name: "${name}"`);
+    const dir = project({ "src/marker.ts": source });
+    const message = await buildError(dir);
+    expect(message).toMatch(/^src\/marker\.ts|marker\.ts: error: /);
+    expect(message.endsWith(`: error: Expected an element name no other GStreamer element has for ${name} but received "${name}": ${why}; rename it in Element.define({ name })`)).toBe(true);
+    expect(existsSync(join(dir, "dist/ds-elements", name))).toBe(false);
+  });
 
   it("keeps Node-API packages external, copies them beside the bundle, and refuses *.so files in dist/", async () => {
     const addon = {
@@ -251,12 +316,69 @@ describe("ds-element build", () => {
     expect(result.elements[0]?.nativePackages).toEqual(["fake-addon"]);
     const elementDir = join(dir, "dist/ds-elements/usesaddon");
     expect(readFileSync(join(elementDir, "index.js"), "utf8")).toContain('require("fake-addon")');
-    expect(existsSync(join(elementDir, "node_modules/fake-addon/index.js"))).toBe(true);
+    expect(existsSync(join(dir, "dist/node_modules/fake-addon/index.js"))).toBe(true);
+    expect(createRequire(join(elementDir, "index.js")).resolve("fake-addon")).toBe(join(dir, "dist/node_modules/fake-addon/index.js"));
 
     writeFileSync(join(dir, "node_modules/fake-addon/libhelper.so"), "");
     expect(await buildError(dir)).toBe(
-      `Expected no *.so file but libgstdsnode.so in ${join(dir, "dist")} but received ds-elements/usesaddon/node_modules/fake-addon/libhelper.so; ` +
+      `Expected no *.so file but libgstdsnode.so in ${join(dir, "dist")} but received node_modules/fake-addon/libhelper.so; ` +
         "GStreamer would try to load each as a plugin: rename them (e.g. libfoo.so.1) or load them from outside dist/",
     );
   });
+
+  it("copies a Node-API package once for all the elements that use it, and a different copy beside the element that needs it", async () => {
+    const addon = (version: string) => ({
+      [`package.json`]: JSON.stringify({ name: "fake-addon", version, main: "index.js", gypfile: true }),
+      [`index.js`]: `module.exports = { version: "${version}" };\n`,
+    });
+    const element = (name: string) =>
+      [
+        'import { Element } from "ds-element";',
+        'import addon from "fake-addon";',
+        "export const native = addon;",
+        `export default class E extends Element.define({ name: "${name}", longName: "E", klass: "Filter", description: "d", author: "a", caps: "ANY" }) {}`,
+        "",
+      ].join("\n");
+    const files: Record<string, string> = { "src/one.ts": element("usesone"), "src/two.ts": element("usestwo"), "src/old/three.ts": element("usesold") };
+    for (const [name, content] of Object.entries(addon("1.0.0"))) files[`node_modules/fake-addon/${name}`] = content;
+    // src/old/ resolves another copy of the package first (as a nested node_modules would).
+    for (const [name, content] of Object.entries(addon("0.9.0"))) files[`src/old/node_modules/fake-addon/${name}`] = content;
+    const dir = project(files);
+    setEntries(dir, ["src/one.ts", "src/two.ts", "src/old/three.ts"]);
+    const result = await build(dir);
+    expect(result.elements.map((built) => built.nativePackages)).toEqual([["fake-addon"], ["fake-addon"], ["fake-addon"]]);
+    const loaded = (name: string) => (createRequire(join(dir, "dist/ds-elements", name, "index.js"))("fake-addon") as { version: string }).version;
+    expect([loaded("usesone"), loaded("usestwo"), loaded("usesold")]).toEqual(["1.0.0", "1.0.0", "0.9.0"]);
+    expect(filesUnder(join(dir, "dist")).filter((file) => file.includes("fake-addon/index.js"))).toEqual([
+      "ds-elements/usesold/node_modules/fake-addon/index.js",
+      "node_modules/fake-addon/index.js",
+    ]);
+  });
+
+  it("keeps one ONNX Runtime for any number of inference elements: two elements' dist/ is within 1.2x of one's (du -s)", async () => {
+    const inference = (name: string) =>
+      [
+        'import { InferenceElement } from "ds-element";',
+        `export default class E extends InferenceElement.define({ name: "${name}", longName: "E", klass: "Filter", description: "d", author: "a", caps: "video/x-raw" }) {`,
+        "  postprocess() {}",
+        "}",
+        "",
+      ].join("\n");
+    const withOnnxRuntime = (entries: string[]) => {
+      const dir = project({ "src/first.ts": inference("detectorone"), "src/second.ts": inference("detectortwo") });
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ ...pkg, dependencies: { "onnxruntime-node": "1.30.0" }, "ds-element": { elements: entries } }));
+      mkdirSync(join(dir, "node_modules"), { recursive: true });
+      symlinkSync(dirname(requireHere.resolve("onnxruntime-node/package.json")), join(dir, "node_modules", "onnxruntime-node"));
+      return dir;
+    };
+    const one = withOnnxRuntime(["src/first.ts"]);
+    const two = withOnnxRuntime(["src/first.ts", "src/second.ts"]);
+    await build(one, { skipNative: false });
+    await build(two, { skipNative: false });
+    const du = (dir: string) => Number(execFileSync("du", ["-sk", join(dir, "dist")], { encoding: "utf8" }).split("\t")[0]);
+    expect(du(one)).toBeGreaterThan(20_000); // ONNX Runtime is there: tens of MB
+    expect(du(two) / du(one)).toBeLessThanOrEqual(1.2);
+    expect(filesUnder(join(two, "dist")).filter((file) => file.endsWith("onnxruntime_binding.node"))).toHaveLength(1);
+  }, 120_000);
 });

@@ -5,19 +5,25 @@
  *   dist/libgstdsnode.so                      (the only *.so: GStreamer loads every *.so it finds)
  *   dist/dsnode/libdsnode-runtime.so.0, host.js, onnx-session-worker.js
  *   dist/ds-elements/<name>/element.json, index.js, index.js.map
+ *   dist/node_modules/                        (Node-API packages, one copy for every element)
+ *
+ * A build starts by removing what the previous one wrote, so a failed build leaves no old
+ * element behind to run unnoticed.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { HOST_BUNDLE_OPTIONS } from "./bundle-options.js";
 import { capsProblem } from "./caps-check.js";
+import { installedFeatures, nameClash } from "./element-names.js";
 import type { ManifestV1 } from "../protocol/manifest.js";
 import { BuildError } from "./build-error.js";
-import { buildHost, HOST_BUNDLES } from "./build-host.js";
+import { buildHost, HOST_BUNDLES, rewriteSdkSources } from "./build-host.js";
 import { formatEsbuildMessage, formatEsbuildMessages } from "./esbuild-messages.js";
 import { loadElementManifest } from "./load-element.js";
 import { findNativeArtefacts, type NativeArtefacts } from "./native-artefacts.js";
-import { addSdkRuntimePackages, copyNativePackages, nativeExternalsPlugin } from "./native-packages.js";
+import { addSdkRuntimePackages, copyNativePackages, nativeExternalsPlugin, SharedPackages } from "./native-packages.js";
 import { sdkRoot } from "./sdk-root.js";
 import { typecheckProject } from "./typecheck.js";
 
@@ -34,10 +40,17 @@ export interface BuildOptions {
   projectDir: string;
   /** Output folder. Default: `<projectDir>/dist`. */
   outDir?: string;
+  /**
+   * Element entry files (relative to `projectDir`) to build instead of package.json's
+   * `"ds-element".elements`: e.g. a test's own fixture elements beside the project's.
+   */
+  entries?: string[];
   /** Write only the JavaScript parts (no libgstdsnode.so / runtime): for tests without native builds. */
   skipNative?: boolean;
   /** Run `tsc --noEmit` when the project has a tsconfig.json. Default: true. */
   typecheck?: boolean;
+  /** Type-check incrementally, keeping tsc's state in this file (`ds-element dev`). */
+  typecheckBuildInfo?: string;
   /** The native files to copy. Default: those of package ds-element-native. */
   nativeArtefacts?: NativeArtefacts;
   /** esbuild aliases (package → path), e.g. to build against the SDK's sources. */
@@ -63,8 +76,10 @@ export interface BuiltElement {
   directory: string;
   /** The element.json written for it. */
   manifest: ManifestV1;
-  /** Node-API packages copied beside the bundle. */
+  /** Node-API packages it loads, copied into dist/node_modules (or, when two elements need different copies of one, beside its bundle). */
   nativePackages: string[];
+  /** The project's source files the bundle was made from (absolute; none under node_modules): what `ds-element dev` watches. */
+  inputs: string[];
 }
 
 /**
@@ -89,18 +104,21 @@ interface ProjectPackage {
   "ds-element"?: { elements?: unknown };
 }
 
-function readEntries(projectDir: string): string[] {
+function readPackageJson(projectDir: string): ProjectPackage {
   const manifestPath = join(projectDir, "package.json");
   if (!existsSync(manifestPath)) {
     throw new BuildError(`Expected a package.json in the project folder ${projectDir} for ds-element build but received none; pass --project <dir>`);
   }
-  let pkg: ProjectPackage;
   try {
-    pkg = JSON.parse(readFileSync(manifestPath, "utf8")) as ProjectPackage;
+    return JSON.parse(readFileSync(manifestPath, "utf8")) as ProjectPackage;
   } catch (error) {
     throw new BuildError(`${manifestPath}: error: ${(error as Error).message}`, { cause: error });
   }
-  const declared = pkg["ds-element"]?.elements ?? ["src/index.ts"];
+}
+
+function readEntries(projectDir: string, pkg: ProjectPackage, entries: readonly string[] | undefined): string[] {
+  const manifestPath = join(projectDir, "package.json");
+  const declared = entries ?? pkg["ds-element"]?.elements ?? ["src/index.ts"];
   if (!Array.isArray(declared) || declared.length === 0 || declared.some((entry) => typeof entry !== "string" || entry === "")) {
     throw new BuildError(
       `${manifestPath}: error: Expected a non-empty array of entry files for "ds-element".elements but received ${JSON.stringify(declared)}`,
@@ -115,19 +133,26 @@ function readEntries(projectDir: string): string[] {
   });
 }
 
-/** Removes what an earlier build wrote (and only that: --out may be a shared folder). */
-function cleanOutDir(outDir: string): void {
-  for (const generated of ["ds-elements", "dsnode", "libgstdsnode.so"]) {
+const GENERATED = ["ds-elements", "dsnode", "libgstdsnode.so", "node_modules"];
+
+/**
+ * Removes what an earlier build wrote (and only that: --out may be a shared folder), so that
+ * nothing of it can run after this build fails. Says so when there was something.
+ */
+function cleanOutDir(outDir: string, log: (line: string) => void): void {
+  if (existsSync(join(outDir, "ds-elements"))) log(`ds-element build: removed the previous build from ${outDir}`);
+  for (const generated of GENERATED) {
     rmSync(join(outDir, generated), { recursive: true, force: true });
   }
-  mkdirSync(join(outDir, "ds-elements"), { recursive: true });
-  mkdirSync(join(outDir, "dsnode"), { recursive: true });
 }
 
-async function bundleEntry(entry: string, stagingDir: string, options: BuildOptions, cwd: string): Promise<Map<string, string>> {
+async function bundleEntry(entry: string, stagingDir: string, options: BuildOptions, cwd: string): Promise<{ nativePackages: Map<string, string>; inputs: string[] }> {
   const nativePackages = new Map<string, string>();
+  const projectDir = resolve(options.projectDir);
+  let inputs: string[] = [];
   try {
     const result = await esbuild.build({
+      metafile: true,
       entryPoints: [entry],
       outfile: join(stagingDir, "index.js"),
       absWorkingDir: resolve(options.projectDir),
@@ -137,11 +162,26 @@ async function bundleEntry(entry: string, stagingDir: string, options: BuildOpti
       plugins: [nativeExternalsPlugin(nativePackages)],
     });
     for (const warning of result.warnings) options.log?.(formatEsbuildMessage(warning, "warning", cwd));
+    inputs = Object.keys(result.metafile.inputs)
+      .map((input) => resolve(projectDir, input))
+      .filter((input) => !relative(projectDir, input).startsWith("..") && !input.includes("/node_modules/"));
   } catch (error) {
     const messages = formatEsbuildMessages(error, cwd);
     throw new BuildError(messages ? `${messages}\nds-element build: bundling ${relative(cwd, entry)} failed` : String(error), { cause: error });
   }
-  return nativePackages;
+  rewriteSdkSources(join(stagingDir, "index.js.map"), sdkRoots(options.projectDir));
+  return { nativePackages, inputs };
+}
+
+/** The folders of the SDK a bundle may hold: this CLI's package, and the one the project resolves. */
+function sdkRoots(projectDir: string): string[] {
+  const roots = [realpathSync(sdkRoot())];
+  try {
+    roots.push(realpathSync(dirname(createRequire(join(projectDir, "package.json")).resolve("ds-element/package.json"))));
+  } catch {
+    // built against an alias (the SDK's own tests) or not installed: this CLI's package only
+  }
+  return roots;
 }
 
 /** Every file under `dir` whose name ends in .so, relative to `dir`. */
@@ -172,6 +212,36 @@ function installHostJs(outDir: string): Promise<void> | void {
   return buildHost({ outFile: target }).then(() => undefined);
 }
 
+/** What a manifest must satisfy beyond its own checks: caps GStreamer parses, a name of its own. */
+function checkManifest(manifest: ManifestV1, entry: string, built: readonly BuiltElement[], projectName: string | undefined, cwd: string): void {
+  const where = relative(cwd, entry);
+  // Most elements declare one caps string for both pads: parse it once (each check starts a process).
+  const pads = manifest.srcCaps === manifest.sinkCaps
+    ? ([["sink", manifest.sinkCaps]] as const)
+    : ([["sink", manifest.sinkCaps], ["src", manifest.srcCaps]] as const);
+  for (const [pad, caps] of pads) {
+    const problem = capsProblem(caps);
+    if (problem) {
+      throw new BuildError(
+        `${where}: error: Expected GStreamer caps for the ${pad} pad of ${manifest.name} but received ${JSON.stringify(caps)} (${problem})`,
+      );
+    }
+  }
+  const clash = built.find((element) => element.name === manifest.name);
+  if (clash) {
+    throw new BuildError(
+      `${where}: error: Expected a unique element name for ${where} but received "${manifest.name}", already declared by ${relative(cwd, clash.entry)}`,
+    );
+  }
+  const taken = nameClash(manifest.name, installedFeatures(), projectName);
+  if (taken) {
+    throw new BuildError(
+      `${where}: error: Expected an element name no other GStreamer element has for ${manifest.name} but received "${manifest.name}": ` +
+        `${taken}; rename it in Element.define({ name })`,
+    );
+  }
+}
+
 /**
  * Builds an element project into a dist/ folder (see the module comment for the layout).
  * Failures are a {@link BuildError} whose message starts with file:line where there is one;
@@ -189,39 +259,28 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
   const projectDir = resolve(options.projectDir);
   const outDir = resolve(options.outDir ?? join(projectDir, "dist"));
   const log = options.log ?? (() => undefined);
-  const entries = readEntries(projectDir);
+  const pkg = readPackageJson(projectDir);
+  const entries = readEntries(projectDir, pkg, options.entries);
 
-  if (options.typecheck !== false && typecheckProject(projectDir, log)) log("ds-element build: types OK");
+  cleanOutDir(outDir, log);
+  const typescript = options.typecheck === false ? undefined : typecheckProject(projectDir, log, options.typecheckBuildInfo);
+  if (typescript !== undefined) log(`ds-element build: types OK (TypeScript ${typescript})`);
+  mkdirSync(join(outDir, "ds-elements"), { recursive: true });
+  mkdirSync(join(outDir, "dsnode"), { recursive: true });
 
-  cleanOutDir(outDir);
   const elements: BuiltElement[] = [];
+  const shared = new SharedPackages(outDir);
   for (const [index, entry] of entries.entries()) {
     // Staged at the same depth as the final folder, so the map's relative source paths stay right.
     const stagingDir = join(outDir, "ds-elements", `.staging-${index}`);
     let found: Map<string, string>;
+    let inputs: string[];
     let manifest: ManifestV1;
     try {
-      found = await bundleEntry(entry, stagingDir, { ...options, projectDir }, cwd);
+      ({ nativePackages: found, inputs } = await bundleEntry(entry, stagingDir, { ...options, projectDir }, cwd));
       addSdkRuntimePackages(found, projectDir);
       manifest = loadElementManifest(join(stagingDir, "index.js"), entry, projectDir, cwd).manifest;
-      // Most elements declare one caps string for both pads: parse it once (each check starts a process).
-      const pads = manifest.srcCaps === manifest.sinkCaps
-        ? ([["sink", manifest.sinkCaps]] as const)
-        : ([["sink", manifest.sinkCaps], ["src", manifest.srcCaps]] as const);
-      for (const [pad, caps] of pads) {
-        const problem = capsProblem(caps);
-        if (problem) {
-          throw new BuildError(
-            `${relative(cwd, entry)}: error: Expected GStreamer caps for the ${pad} pad of ${manifest.name} but received ${JSON.stringify(caps)} (${problem})`,
-          );
-        }
-      }
-      const clash = elements.find((element) => element.name === manifest.name);
-      if (clash) {
-        throw new BuildError(
-          `${relative(cwd, entry)}: error: Expected a unique element name for ${relative(cwd, entry)} but received "${manifest.name}", already declared by ${relative(cwd, clash.entry)}`,
-        );
-      }
+      checkManifest(manifest, entry, elements, pkg.name, cwd);
     } catch (error) {
       rmSync(stagingDir, { recursive: true, force: true });
       throw error;
@@ -229,8 +288,8 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
     const directory = join(outDir, "ds-elements", manifest.name);
     renameSync(stagingDir, directory);
     writeFileSync(join(directory, "element.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    const nativePackages = copyNativePackages(found, directory);
-    elements.push({ name: manifest.name, entry, directory, manifest, nativePackages });
+    const nativePackages = copyNativePackages(found, directory, shared);
+    elements.push({ name: manifest.name, entry, directory, manifest, nativePackages, inputs });
     log(`ds-element build: ${manifest.name} -> ${relative(cwd, directory) || directory}`);
   }
 

@@ -12,6 +12,7 @@
  */
 export { buildProject, type BuildOptions, type BuildResult, type BuiltElement } from "./build.js";
 export { buildHost } from "./build-host.js";
+export { runDev, type DevOptions } from "./dev.js";
 export { BuildError } from "./build-error.js";
 export { runWithPlugins, spawnWithPlugins, pluginEnvironment, builtinDists, exitCodeOf, DEFAULT_LIBNODE, type RunOptions, type RunOutcome } from "./run.js";
 export { main, type CliOutput } from "./main.js";

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire, SourceMap, type SourceMapPayload } from "node:module";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SDK_SOURCE_SCHEME } from "../native/user-stack.js";
 import { HOST_PROTOCOL_V1, type ElementAdapterV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import type { ManifestV1 } from "../protocol/manifest.js";
 import { BuildError } from "./build-error.js";
@@ -48,6 +49,10 @@ export function mapStack(
       originalColumn?: number;
     };
     if (!entry.originalSource || entry.originalLine === undefined) return line;
+    // The SDK's own frames (named by URL in the map, see rewriteSdkSources) are never the user's.
+    if (entry.originalSource.startsWith(SDK_SOURCE_SCHEME)) {
+      return line.replace(match[0], `${entry.originalSource}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`);
+    }
     const source = entry.originalSource.startsWith("file://") ? fileURLToPath(entry.originalSource) : entry.originalSource;
     const absolute = isAbsolute(source) ? source : resolve(dirname(bundleFile), source);
     const location = `${relative(cwd, absolute)}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`;

@@ -36,4 +36,26 @@ describe("ds-element CLI", () => {
       "Expected a package.json in the project folder /nonexistent/project for ds-element build but received none; pass --project <dir>",
     ]);
   });
+
+  it("dev: wants -- before the command, and a command after it", async () => {
+    const noSeparator = capture();
+    expect(await main(["dev", "gst-launch-1.0"], noSeparator)).toBe(1);
+    expect(noSeparator.lines).toEqual(["Expected -- before the command of ds-element dev (usage: ds-element dev [--project DIR] -- gst-launch-1.0 ...)"]);
+    const noCommand = capture();
+    expect(await main(["dev", "--project", "/nonexistent/project", "--"], noCommand)).toBe(1);
+    expect(noCommand.lines).toEqual([
+      "Expected a command after -- for ds-element dev but received nothing (usage: ds-element dev [--project DIR] -- gst-launch-1.0 ...)",
+    ]);
+    const badOption = capture();
+    expect(await main(["dev", "--porject", "x", "--", "gst-launch-1.0"], badOption)).toBe(2);
+    expect(badOption.lines[0]).toMatch(/^ds-element dev: Unknown option '--porject'/);
+  });
+
+  it("dev: a first build that fails is reported and nothing runs", async () => {
+    const output = capture();
+    expect(await main(["dev", "--project", "/nonexistent/project", "--", "gst-launch-1.0", "fakesrc", "!", "fakesink"], output)).toBe(1);
+    expect(output.lines).toEqual([
+      "Expected a package.json in the project folder /nonexistent/project for ds-element build but received none; pass --project <dir>",
+    ]);
+  });
 });

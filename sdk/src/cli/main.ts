@@ -1,11 +1,12 @@
 /**
- * The `ds-element` command line: build, build-host, run, inspect.
+ * The `ds-element` command line: build, build-host, run, dev, inspect.
  */
 import { parseArgs } from "node:util";
 import { SDK_VERSION } from "../version.js";
 import { BuildError } from "./build-error.js";
 import { buildHost } from "./build-host.js";
 import { buildProject } from "./build.js";
+import { runDev } from "./dev.js";
 import { spawnWithPlugins, exitCodeOf, type RunOutcome } from "./run.js";
 
 const USAGE = `Usage: ds-element <command> [options]
@@ -16,6 +17,9 @@ Commands:
         a folder to put on GST_PLUGIN_PATH.
   run [--dist DIR]... [--] <command...>
         Run a command with the dist folders (default: ./dist) on GST_PLUGIN_PATH.
+  dev [--project DIR] [--out DIR] [--no-typecheck] -- <command...>
+        Build, run the command (e.g. gst-launch-1.0 ...) in dev mode, rebuild on save: the
+        running pipeline switches to the new code at its next buffer (never in production).
   inspect [--dist DIR]... [element]
         gst-inspect-1.0 with the dist folders on GST_PLUGIN_PATH.
   build-host [--out FILE]
@@ -96,6 +100,27 @@ async function runBuild(argv: string[], output: CliOutput): Promise<number> {
   return 0;
 }
 
+/** `dev [options] -- <command...>`: the options before `--`, the command after it. */
+async function runDevCommand(argv: string[], output: CliOutput): Promise<number> {
+  const split = argv.indexOf("--");
+  if (split < 0) throw new BuildError("Expected -- before the command of ds-element dev (usage: ds-element dev [--project DIR] -- gst-launch-1.0 ...)");
+  const { values } = parseArgs({
+    args: argv.slice(0, split),
+    options: { project: { type: "string" }, out: { type: "string" }, "no-typecheck": { type: "boolean", default: false } },
+    strict: true,
+    allowPositionals: false,
+  });
+  return reraise(
+    await runDev({
+      projectDir: values.project ?? process.cwd(),
+      ...(values.out !== undefined ? { outDir: values.out } : {}),
+      typecheck: !values["no-typecheck"],
+      command: argv.slice(split + 1),
+      log: output.err,
+    }),
+  );
+}
+
 function reraise(outcome: RunOutcome): number {
   if (outcome.signal) {
     // Die of the same signal, so a caller (shell, CI) sees what the child saw.
@@ -128,6 +153,8 @@ export async function main(argv: string[], output: CliOutput = STDIO): Promise<n
         const { dists, rest: commandLine } = splitRunArguments(rest);
         return reraise(await spawnWithPlugins({ dists, command: commandLine }));
       }
+      case "dev":
+        return await runDevCommand(rest, output);
       case "inspect": {
         const { dists, rest: args } = splitRunArguments(rest);
         return reraise(await spawnWithPlugins({ dists, command: ["gst-inspect-1.0", ...args] }));

@@ -1,9 +1,12 @@
 /**
- * Node-API addons cannot be bundled: they stay `require`s, and their packages are copied next
- * to the bundle (dist/ds-elements/<name>/node_modules/), so a dist/ folder still works when
- * copied to another machine of the same platform.
+ * Node-API addons cannot be bundled: they stay `require`s, and their packages are copied into
+ * dist/node_modules/, so a dist/ folder still works when copied to another machine of the same
+ * platform. One copy serves every element of the dist (Node looks up from
+ * dist/ds-elements/<name>/index.js to dist/node_modules): a project of two inference elements
+ * carries one ONNX Runtime. Only when two elements need different copies of one package does
+ * the second go beside its own bundle (dist/ds-elements/<name>/node_modules/).
  */
-import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, realpathSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import type { Plugin } from "esbuild";
@@ -130,24 +133,56 @@ function installedPackageDir(fromDir: string, name: string): string | undefined 
 }
 
 /**
- * Copies each native package and its runtime dependencies into `<elementDir>/node_modules`.
- * Returns the copied package names.
+ * The packages already in dist/node_modules, by name, with the folder each was copied from:
+ * what every element of the dist shares.
  */
-export function copyNativePackages(found: Map<string, string>, elementDir: string): string[] {
-  const copied = new Map<string, string>();
+export class SharedPackages {
+  readonly #copied = new Map<string, string>();
+
+  /** `outDir`: the dist/ folder. */
+  constructor(readonly outDir: string) {}
+
+  /**
+   * Where `name` from `dir` goes for an element: dist/node_modules (copied, the first time), or
+   * undefined when the shared copy comes from another folder (the element then needs its own).
+   */
+  place(name: string, dir: string): "shared" | "copy" | undefined {
+    const source = realpathSync(dir);
+    const copied = this.#copied.get(name);
+    if (copied === undefined) {
+      this.#copied.set(name, source);
+      return "copy";
+    }
+    return copied === source ? "shared" : undefined;
+  }
+}
+
+function copyPackage(dir: string, target: string): void {
+  cpSync(dir, target, {
+    recursive: true,
+    dereference: true,
+    filter: (source) => {
+      const parts = relative(dir, source).split(sep);
+      return !parts.includes(".git") && !forAnotherPlatform(parts);
+    },
+  });
+}
+
+/**
+ * Copies each native package and its runtime dependencies into dist/node_modules (once for all
+ * elements, `shared`), or into `<elementDir>/node_modules` when dist/node_modules already holds
+ * another copy of it. Returns the package names the element uses.
+ */
+export function copyNativePackages(found: Map<string, string>, elementDir: string, shared: SharedPackages): string[] {
+  const used = new Map<string, string>();
   const queue = [...found.entries()];
   while (queue.length > 0) {
     const [name, dir] = queue.shift()!;
-    if (copied.has(name)) continue;
-    copied.set(name, dir);
-    cpSync(dir, join(elementDir, "node_modules", name), {
-      recursive: true,
-      dereference: true,
-      filter: (source) => {
-        const parts = relative(dir, source).split(sep);
-        return !parts.includes(".git") && !forAnotherPlatform(parts);
-      },
-    });
+    if (used.has(name)) continue;
+    used.set(name, dir);
+    const place = shared.place(name, dir);
+    if (place === "copy") copyPackage(dir, join(shared.outDir, "node_modules", name));
+    else if (place === undefined) copyPackage(dir, join(elementDir, "node_modules", name));
     const pkg = readPackage(dir);
     for (const dependency of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) {
       const dependencyDir = installedPackageDir(dir, dependency);
@@ -155,6 +190,5 @@ export function copyNativePackages(found: Map<string, string>, elementDir: strin
       if (dependencyDir) queue.push([dependency, dependencyDir]);
     }
   }
-  if (copied.size > 0) mkdirSync(join(elementDir, "node_modules"), { recursive: true });
-  return [...copied.keys()];
+  return [...used.keys()];
 }

@@ -1,17 +1,26 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { BuildError } from "./build-error.js";
 
-/** tsc of the project (its own typescript first, else the one next to the SDK). */
-function findTsc(projectDir: string): string | undefined {
+/**
+ * The tsc of the project's own TypeScript (else the one next to the SDK): the `tsc` its
+ * package.json declares as a bin. Found through "typescript/package.json", which every
+ * TypeScript exports (TypeScript 7's "exports" leave bin/tsc out, so resolving the file itself
+ * would fail).
+ */
+function findTsc(projectDir: string): { tsc: string; version: string } | undefined {
   for (const from of [join(projectDir, "package.json"), __filename]) {
+    let manifest: string;
     try {
-      return createRequire(from).resolve("typescript/bin/tsc");
+      manifest = createRequire(from).resolve("typescript/package.json");
     } catch {
-      // next candidate
+      continue; // next candidate
     }
+    const { bin, version } = JSON.parse(readFileSync(manifest, "utf8")) as { bin?: string | Record<string, string>; version?: string };
+    const tsc = typeof bin === "string" ? bin : bin?.tsc;
+    if (tsc !== undefined && existsSync(join(dirname(manifest), tsc))) return { tsc: join(dirname(manifest), tsc), version: version ?? "?" };
   }
   return undefined;
 }
@@ -32,23 +41,27 @@ export function formatTscOutput(output: string): string {
 
 /**
  * Runs `tsc --noEmit -p <projectDir>` when the project has a tsconfig.json. Type errors are a
- * BuildError listing each as file:line:col. Returns false when skipped (no tsconfig, no tsc).
+ * BuildError listing each as file:line:col. Returns the TypeScript version that checked, or
+ * undefined when skipped (no tsconfig, no TypeScript).
+ * `buildInfoFile`: check incrementally, keeping tsc's state there (`ds-element dev` rebuilds).
  */
-export function typecheckProject(projectDir: string, log: (line: string) => void): boolean {
-  if (!existsSync(join(projectDir, "tsconfig.json"))) return false;
-  const tsc = findTsc(projectDir);
-  if (!tsc) {
+export function typecheckProject(projectDir: string, log: (line: string) => void, buildInfoFile?: string): string | undefined {
+  if (!existsSync(join(projectDir, "tsconfig.json"))) return undefined;
+  const found = findTsc(projectDir);
+  if (!found) {
     log("ds-element build: typescript is not installed; skipping the type check (npm install -D typescript)");
-    return false;
+    return undefined;
   }
-  const result = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", projectDir], {
+  const { tsc, version } = found;
+  const incremental = buildInfoFile === undefined ? [] : ["--incremental", "--tsBuildInfoFile", buildInfoFile];
+  const result = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", ...incremental, "-p", projectDir], {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.error) throw new BuildError(`Cannot run tsc (${tsc}): ${result.error.message}`, { cause: result.error });
   if (result.status !== 0) {
     const output = formatTscOutput(`${result.stdout}${result.stderr}`);
-    throw new BuildError(`${output}\nds-element build: type errors (tsc --noEmit -p ${projectDir})`);
+    throw new BuildError(`${output}\nds-element build: type errors (TypeScript ${version}: tsc --noEmit -p ${projectDir})`);
   }
-  return true;
+  return version;
 }

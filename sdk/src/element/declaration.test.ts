@@ -55,6 +55,12 @@ describe("defineElement", () => {
     });
   });
 
+  it("writes callTimeoutSeconds only when the declaration has one", () => {
+    expect(manifestOf(defineElement({ ...valid, callTimeoutSeconds: 2.5 })).callTimeoutSeconds).toBe(2.5);
+    expect(manifestOf(defineElement({ ...valid, callTimeoutSeconds: 0 })).callTimeoutSeconds).toBe(0);
+    expect("callTimeoutSeconds" in manifestOf(defineElement(valid))).toBe(false);
+  });
+
   it("takes per-pad caps and no properties", () => {
     const definition = defineElement({ ...valid, caps: { sink: "video/x-raw", src: "video/x-raw(memory:NVMM)" } });
     expect(manifestOf(definition)).toMatchObject({ sinkCaps: "video/x-raw", srcCaps: "video/x-raw(memory:NVMM)", properties: [] });
@@ -73,7 +79,13 @@ describe("defineElement", () => {
       'Expected non-empty caps (e.g. "video/x-raw, format={ RGB, RGBA }") for caps.src in Element.define() but received ""',
     ],
     ["extra caps keys", { caps: { sink: "a", src: "b", other: "c" } }, 'Expected only "sink" and "src" for caps in Element.define() but received {"sink":"a","src":"b","other":"c"}'],
-    ["a typo", { descripton: "x" }, 'Expected one of name, longName, klass, description, author, caps, properties for a key in Element.define() but received "descripton"'],
+    [
+      "a typo",
+      { descripton: "x" },
+      'Expected one of name, longName, klass, description, author, caps, properties, callTimeoutSeconds for a key in Element.define() but received "descripton"',
+    ],
+    ["a negative callTimeoutSeconds", { callTimeoutSeconds: -1 }, "Expected a number of seconds from 0 (no deadline) to 86400 for callTimeoutSeconds in Element.define() but received -1"],
+    ["a callTimeoutSeconds as text", { callTimeoutSeconds: "5" }, 'Expected a number of seconds from 0 (no deadline) to 86400 for callTimeoutSeconds in Element.define() but received "5"'],
     ["a non-object schema", { properties: z.string() }, "Expected a z.object({...}) schema for properties in Element.define() but received z.string()"],
   ])("rejects %s", (_case, change, message) => {
     expect(errorOf({ ...valid, ...change })).toBe(message);

@@ -55,6 +55,21 @@ export interface ElementDeclaration<S extends z.ZodObject = z.ZodObject<{}>> {
    * `.optional()`.
    */
   properties?: S;
+  /**
+   * The deadline, in seconds, of each call into this element: `transform()` (its Promise
+   * included), `start()`, `stop()`, `onCaps()`, `onEvent()`, `onPropertyChange()`. Past it the
+   * call fails with an element error saying where the JavaScript was, synchronous code still
+   * running is interrupted, a pending Promise is abandoned, and the streaming thread goes on.
+   * `0` means no deadline. Default 10; the environment variable `DS_ELEMENT_CALL_TIMEOUT_S`,
+   * when set, overrides it for every element of the process (docs/errors.md).
+   *
+   * @example
+   * ```ts
+   * // start() loads a large TensorRT engine: give every call a minute.
+   * Element.define({ ...declaration, callTimeoutSeconds: 60 });
+   * ```
+   */
+  callTimeoutSeconds?: number;
 }
 
 /** A validated declaration, with pad caps split and properties mapped. @internal */
@@ -68,10 +83,14 @@ export interface ElementDefinition<S extends z.ZodObject = z.ZodObject> {
   readonly srcCaps: string;
   readonly properties: S;
   readonly manifestProperties: readonly ManifestProperty[];
+  /** Absent when the declaration has none (the runtime's default applies). */
+  readonly callTimeoutSeconds?: number;
 }
 
 const ELEMENT_NAME = /^[a-z][a-z0-9-]*$/;
-const KEYS = new Set(["name", "longName", "klass", "description", "author", "caps", "properties"]);
+const KEYS = new Set(["name", "longName", "klass", "description", "author", "caps", "properties", "callTimeoutSeconds"]);
+/** What element.json (and the plugin) accept for callTimeoutSeconds: up to a day. */
+const MAX_CALL_TIMEOUT_S = 86_400;
 const WHERE = "in Element.define()";
 
 function fail(what: string, field: string, value: unknown): never {
@@ -121,8 +140,13 @@ export function defineElement<S extends z.ZodObject>(declaration: ElementDeclara
     const received = (properties as { _zod?: unknown } | null)?._zod ? describeSchema(properties as AnySchema) : describeValue(properties);
     throw new ElementDefinitionError(expectedMessage("a z.object({...}) schema", `properties ${WHERE}`, received));
   }
+  const timeout = record.callTimeoutSeconds;
+  if (timeout !== undefined && (typeof timeout !== "number" || !(timeout >= 0 && timeout <= MAX_CALL_TIMEOUT_S))) {
+    fail(`a number of seconds from 0 (no deadline) to ${MAX_CALL_TIMEOUT_S}`, "callTimeoutSeconds", timeout);
+  }
   return Object.freeze({
     name,
+    ...(timeout === undefined ? {} : { callTimeoutSeconds: timeout as number }),
     longName: text(record, "longName"),
     klass: text(record, "klass"),
     description: text(record, "description"),
@@ -146,6 +170,7 @@ export function manifestOf(definition: ElementDefinition): ManifestV1 {
     srcCaps: definition.srcCaps,
     entry: "index.js",
     sdkVersion: SDK_VERSION,
+    ...(definition.callTimeoutSeconds === undefined ? {} : { callTimeoutSeconds: definition.callTimeoutSeconds }),
     properties: definition.manifestProperties.map((property) => ({ ...property })),
   };
 }

@@ -3,7 +3,7 @@ import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { ElementDefinitionError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
 import type { Buffer } from "../stream/buffer.js";
-import { HOST_PROTOCOL_V1, type ElementAdapterV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
+import { HOST_PROTOCOL_V1, TRANSFORM_DROP_V1, type ElementAdapterV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
@@ -53,6 +53,19 @@ export interface ElementClass<S extends z.ZodObject = z.ZodObject> {
   /** The host protocol adapter factory (see docs/internals/host-protocol.md). */
   [HOST_PROTOCOL_V1](services: HostServicesV1): ElementAdapterV1;
 }
+
+/**
+ * What `transform()` may return (or its Promise resolve to): nothing, to pass the buffer on,
+ * or {@link Element.DROP} to drop it.
+ *
+ * @example
+ * ```ts
+ * transform(batch: BatchMeta): TransformResult {
+ *   return batch.numFrames === 0 ? Element.DROP : undefined;
+ * }
+ * ```
+ */
+export type TransformResult = void | typeof TRANSFORM_DROP_V1;
 
 function stderrSink(name: string): LogSink {
   return (level, message, file, line) => {
@@ -136,6 +149,23 @@ export class Element<P extends object = {}> {
   }
 
   /**
+   * Returned by `transform()` (or what its Promise resolves to) to drop the buffer: it is not
+   * pushed downstream, as when a C element returns GST_BASE_TRANSFORM_FLOW_DROPPED.
+   * GStreamer's base class marks the next buffer it pushes DISCONT; events (EOS included),
+   * QoS and latency queries go on as usual. Metadata written in a call that drops is
+   * discarded with the buffer.
+   *
+   * @example
+   * ```ts
+   * transform(batch: BatchMeta) {
+   *   // Keep every other frame.
+   *   if (batch.frameItems[0]!.frameNum % 2 === 1) return Element.DROP;
+   * }
+   * ```
+   */
+  static readonly DROP: typeof TRANSFORM_DROP_V1 = TRANSFORM_DROP_V1;
+
+  /**
    * Declares an element: metadata, caps and properties, as data. Returns the class to extend.
    * Throws {@link ElementDefinitionError} when the declaration cannot become a GStreamer
    * element (so `ds-element build` fails with the reason).
@@ -193,7 +223,8 @@ export class Element<P extends object = {}> {
 
   /**
    * Called for every buffer, on the element's streaming thread's behalf. The handles are valid
-   * until this call returns (or its Promise settles).
+   * until this call returns (or its Promise settles). Return (or resolve to)
+   * {@link Element.DROP} to drop the buffer instead of passing it on.
    *
    * @example
    * ```ts
@@ -202,7 +233,7 @@ export class Element<P extends object = {}> {
    * }
    * ```
    */
-  transform(batch: BatchMeta, buffer: Buffer): void | Promise<void> {}
+  transform(batch: BatchMeta, buffer: Buffer): TransformResult | Promise<TransformResult> {}
 
   /**
    * Called when the element goes from PAUSED to READY: flush and release what start() opened.
@@ -247,4 +278,23 @@ export class Element<P extends object = {}> {
    * ```
    */
   onPropertyChange<K extends keyof P & string>(name: K, value: P[K], previous: P[K]): void | Promise<void> {}
+
+  /**
+   * Dev mode only (`ds-element dev`, docs/dev-mode.md): called on the instance of a new build
+   * when it takes over from `previous`, the running instance of the build before, at the next
+   * buffer. By then this instance was constructed with the same properties, `start()` ran and
+   * it saw the current caps; `previous.stop()` runs right after this hook. Copy what should
+   * survive an edit (counters, tracks, open resources you hand over); everything else starts
+   * fresh. `previous` is an instance of the *earlier* class: its fields are what that code
+   * kept, its methods are the old code. Never called outside dev mode.
+   *
+   * @example
+   * ```ts
+   * count = 0;
+   * onHotReload(previous: this) {
+   *   this.count = previous.count; // keep counting across edits
+   * }
+   * ```
+   */
+  onHotReload(previous: this): void | Promise<void> {}
 }

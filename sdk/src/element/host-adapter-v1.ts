@@ -9,7 +9,7 @@ import { TransformScope } from "../metadata/call/transform-scope.js";
 import type { MetaBinding } from "../native/meta-binding.js";
 import { installRunnerBinding } from "../native/runner-binding.js";
 import { installTensorBinding } from "../native/tensor-binding.js";
-import type { ElementAdapterV1, ElementInstanceV1, HostServicesV1 } from "../protocol/host-protocol-v1.js";
+import { TRANSFORM_DROP_V1, type ElementAdapterV1, type ElementInstanceV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties, validatePropertyChange } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
@@ -39,11 +39,16 @@ function commitAndEnd(scope: TransformScope): void {
   }
 }
 
+/** Element.DROP (the same registered symbol) travels to the host; other values do not. */
+function droppedOrUndefined(value: unknown): typeof TRANSFORM_DROP_V1 | undefined {
+  return value === TRANSFORM_DROP_V1 ? TRANSFORM_DROP_V1 : undefined;
+}
+
 class HostedElement implements ElementInstanceV1 {
   private readonly hooks: RuntimeHooks | undefined;
 
   constructor(
-    private readonly element: AnyElement,
+    readonly element: AnyElement,
     private readonly definition: ElementDefinition,
     private readonly meta: MetaBinding | undefined,
   ) {
@@ -97,16 +102,23 @@ class HostedElement implements ElementInstanceV1 {
     }
     if (!isThenable(result)) {
       commitAndEnd(scope);
-      return undefined;
+      return droppedOrUndefined(result);
     }
     scope.detach();
     return result.then(
-      () => commitAndEnd(scope),
+      (value) => {
+        commitAndEnd(scope);
+        return droppedOrUndefined(value);
+      },
       (error: unknown) => {
         scope.end();
         throw error;
       },
     );
+  }
+
+  hotReload(previous: object): unknown {
+    return this.element.onHotReload(previous as AnyElement);
   }
 
   destroy(): void {}

@@ -10,11 +10,18 @@ import { InferenceElement, type InferenceBatch } from "./inference-element.js";
 import { createHarness } from "../testing/element-harness.js";
 import { diskFrame, makeBallModel } from "../test-support/ball-model.js";
 import type { TensorHandle } from "../tensor/tensor-handle.js";
+import type { FrameMeta } from "../metadata/frame-meta.js";
+import type { PreprocessOptions } from "../ops/preprocess.js";
+import type { Runner } from "../runners/types.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { COLOR_CLASSIFIER_LABELS, colorClassifierModel } from "../testing/models/color-classifier.js";
 
 const WIDTH = 160;
 const HEIGHT = 120;
-const ballAsClass0 = makeBallModel("ball-0", ["--size", "64"]);
-const ballAsClass1 = makeBallModel("ball-1", ["--size", "64", "--ball-class", "1"]);
+const ballAsClass0 = makeBallModel("ball-0", { size: 64 });
+const ballAsClass1 = makeBallModel("ball-1", { size: 64, ballClass: 1 });
 
 class Detector extends InferenceElement.define({
   name: "testdetector",
@@ -129,5 +136,119 @@ describe("InferenceElement in the harness (real ONNX Runtime, real metadata)", (
     expect(() => detector.runner).toThrow(
       `No model is loaded: an InferenceElement loads this.props.model ("${ballAsClass0}") when it starts, in a pipeline or driven by ds-element/testing's createHarness()`,
     );
+  });
+});
+
+/** A colour classifier written to a file: `{ batch }` of the model. */
+function colorModel(batch: number | "dynamic"): string {
+  const path = join(mkdtempSync(join(tmpdir(), "ds-element-color-")), `color-${batch}.onnx`);
+  writeFileSync(path, colorClassifierModel({ size: 16, batch }));
+  return path;
+}
+const colorDynamic = colorModel("dynamic");
+const colorBatchOf1 = colorModel(1);
+
+/** A secondary classifier of the test's own: objects of class 0, colour as classifier meta. */
+class ColorClassifier extends InferenceElement.define({
+  name: "testcolor",
+  longName: "Test colour classifier",
+  klass: "Filter/Analyzer/Video",
+  description: "Classifies the colour of class-0 objects",
+  author: "ds-element tests",
+  caps: "video/x-raw, format=RGB",
+}) {
+  objectsToProcess(frame: FrameMeta) {
+    return frame.objectItems.filter((obj) => obj.classId === 0);
+  }
+
+  // nvinfer's secondary default (maintain-aspect-ratio=0): crops stretched to the input.
+  preprocessOptions(runner: Runner): PreprocessOptions {
+    return { ...super.preprocessOptions(runner), mode: "stretch" };
+  }
+
+  postprocess(inference: InferenceBatch, [probabilities]: TensorHandle[]) {
+    this.log.info(`inference on ${inference.regions.map((r) => `${r.left},${r.top},${r.width}x${r.height}`).join(" ")}`);
+    const scores = probabilities!.toTypedArray() as Float32Array;
+    const classes = COLOR_CLASSIFIER_LABELS.length;
+    for (const [i, object] of inference.objects.entries()) {
+      const row = Array.from(scores.subarray(i * classes, (i + 1) * classes));
+      const best = row.indexOf(Math.max(...row));
+      const label = inference.batch.acquireLabelInfo();
+      label.resultClassId = best;
+      label.resultLabel = COLOR_CLASSIFIER_LABELS[best]!;
+      label.resultProb = row[best]!;
+      const classifier = inference.batch.acquireClassifierMeta();
+      classifier.uniqueComponentId = 2;
+      classifier.classifierType = "color";
+      classifier.addLabelInfo(label);
+      object!.addClassifierMeta(classifier);
+      const note = inference.batch.acquireDisplayMeta().addText({ displayText: `${label.resultLabel} in frame ${inference.frames[i]!.batchId}` });
+      inference.frames[i]!.addDisplayMeta(note);
+    }
+  }
+}
+
+function inferencesOf(harness: { logs: { message: string }[] }): string[] {
+  return harness.logs.map((record) => record.message).filter((message) => message.startsWith("inference on"));
+}
+
+/** A black frame with coloured rectangles painted on it: [left, top, width, height, r, g, b]. */
+function paintedFrame(width: number, height: number, rectangles: number[][]) {
+  const pixels = new Uint8Array(width * height * 3);
+  for (const [left, top, w, h, r, g, b] of rectangles) {
+    for (let y = top!; y < top! + h!; y++) {
+      for (let x = left!; x < left! + w!; x++) pixels.set([r!, g!, b!], (y * width + x) * 3);
+    }
+  }
+  return { width, height, pixels };
+}
+
+describe("InferenceElement on objects (secondary mode, real ONNX Runtime)", () => {
+  const frames = [
+    {
+      ...paintedFrame(64, 48, [[4, 4, 20, 10, 255, 0, 0], [30, 20, 16, 16, 0, 0, 255]]),
+      objects: [
+        { classId: 0, rectParams: { left: 4, top: 4, width: 20, height: 10 } },
+        { classId: 1, rectParams: { left: 4, top: 4, width: 20, height: 10 } },
+        { classId: 0, rectParams: { left: 29.6, top: 19.5, width: 17, height: 17 } },
+        { classId: 0, rectParams: { left: 100, top: 100, width: 5, height: 5 } },
+      ],
+    },
+    { ...paintedFrame(64, 48, [[40, 30, 24, 18, 0, 255, 0]]), objects: [{ classId: 0, rectParams: { left: 40, top: 30, width: 30, height: 30 } }] },
+    paintedFrame(64, 48, []),
+  ];
+
+  it("runs the model once on the crops of every chosen object of the batch, and postprocess() attaches classifier metas from the batch's pools", async () => {
+    const harness = await createHarness(ColorClassifier, { props: { model: colorDynamic } });
+    const out = await harness.push({ frames });
+    // The object with no pixel in the frame is skipped; boxes are rounded outward and clipped.
+    expect(inferencesOf(harness)).toEqual(["inference on 4,4,20x10 29,19,18x18 40,30,24x18"]);
+    const classified = out.frameItems.map((frame) =>
+      frame.objectItems.map((obj) => obj.classifierItems.map((c) => `${c.classifierType}:${c.labelInfoItems[0]!.resultLabel}`).join()),
+    );
+    expect(classified).toEqual([["color:red", "", "color:blue", ""], ["color:green"], []]);
+    expect(out.frameItems[0]!.objectItems[0]!.classifierItems[0]!).toMatchObject({ uniqueComponentId: 2, numLabels: 1 });
+    expect(out.frameItems[0]!.objectItems[0]!.classifierItems[0]!.labelInfoItems[0]!.resultProb).toBeGreaterThan(0.98);
+    expect(out.frameItems.map((frame) => frame.displayMetaItems.flatMap((display) => display.texts.map((text) => text.displayText)))).toEqual([
+      ["red in frame 0", "blue in frame 0"],
+      ["green in frame 1"],
+      [],
+    ]);
+    await harness.stop();
+  });
+
+  it("feeds a model of fixed batch size 1 one crop at a time", async () => {
+    const harness = await createHarness(ColorClassifier, { props: { model: colorBatchOf1 } });
+    const out = await harness.push({ frames });
+    expect(inferencesOf(harness)).toEqual(["inference on 4,4,20x10", "inference on 29,19,18x18", "inference on 40,30,24x18"]);
+    expect(out.frameItems[1]!.objectItems[0]!.classifierItems[0]!.labelInfoItems[0]!.resultLabel).toBe("green");
+    await harness.stop();
+  });
+
+  it("runs nothing on a batch without chosen objects", async () => {
+    const harness = await createHarness(ColorClassifier, { props: { model: colorDynamic } });
+    await harness.push({ frames: [paintedFrame(32, 32, [])] });
+    expect(inferencesOf(harness)).toEqual([]);
+    await harness.stop();
   });
 });

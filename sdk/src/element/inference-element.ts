@@ -4,12 +4,14 @@ import { ElementDefinitionError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
 import type { Buffer } from "../stream/buffer.js";
 import type { FrameMeta } from "../metadata/frame-meta.js";
+import type { ObjectMeta } from "../metadata/object-meta.js";
+import type { Box } from "../metadata/values.js";
 import type { FrameTransform } from "../ops/frame-transform.js";
 import { preprocess, type PreprocessOptions } from "../ops/preprocess.js";
 import { defOf, type AnySchema } from "../properties/zod-internals.js";
 import { loadRunner } from "../runners/load-runner.js";
 import type { LoadRunnerOptions, Runner } from "../runners/types.js";
-import type { TensorHandle } from "../tensor/tensor-handle.js";
+import { imageRegion, type TensorHandle } from "../tensor/tensor-handle.js";
 import { defineElement, type ElementDeclaration } from "./declaration.js";
 import { definitionOf } from "./element-context.js";
 import { Element, subclassWithDefinition, type CreateOptions, type ElementClass } from "./element.js";
@@ -28,6 +30,20 @@ const MODEL = "model";
  * ```
  */
 export type ModelProps<S extends z.ZodObject> = z.output<S> & ModelProperty;
+
+/**
+ * The schema shape `InferenceElement.define()` gives a declaration without properties: the
+ * `model` file alone.
+ *
+ * @example
+ * ```ts
+ * const schema: z.ZodObject<ModelShape> = z.object({ model: z.string() });
+ * ```
+ */
+export interface ModelShape extends z.ZodRawShape {
+  /** The model file (added by define()). */
+  model: z.ZodString;
+}
 
 /**
  * The property every InferenceElement has.
@@ -76,9 +92,15 @@ export type ModelInput<S extends z.ZodObject> = "model" extends keyof S["shape"]
 
 /**
  * One inference's worth of a batch, as {@link InferenceElement.postprocess} receives it: the
- * frames (all of the batch, or a slice of at most the model's batch size when that is fixed),
- * their pixels, the model inputs made from them, and the per-frame transforms that map boxes
- * from network to frame pixels. Image `i` of every output belongs to `frames[i]`.
+ * images the model ran on (whole frames, or the object crops {@link InferenceElement.objectsToProcess}
+ * chose; all of the batch, or a slice of at most the model's batch size when that is fixed),
+ * their pixels, the model inputs made from them, the transforms that map boxes from network to
+ * image pixels, and the batch itself. Image `i` of every output belongs to `frames[i]` (and to
+ * `objects[i]` when the model runs on objects).
+ *
+ * Write results with `inference.batch`: acquire objects, classifier metas, label infos, display
+ * and user metas from its pools (`inference.batch.acquireClassifierMeta()`, …) and add them to
+ * `frames[i]` or `objects[i]`, as in `transform()`. Everything here is valid during the call.
  *
  * @example
  * ```ts
@@ -86,21 +108,37 @@ export type ModelInput<S extends z.ZodObject> = "model" extends keyof S["shape"]
  *   for (const [i, frame] of inference.frames.entries()) {
  *     const t = inference.transforms[i]!;
  *     // ... decode image i of output, map its boxes with t, frame.addObjects(...)
+ *     const note = inference.batch.acquireDisplayMeta().addText({ displayText: `frame ${frame.frameNum}` });
+ *     frame.addDisplayMeta(note);
  *   }
  * }
  * ```
  */
 export interface InferenceBatch {
-  /** The frames of this inference, in batch order. */
+  /** The batch being transformed: its pools are where new metadata comes from (`acquireObjectMeta()`, `acquireClassifierMeta()`, `acquireLabelInfo()`, `acquireDisplayMeta()`, `acquireUserMeta()`). */
+  readonly batch: BatchMeta;
+  /** Per image, in batch order: the frame it comes from (a frame appears once per object in object mode). */
   readonly frames: readonly FrameMeta[];
-  /** Their pixels (`buffer.extract(frame.batchId)`), valid during the call. */
+  /** Per image: the object it is the crop of, or undefined for a whole frame (see {@link InferenceElement.objectsToProcess}). */
+  readonly objects: readonly (ObjectMeta | undefined)[];
+  /** Per image: the rectangle of its frame it covers, in whole frame pixels (the whole frame, or the object's box rounded outward and clipped). */
+  readonly regions: readonly Box[];
+  /** Their pixels (`buffer.extract(frame.batchId)`, or its `crop()`), valid during the call. */
   readonly tensors: readonly TensorHandle[];
   /** The model inputs, in `runner.inputs`' order (disposed after postprocess). */
   readonly inputs: readonly TensorHandle[];
-  /** Per frame: how network pixels map to frame pixels. */
+  /** Per image: how network pixels map to image pixels (add `regions[i].left/top` for frame pixels of a crop). */
   readonly transforms: readonly FrameTransform[];
   /** The runner this inference ran on (the one current when the batch started). */
   readonly runner: Runner;
+}
+
+/** One image the model runs on: a whole frame, or an object's crop of it. */
+interface InferenceImage {
+  readonly frame: FrameMeta;
+  readonly object: ObjectMeta | undefined;
+  readonly region: Box;
+  readonly pixels: TensorHandle;
 }
 
 /** What {@link InferenceElement.preprocess} returns: the model inputs and the per-frame transforms. */
@@ -240,7 +278,7 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
    * }
    * ```
    */
-  static override define<S extends z.ZodObject = z.ZodObject<{ /** The model file (added by define()). */ model: z.ZodString }>>(declaration: ElementDeclaration<S>): InferenceElementClass<S> {
+  static override define<S extends z.ZodObject = z.ZodObject<ModelShape>>(declaration: ElementDeclaration<S>): InferenceElementClass<S> {
     const definition = defineElement(withModel(declaration as unknown as ElementDeclaration<z.ZodObject>));
     return subclassWithDefinition(InferenceElement as unknown as new () => Element<object>, definition) as unknown as InferenceElementClass<S>;
   }
@@ -312,7 +350,9 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
 
   /**
    * Model outputs → metadata: override it (the default throws). `outputs` are owned tensors in
-   * `runner.outputs`' order, disposed after this returns (copy what you keep).
+   * `runner.outputs`' order, disposed after this returns (copy what you keep). New metadata
+   * comes from `inference.batch`'s pools (objects, classifier metas and label infos, display
+   * and user metas), added to `inference.frames[i]` or `inference.objects[i]`.
    *
    * @example
    * ```ts
@@ -330,8 +370,29 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
   }
 
   /**
-   * Runs pre-process → infer → post-process on the batch's frames (in slices of the model's
-   * batch size when it is fixed). Override it to take over entirely (`this.runner` is there).
+   * Secondary mode (nvinfer's `process-mode=2`): the objects of `frame` to run the model on,
+   * each on its crop (`rectParams` rounded outward and clipped to the frame; objects with no
+   * pixel in the frame are skipped). Crops of all frames go to the model together, in slices of
+   * its batch size when that is fixed, and {@link InferenceBatch.objects} tells
+   * `postprocess()` whose crop image `i` is. Return `undefined` (the default) to run on the
+   * whole frame (primary mode, `process-mode=1`); an empty array skips the frame.
+   *
+   * @example
+   * ```ts
+   * // A secondary classifier of the cars (class 2) a primary detector (gie-unique-id 1) found.
+   * objectsToProcess(frame: FrameMeta) {
+   *   return frame.objectItems.filter((obj) => obj.classId === 2 && obj.uniqueComponentId === 1);
+   * }
+   * ```
+   */
+  objectsToProcess(frame: FrameMeta): readonly ObjectMeta[] | undefined {
+    return undefined;
+  }
+
+  /**
+   * Runs pre-process → infer → post-process on the batch's frames, or on the crops of the
+   * objects {@link InferenceElement.objectsToProcess} chooses (in slices of the model's batch
+   * size when it is fixed). Override it to take over entirely (`this.runner` is there).
    *
    * @example
    * ```ts
@@ -342,20 +403,33 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
    */
   override async transform(batch: BatchMeta, buffer: Buffer): Promise<void> {
     const runner = this.runner;
-    const frames = batch.frameItems;
-    if (frames.length === 0) return;
+    const images = this.#images(batch, buffer);
+    if (images.length === 0) return;
     const batchDim = runner.inputs[0]?.shape[0] ?? -1;
-    const sliceSize = batchDim > 0 ? batchDim : frames.length;
-    for (let start = 0; start < frames.length; start += sliceSize) {
-      const slice = frames.slice(start, start + sliceSize);
-      const pixels = slice.map((frame) => buffer.extract(frame.batchId));
-      // A fixed batch larger than what is left: repeat the last frame (its results are ignored).
+    const sliceSize = batchDim > 0 ? batchDim : images.length;
+    for (let start = 0; start < images.length; start += sliceSize) {
+      const slice = images.slice(start, start + sliceSize);
+      const frames = slice.map((image) => image.frame);
+      const pixels = slice.map((image) => image.pixels);
+      // A fixed batch larger than what is left: repeat the last image (its results are ignored).
       const fed = pixels.length < sliceSize && batchDim > 0 ? [...pixels, ...Array<TensorHandle>(sliceSize - pixels.length).fill(pixels[pixels.length - 1]!)] : pixels;
-      const { inputs, transforms } = await this.preprocess(slice, fed, runner);
+      const { inputs, transforms } = await this.preprocess(frames, fed, runner);
       try {
         const outputs = await runner.infer(inputs);
         try {
-          await this.postprocess({ frames: slice, tensors: pixels, inputs, transforms: transforms.slice(0, slice.length), runner }, outputs);
+          await this.postprocess(
+            {
+              batch,
+              frames,
+              objects: slice.map((image) => image.object),
+              regions: slice.map((image) => image.region),
+              tensors: pixels,
+              inputs,
+              transforms: transforms.slice(0, slice.length),
+              runner,
+            },
+            outputs,
+          );
         } finally {
           for (const output of outputs) output.dispose();
         }
@@ -363,6 +437,31 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
         for (const input of inputs) input.dispose();
       }
     }
+  }
+
+  /** The images of this batch: each frame whole, or the crops of the objects objectsToProcess() chose. */
+  #images(batch: BatchMeta, buffer: Buffer): InferenceImage[] {
+    const images: InferenceImage[] = [];
+    for (const frame of batch.frameItems) {
+      const objects = this.objectsToProcess(frame);
+      if (objects === undefined) {
+        const pixels = buffer.extract(frame.batchId);
+        const [height, width] = pixels.shape as [number, number];
+        images.push({ frame, object: undefined, region: { left: 0, top: 0, width, height }, pixels });
+        continue;
+      }
+      if (objects.length === 0) continue;
+      const pixels = buffer.extract(frame.batchId);
+      const [height, width] = pixels.shape as [number, number];
+      for (const object of objects) {
+        const region = imageRegion(object.rectParams, width, height);
+        if (region === undefined) continue;
+        const [left, top, regionWidth, regionHeight] = region;
+        const box = { left, top, width: regionWidth, height: regionHeight };
+        images.push({ frame, object, region: box, pixels: pixels.crop(box) });
+      }
+    }
+    return images;
   }
 
   /** @internal The model's lifecycle, run by the host adapter around the user's hooks. */

@@ -22,6 +22,15 @@ import {
 import { makeColor, type ColorInit } from "./values.js";
 
 const HANDLE = "FrameMeta";
+
+/** @internal What code outside the metadata classes (the overlay) needs of a FrameMeta. */
+export interface FrameInternals {
+  /** The frame's call and its index in the batch, or undefined when `value` is not a FrameMeta. */
+  locate(value: unknown): { scope: TransformScope; index: number } | undefined;
+}
+
+/** @internal Assigned by FrameMeta's static block. */
+export let frameInternals: FrameInternals;
 const TRANSPARENT = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 0 });
 
 /**
@@ -379,6 +388,9 @@ export class FrameMeta {
       base: (frame) => frame.#base,
       write: (frame, slot, values) => frame.#write(slot, values),
     });
+    frameInternals = {
+      locate: (value) => (value instanceof FrameMeta ? { scope: value.#scope, index: value.#index } : undefined),
+    };
   }
 }
 

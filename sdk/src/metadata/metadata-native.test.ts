@@ -266,6 +266,31 @@ describe("metadata over the native binding", () => {
       });
     });
 
+    // Found by metadata-fuzz.test.ts on the DeepStream backend: NVIDIA's library leaves children
+    // their parent pointer, and the backend cleared it only in the parent's own frame; the next
+    // object acquired took the removed one's place in the pool, and became the child's parent.
+    it("removing a parent in another frame unlinks its child, whatever is acquired next", () => {
+      const buf = buffer(2);
+      inCall(addon, buf, 2, (batch) => {
+        const car = batch.acquireObjectMeta();
+        batch.frameItems[0]!.addObjectMeta(car);
+        const plate = batch.acquireObjectMeta();
+        plate.label = "plate";
+        batch.frameItems[1]!.addObjectMeta(plate, car);
+        batch.frameItems[0]!.removeObjectMeta(car);
+        expect(plate.parent).toBeUndefined();
+        const next = batch.acquireObjectMeta();
+        next.label = "next";
+        batch.frameItems[0]!.addObjectMeta(next);
+      });
+      inCall(addon, buf, 2, (batch) => {
+        const plate = batch.frameItems[1]!.objectItems[0]!;
+        expect(plate.label).toBe("plate");
+        expect(plate.parent).toBeUndefined();
+        expect(plate.toJSON().parent).toBeNull();
+      });
+    });
+
     it("grow the object table past its first 64 rows", () => {
       const buf = buffer();
       inCall(addon, buf, 1, (batch) => {

@@ -27,6 +27,20 @@ export interface NativeHandlers {
   property(instanceId: number, jsName: string, value: unknown): unknown;
   transform(instanceId: number, drainQueues?: boolean): unknown;
   destroy(instanceId: number): void;
+  /**
+   * Formats where JavaScript was when the runtime interrupted it (a call past its deadline):
+   * one `    at function (file:line:column)` line per frame, in the user's sources where the
+   * bundle's source map says so. Optional; without it the runtime prints the bundle's positions.
+   */
+  formatStack?(frames: readonly StackFrame[]): string;
+}
+
+/** One frame of a stack the runtime captured (1-based line and column in the script). */
+export interface StackFrame {
+  function: string;
+  script: string;
+  line: number;
+  column: number;
 }
 
 /** What `process.dlopen` of the runtime library exports (loadTensorRT only where TensorRT was built in). */

@@ -10,4 +10,6 @@ import { startHost } from "./host.js";
 // Stack traces of user code show their .ts files and lines (bundles carry source maps).
 process.setSourceMapsEnabled(true);
 installExitGuard(process as unknown as Parameters<typeof installExitGuard>[0]);
-startHost(loadBinding());
+// DS_ELEMENT_DEV (set by `ds-element dev` only): reload element bundles when they are rebuilt.
+const devMarker = process.env.DS_ELEMENT_DEV;
+startHost(loadBinding(), devMarker ? { dev: { marker: devMarker } } : {});

@@ -105,34 +105,48 @@ describe("host: transform() outside a callback scope drains Node's queues itself
     expect(fakeNative().handlers.drainsQueues).toBe(true);
   });
 
-  it("runs the queues once after each transform(id, true), and never for transform(id)", async () => {
+  it("leaves the queues to the runtime when transform() returns a Promise, so its callbacks are attached first", async () => {
     const runQueues = vi.fn();
     const { handlers } = fakeNative({ runQueues });
     handlers.create(1, "probe", probeBundle, { behaviour: "ok" });
     await handlers.transform(1);
     await handlers.transform(1, false);
-    expect(runQueues).not.toHaveBeenCalled();
     await expect(handlers.transform(1, true)).resolves.toBeUndefined();
-    expect(runQueues).toHaveBeenCalledTimes(1);
+    expect(runQueues).not.toHaveBeenCalled();
   });
 
-  it("runs them when transform() fails too, and the failure still reaches the runtime", async () => {
+  it("runs the queues once when transform() returns nothing or throws, and the failure still reaches the runtime", () => {
     const runQueues = vi.fn();
     const { handlers } = fakeNative({ runQueues });
-    handlers.create(1, "probe", probeBundle, { behaviour: "throw" });
-    await expect(handlers.transform(1, true)).rejects.toThrow("probe: transform failed on frame 3");
+    handlers.create(1, "probe", probeBundle, { behaviour: "sync" });
+    expect(handlers.transform(1, true)).toBeUndefined();
     expect(runQueues).toHaveBeenCalledTimes(1);
+    handlers.create(2, "probe", probeBundle, { behaviour: "sync-throw" });
+    expect(() => handlers.transform(2, true)).toThrow("probe: sync transform failed on frame 3");
+    expect(runQueues).toHaveBeenCalledTimes(2);
   });
 
-  it("hands what a queued callback threw to onQueueError and runs the rest of the queue", async () => {
+  it("an async transform() that throws before its first await rejects once, and nothing is reported as unhandled", async () => {
+    const runQueues = vi.fn();
+    const { handlers, native, errors } = fakeNative({ runQueues });
+    const unhandled = vi.fn();
+    errors.on("unhandledRejection", unhandled);
+    handlers.create(1, "probe", probeBundle, { behaviour: "throw" });
+    await expect(handlers.transform(1, true)).rejects.toThrow("probe: transform failed on frame 3");
+    expect(runQueues).not.toHaveBeenCalled();
+    expect(unhandled).not.toHaveBeenCalled();
+    expect(native.postError).not.toHaveBeenCalled();
+  });
+
+  it("hands what a queued callback threw to onQueueError and runs the rest of the queue", () => {
     const failure = new Error("a nextTick callback failed");
     const runQueues = vi.fn().mockImplementationOnce(() => {
       throw failure;
     });
     const onQueueError = vi.fn();
     const { handlers } = fakeNative({ runQueues, onQueueError });
-    handlers.create(1, "probe", probeBundle, { behaviour: "ok" });
-    await expect(handlers.transform(1, true)).resolves.toBeUndefined();
+    handlers.create(1, "probe", probeBundle, { behaviour: "sync" });
+    expect(handlers.transform(1, true)).toBeUndefined();
     expect(onQueueError).toHaveBeenCalledWith(failure);
     expect(runQueues).toHaveBeenCalledTimes(2);
   });

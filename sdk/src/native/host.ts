@@ -3,18 +3,22 @@
  * every failure into an element error with the user's stack. It speaks to bundles only through
  * host protocol v1, so bundles built with another SDK copy work unchanged.
  */
+import { userStack, withUserStack } from "./user-stack.js";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, writeSync } from "node:fs";
+import { createRequire, findSourceMap } from "node:module";
+import { fileURLToPath } from "node:url";
 import {
   HOST_PROTOCOL_V1,
+  TRANSFORM_DROP_V1,
   type ElementAdapterV1,
   type ElementInstanceV1,
   type HostServicesV1,
 } from "../protocol/host-protocol-v1.js";
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { NativeBinding, NativeHandlers } from "./binding.js";
+import type { NativeBinding, NativeHandlers, StackFrame } from "./binding.js";
+import { DevReloader, type DevOptions } from "./dev-reload.js";
 
 /** Seams for tests; the real host uses Node's require and process. */
 export interface HostOptions {
@@ -33,6 +37,8 @@ export interface HostOptions {
   onQueueError?: (thrown: unknown) => void;
   /** Where uncaught errors are listened for. Default: process. */
   errorSource?: ErrorSource;
+  /** Dev mode (`ds-element dev`): reload element bundles when they are rebuilt. Off by default. */
+  dev?: DevOptions;
 }
 
 /** Emits the process's uncaught errors (process itself, or an EventEmitter in tests). */
@@ -69,13 +75,29 @@ export function toError(thrown: unknown): Error {
   return new Error(`Element code threw a non-Error value: ${text}`);
 }
 
+/** `call`, throwing what it throws with the user's stack. */
+function reportingUserStack<A extends unknown[], R>(call: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    try {
+      return call(...args);
+    } catch (thrown) {
+      throw withUserStack(thrown);
+    }
+  };
+}
+
 function rethrowAsError(thrown: unknown): never {
-  throw toError(thrown);
+  throw withUserStack(toError(thrown));
 }
 
 /** A returned Promise keeps its result; a rejection becomes an Error. */
 function settle(result: unknown): unknown {
   return isThenable(result) ? Promise.resolve(result).then(undefined, rethrowAsError) : undefined;
+}
+
+/** settle() for transform: TRANSFORM_DROP_V1 (Element.DROP) reaches the binding, which drops the buffer. */
+function settleTransform(result: unknown): unknown {
+  return result === TRANSFORM_DROP_V1 ? result : settle(result);
 }
 
 function describeExport(value: unknown): string {
@@ -95,9 +117,13 @@ const callProperty = (instance: ElementInstanceV1, jsName: string, value: unknow
 
 /**
  * transform() for a call the runtime made outside a Node callback scope (its per-buffer fast
- * path): settles, then runs the queues a scope's end would have run, inside the instance's
- * attribution. A nextTick callback that throws is an uncaught exception in Node; here it goes
- * the same way (`report`), and the rest of the queue still runs.
+ * path), inside the instance's attribution. When it returns nothing (or throws), the queues a
+ * scope's end would have run are run here; a nextTick callback that throws is an uncaught
+ * exception in Node, and goes the same way here (`report`), the rest of the queue still running.
+ * When it returns a Promise, the queues are left to the runtime, which runs them once it has
+ * attached its callbacks: run now, they would settle a Promise rejected at once (an async
+ * transform() that throws before its first await) with nobody listening yet, and Node would
+ * report an unhandled rejection, then warn that it was handled after all.
  */
 function callTransformAndDrain(
   instance: ElementInstanceV1,
@@ -105,18 +131,69 @@ function callTransformAndDrain(
   runQueues: () => void,
   report: (thrown: unknown) => void,
 ): unknown {
+  let result: unknown;
   try {
-    return settle(callTransform(instance, state));
-  } finally {
-    for (;;) {
-      try {
-        runQueues();
-        break;
-      } catch (thrown) {
-        report(thrown);
-      }
+    result = callTransform(instance, state);
+  } catch (thrown) {
+    drain(runQueues, report);
+    throw thrown;
+  }
+  if (isThenable(result)) return settle(result);
+  drain(runQueues, report);
+  return result === TRANSFORM_DROP_V1 ? result : undefined;
+}
+
+function drain(runQueues: () => void, report: (thrown: unknown) => void): void {
+  for (;;) {
+    try {
+      runQueues();
+      return;
+    } catch (thrown) {
+      report(thrown);
     }
   }
+}
+
+/** Drops a bundle from the require cache, so that the next require loads the file again. */
+function forgetBundle(requireBundle: (bundlePath: string) => unknown, bundlePath: string): void {
+  const loader = requireBundle as Partial<NodeJS.Require>;
+  if (loader.cache === undefined || loader.resolve === undefined) return;
+  delete loader.cache[loader.resolve(bundlePath)];
+}
+
+/** A path for a stack line: source maps name sources by file: URL. */
+function displayPath(source: string): string {
+  if (!source.startsWith("file:")) return source;
+  try {
+    return fileURLToPath(source);
+  } catch {
+    return source;
+  }
+}
+
+/**
+ * `    at function (file:line:column)` lines for frames the runtime captured, mapped through the
+ * bundle's source map (bundles carry one) to the user's TypeScript where it has an entry.
+ */
+export function formatStack(frames: readonly StackFrame[]): string {
+  return frames
+    .map((frame) => {
+      let { function: name, script, line, column } = frame;
+      try {
+        const entry = findSourceMap(script)?.findEntry(line - 1, column - 1) as
+          | { originalSource?: string; originalLine?: number; originalColumn?: number; name?: string }
+          | undefined;
+        if (entry?.originalSource !== undefined && entry.originalLine !== undefined && entry.originalColumn !== undefined) {
+          script = displayPath(entry.originalSource);
+          line = entry.originalLine + 1;
+          column = entry.originalColumn + 1;
+        }
+      } catch {
+        // No map, or one that does not parse: the bundle's position is still right.
+      }
+      return `    at ${name || "<anonymous>"} (${script}:${line}:${column})`;
+    })
+    .join("\n");
 }
 
 /** A function property of `process` that Node 18 has but does not document, bound. */
@@ -146,7 +223,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
   const postUnowned = (prefix: string, thrown: unknown): void => {
     const error = toError(thrown);
     const message = `${prefix}: ${error.message}`;
-    const debug = error.stack ?? message;
+    const debug = typeof error.stack === "string" ? userStack(error.stack) : message;
     try {
       const owner = context.getStore();
       const live = native.liveInstances();
@@ -157,9 +234,10 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     }
   };
 
-  const loadAdapter = (elementName: string, bundlePath: string): ElementAdapterV1 => {
+  /** `fresh`: load the bundle again even when cached (dev mode, after a rebuild). */
+  const loadAdapter = (elementName: string, bundlePath: string, fresh = false): ElementAdapterV1 => {
     const cached = adapters.get(bundlePath);
-    if (cached) return cached;
+    if (cached && !fresh) return cached;
     if (!existsSync(bundlePath)) {
       throw new Error(
         `Expected the bundle of element ${elementName} at ${bundlePath} but received no such file; run \`ds-element build\` again`,
@@ -167,6 +245,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     }
     let exports: unknown;
     try {
+      if (fresh) forgetBundle(requireBundle, bundlePath);
       exports = requireBundle(bundlePath);
     } catch (thrown) {
       const cause = toError(thrown);
@@ -214,42 +293,55 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
     return instance;
   };
 
+  const dev =
+    options.dev === undefined
+      ? undefined
+      : new DevReloader(options.dev, {
+          reload: (elementName, bundlePath) => loadAdapter(elementName, bundlePath, true),
+          runAs: (instanceId, run) => context.run(instanceId, run),
+          report: (instanceId, level, line) => {
+            if (options.dev?.print) options.dev.print(line);
+            else writeSync(2, `ds-element dev: ${line}\n`);
+            if (instanceId !== undefined) native.log(instanceId, level === "error" ? 1 : 4, line);
+          },
+        });
+
+  // Every handler that runs user code: what it throws reaches native code with the user's stack
+  // (withUserStack); what it rejects with, through settle(). transform() does it inline, being
+  // the per-buffer path.
   const handlers: NativeHandlers = {
     drainsQueues: runQueues !== undefined,
-    create(instanceId, elementName, bundlePath, props) {
+    formatStack,
+    create: reportingUserStack((instanceId: number, elementName: string, bundlePath: string, props: Record<string, unknown>) => {
       const adapter = loadAdapter(elementName, bundlePath);
       const instance = context.run(instanceId, () => adapter.instantiate(instanceId, props ?? {}));
-      instances.set(instanceId, instance);
-    },
-    start(instanceId) {
-      return settle(context.run(instanceId, callStart, instanceOf(instanceId)));
-    },
-    stop(instanceId) {
-      return settle(context.run(instanceId, callStop, instanceOf(instanceId)));
-    },
-    caps(instanceId, caps) {
-      return settle(context.run(instanceId, callCaps, instanceOf(instanceId), caps));
-    },
-    event(instanceId, event) {
-      return settle(context.run(instanceId, callEvent, instanceOf(instanceId), event));
-    },
-    property(instanceId, jsName, value) {
-      // An invalid value throws here; a rejected async onPropertyChange is reported by the
-      // runtime, which nobody waits on for property changes.
-      return settle(context.run(instanceId, callProperty, instanceOf(instanceId), jsName, value));
-    },
+      instances.set(instanceId, dev === undefined ? instance : dev.wrap(instanceId, elementName, bundlePath, props ?? {}, instance));
+    }),
+    start: reportingUserStack((instanceId: number) => settle(context.run(instanceId, callStart, instanceOf(instanceId)))),
+    stop: reportingUserStack((instanceId: number) => settle(context.run(instanceId, callStop, instanceOf(instanceId)))),
+    caps: reportingUserStack((instanceId: number, caps: Caps) => settle(context.run(instanceId, callCaps, instanceOf(instanceId), caps))),
+    event: reportingUserStack((instanceId: number, event: StreamEvent) => settle(context.run(instanceId, callEvent, instanceOf(instanceId), event))),
+    // An invalid value throws here; a rejected async onPropertyChange is reported by the
+    // runtime, which nobody waits on for property changes.
+    property: reportingUserStack((instanceId: number, jsName: string, value: unknown) =>
+      settle(context.run(instanceId, callProperty, instanceOf(instanceId), jsName, value)),
+    ),
     transform(instanceId, drainQueues) {
-      const instance = instances.get(instanceId) ?? instanceOf(instanceId);
-      if (drainQueues === true && runQueues !== undefined) {
-        // Outside any callback scope the current async resource is Node's top-level one: the
-        // store set on it is what run() would set, without run()'s argument array and restore
-        // (~250 of the ~5 700 instructions a buffer costs, callgrind). It stays set after the
-        // call; other handlers use run(), and callbacks run with the store of the resource
-        // they were queued from.
-        if (context.getStore() !== instanceId) context.enterWith(instanceId);
-        return callTransformAndDrain(instance, native.transformState, runQueues, reportUncaught);
+      try {
+        const instance = instances.get(instanceId) ?? instanceOf(instanceId);
+        if (drainQueues === true && runQueues !== undefined) {
+          // Outside any callback scope the current async resource is Node's top-level one: the
+          // store set on it is what run() would set, without run()'s argument array and restore
+          // (~250 of the ~5 700 instructions a buffer costs, callgrind). It stays set after the
+          // call; other handlers use run(), and callbacks run with the store of the resource
+          // they were queued from.
+          if (context.getStore() !== instanceId) context.enterWith(instanceId);
+          return callTransformAndDrain(instance, native.transformState, runQueues, reportUncaught);
+        }
+        return settleTransform(context.run(instanceId, callTransform, instance, native.transformState));
+      } catch (thrown) {
+        throw withUserStack(thrown);
       }
-      return settle(context.run(instanceId, callTransform, instance, native.transformState));
     },
     destroy(instanceId) {
       const instance = instances.get(instanceId);

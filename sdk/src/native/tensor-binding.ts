@@ -45,7 +45,13 @@ export interface NativeTensorInfo {
 
 /** How a tensor is named to native code (TensorHandle's internal source). */
 export type NativeTensorSource =
-  | { readonly kind: "frame"; readonly callId: number; readonly batchId: number }
+  | {
+      readonly kind: "frame";
+      readonly callId: number;
+      readonly batchId: number;
+      /** A crop of the frame (TensorHandle.crop): [left, top, width, height] in pixels, inside it. */
+      readonly region?: readonly [number, number, number, number];
+    }
   | { readonly kind: "owned"; readonly storage: object }
   | {
       readonly kind: "js";
@@ -171,6 +177,32 @@ export interface TensorBinding {
    * builds older than it.
    */
   classArgmax?(data: Float32Array, first: number, classes: number, candidates: number, bestScore: Float32Array, bestClass: Int32Array): void;
+  /**
+   * Draws frame `frameIndex` of the call's batch (its objects and display metas, as committed)
+   * on its pixels, in place (native-host/src/osd/overlay.h). Absent from builds older than it.
+   */
+  drawOverlay?(callId: number, frameIndex: number, options: NativeOverlayOptions): NativeOverlayStats;
+}
+
+/** What drawOverlay draws. */
+export interface NativeOverlayOptions {
+  boxes: boolean;
+  text: boolean;
+  masks: boolean;
+  displayMeta: boolean;
+}
+
+/** What drawOverlay drew. */
+export interface NativeOverlayStats {
+  objects: number;
+  boxes: number;
+  labels: number;
+  masks: number;
+  rects: number;
+  texts: number;
+  lines: number;
+  arrows: number;
+  circles: number;
 }
 
 let installed: TensorBinding | undefined;

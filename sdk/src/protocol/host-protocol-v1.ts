@@ -14,6 +14,14 @@ import type { ManifestV1 } from "./manifest.js";
 /** Key of the static adapter factory on element classes. */
 export const HOST_PROTOCOL_V1: unique symbol = Symbol.for("ds-element.host.v1");
 
+/**
+ * What `ElementInstanceV1.transform` returns, or its Promise resolves to, when the buffer must
+ * be dropped (`Element.DROP`): the plugin returns GST_BASE_TRANSFORM_FLOW_DROPPED. Any other
+ * value passes the buffer on. A registered symbol, so that every SDK copy and the native
+ * binding (which compares with `Symbol.for("ds-element.drop")`) agree on it.
+ */
+export const TRANSFORM_DROP_V1: unique symbol = Symbol.for("ds-element.drop");
+
 /** What the host offers an element: logging and out-of-band errors. */
 export interface HostServicesV1 {
   /** level: 1 error, 2 warning, 4 info, 5 debug, 7 trace (GstDebugLevel numbering). */
@@ -47,9 +55,23 @@ export interface ElementInstanceV1 {
   event(event: StreamEvent): unknown;
   /** Validates and applies one property; throws when the schema rejects the value. */
   property(jsName: string, value: unknown): unknown;
-  /** `state` is the binding's transformState, filled for this call. */
+  /**
+   * `state` is the binding's transformState, filled for this call. Returns (or resolves to)
+   * {@link TRANSFORM_DROP_V1} to drop the buffer; anything else passes it on.
+   */
   transform(state: Float64Array): unknown;
   destroy(): void;
+  /**
+   * Dev mode (`ds-element dev`) only: the user's element object, handed to the next build's
+   * `hotReload`. Absent from bundles older than it.
+   */
+  readonly element?: object;
+  /**
+   * Dev mode only: this instance, already started, takes over from `previous` (the `element`
+   * of the instance it replaces, built from an earlier version of the same source) at the next
+   * buffer; calls the user's `onHotReload(previous)`. Absent from bundles older than it.
+   */
+  hotReload?(previous: object): unknown;
 }
 
 /** What `ElementClass[HOST_PROTOCOL_V1](services)` returns. */

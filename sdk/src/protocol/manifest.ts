@@ -108,6 +108,11 @@ export interface ManifestV1 {
   entry: string;
   /** Version of the SDK that wrote the manifest. */
   sdkVersion: string;
+  /**
+   * The deadline of each call into the element's JavaScript, in seconds (0: none); absent
+   * when the element declares none (the runtime's default, 10 s, applies).
+   */
+  callTimeoutSeconds?: number;
   /** The GObject properties, in schema order. */
   properties: ManifestProperty[];
 }

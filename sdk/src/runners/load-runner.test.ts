@@ -35,7 +35,7 @@ describe("loadRunner, ONNX Runtime backend", () => {
   let runner: Runner;
 
   beforeAll(async () => {
-    path = makeBallModel("ball", ["--size", "64", "--batch", "dynamic"]);
+    path = makeBallModel("ball", { size: 64, batch: "dynamic" });
     runner = await loadRunner(path);
   });
 
@@ -142,7 +142,7 @@ async function eventually(check: () => boolean): Promise<boolean> {
 describe("loadRunner, ONNX Runtime backend: the session's own thread", () => {
   it("loads a slow model without blocking the JS thread", async () => {
     // ONNX Runtime computes this model's constant subgraph while it sets the session up.
-    const slow = makeBallModel("slow-to-load", ["--size", "64", "--setup-work", "150"]);
+    const slow = makeBallModel("slow-to-load", { size: 64, setupWork: 150 });
     const ticks: number[] = [];
     const timer = setInterval(() => ticks.push(performance.now()), 1);
     const started = performance.now();
@@ -157,7 +157,7 @@ describe("loadRunner, ONNX Runtime backend: the session's own thread", () => {
   });
 
   it("keeps an input's memory until it has read it, even when the caller disposes the input at once", async () => {
-    const path = makeBallModel("ball-in-place", ["--size", "64"]);
+    const path = makeBallModel("ball-in-place", { size: 64 });
     const runner = await loadRunner(path);
     const frame = TensorHandle.fromTypedArray(diskFrame(64, 64, 20, 40), [64, 64, 3], { format: "RGB" });
     const { tensor } = preprocess([frame], { width: 64, height: 64 });
@@ -176,7 +176,7 @@ describe("loadRunner, ONNX Runtime backend: the session's own thread", () => {
   });
 
   it("has one thread per runner, ended by dispose()", async () => {
-    const path = makeBallModel("ball-threads", ["--size", "64"]);
+    const path = makeBallModel("ball-threads", { size: 64 });
     const baseline = threadCount();
     const runners = await Promise.all([1, 2, 3].map(() => loadRunner(path, { intraOpThreads: 1 })));
     expect(threadCount()).toBeGreaterThanOrEqual(baseline + 3);
@@ -185,7 +185,7 @@ describe("loadRunner, ONNX Runtime backend: the session's own thread", () => {
   });
 
   it("ends the thread of a runner collected without dispose()", async () => {
-    const path = makeBallModel("ball-collected", ["--size", "64"]);
+    const path = makeBallModel("ball-collected", { size: 64 });
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;
     const baseline = threadCount();

@@ -1,5 +1,6 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
+import type { Box } from "../metadata/values.js";
 import { tensorBinding, type NativeTensorInfo, type NativeTensorSource, type TensorBinding } from "../native/tensor-binding.js";
 import {
   DTYPE_ARRAY,
@@ -325,6 +326,60 @@ export class TensorHandle {
   }
 
   /**
+   * A zero-copy view of a rectangle of this image (a frame from {@link Buffer.extract}, or a
+   * `[height, width, channels]` image made with {@link TensorHandle.fromTypedArray} and a
+   * `format`): same memory, device, strides and format, `[height, width, channels]` of the
+   * region. `box` is in pixels; it is rounded outward to whole pixels and clipped to the image,
+   * as nvinfer clips object boxes, so an object's `rectParams` can be passed as they are
+   * ({@link cropRegion} gives the region the view covers). A frame's crop lives as long as the
+   * frame (the transform call). Hand crops to {@link preprocess} to run a model on objects
+   * (what `InferenceElement.objectsToProcess` does); CUDA frames stay on the GPU.
+   *
+   * @example
+   * ```ts
+   * const frame = buffer.extract(frameMeta.batchId);
+   * const crops = frameMeta.objectItems.map((obj) => frame.crop(obj.rectParams));
+   * const { tensor } = preprocess(crops, { width: 224, height: 224, mode: "stretch" });
+   * ```
+   */
+  crop(box: Box): TensorHandle {
+    const where = "TensorHandle.crop()";
+    const source = this.#use(where, "calling");
+    if (this.#format === undefined || this.#shape.length !== 3 || (source.kind !== "frame" && source.kind !== "js")) {
+      throw new TensorError(
+        `Expected an image (a frame from Buffer.extract(), or fromTypedArray() with a format) for ${where} but received ` +
+          `a ${this.#dtype} tensor of shape [${this.#shape.join(", ")}]${source.kind === "owned" ? " (an owned tensor)" : ""}`,
+      );
+    }
+    const [height, width] = this.#shape as [number, number, number];
+    const region = cropRegion(box, width, height, `box of ${where}`);
+    const [left, top, regionWidth, regionHeight] = region;
+    const size = DTYPE_SIZE[this.#dtype];
+    const shape = [regionHeight, regionWidth, this.#shape[2]!];
+    const byteOffset = this.#byteOffset + (top * this.#strides[0]! + left * this.#strides[1]!) * size;
+    const byteLength = spanElements(shape, this.#strides) * size;
+    const cropSource: NativeTensorSource =
+      source.kind === "frame"
+        ? { kind: "frame", callId: source.callId, batchId: source.batchId, region: composeRegion(source.region, region) }
+        : { ...source, shape, byteOffset };
+    return new TensorHandle({
+      device: this.#device,
+      dtype: this.#dtype,
+      shape,
+      strides: this.#strides,
+      byteOffset,
+      byteLength,
+      dataPtr: this.#dataPtr,
+      format: this.#format,
+      owned: false,
+      source: cropSource,
+      life: this.#life,
+      buffer: source.kind === "js" ? source.data.buffer as ArrayBuffer : this.#buffer,
+      data: undefined,
+    });
+  }
+
+  /**
    * Copies the tensor into a new owned, dense `"cpu"` tensor (frames keep their format; row
    * padding is dropped). Always a copy, whatever the device: the way to keep a frame's pixels
    * after the call, and to read a `"cuda"` tensor. Dispose the copy when done (or let GC).
@@ -518,6 +573,51 @@ function checkShape(shape: unknown, name: string): number[] {
     }
   }
   return [...(shape as number[])];
+}
+
+/** Elements from the first to one past the last of a strided tensor. */
+function spanElements(shape: readonly number[], strides: readonly number[]): number {
+  if (shape.some((dim) => dim === 0)) return 0;
+  return shape.reduce((span, dim, d) => span + (dim - 1) * strides[d]!, 1);
+}
+
+/** A crop of a crop: the inner region is relative to the outer one. */
+function composeRegion(outer: readonly number[] | undefined, inner: readonly [number, number, number, number]): [number, number, number, number] {
+  return outer === undefined ? [...inner] : [outer[0]! + inner[0], outer[1]! + inner[1], inner[2], inner[3]];
+}
+
+/**
+ * The whole pixels of an image of `width` × `height` that `box` covers, as
+ * `[left, top, width, height]`: the box rounded outward and clipped to the image, as
+ * {@link TensorHandle.crop} takes it. A box with no pixel inside the image is an
+ * InvalidValueError.
+ *
+ * @example
+ * ```ts
+ * cropRegion({ left: -4.5, top: 10.2, width: 20, height: 20 }, 640, 480); // [0, 10, 16, 21]
+ * ```
+ */
+export function cropRegion(box: Box, width: number, height: number, name = "box of cropRegion()"): [number, number, number, number] {
+  const values = typeof box === "object" && box !== null ? [box.left, box.top, box.width, box.height] : [];
+  if (values.length !== 4 || values.some((value) => typeof value !== "number" || !Number.isFinite(value))) {
+    throw new InvalidTypeError(expectedMessage("a box { left, top, width, height } of finite numbers", name, describeValue(box)));
+  }
+  const region = imageRegion(box, width, height);
+  if (region === undefined) {
+    throw new InvalidValueError(
+      expectedMessage(`a box with pixels inside the ${width}x${height} image`, name, JSON.stringify({ left: box.left, top: box.top, width: box.width, height: box.height })),
+    );
+  }
+  return region;
+}
+
+/** @internal {@link cropRegion} of a checked box, undefined when it has no pixel inside the image. */
+export function imageRegion(box: Box, width: number, height: number): [number, number, number, number] | undefined {
+  const left = Math.max(0, Math.floor(box.left));
+  const top = Math.max(0, Math.floor(box.top));
+  const right = Math.min(width, Math.ceil(box.left + box.width));
+  const bottom = Math.min(height, Math.ceil(box.top + box.height));
+  return right <= left || bottom <= top || !(right - left > 0) || !(bottom - top > 0) ? undefined : [left, top, right - left, bottom - top];
 }
 
 /** @internal Row-major strides, in elements, of a dense tensor of `shape`. */

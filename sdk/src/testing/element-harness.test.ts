@@ -540,3 +540,34 @@ describe("push: invalid batches", () => {
     expect((await harness.push({ frames: [{}] })).numFrames).toBe(1);
   });
 });
+
+/** Drops buffers whose first frame has an odd frameNum, synchronously or after an await. */
+class OddDropper extends Element.define({
+  name: "odddropper",
+  longName: "Odd dropper",
+  klass: "Filter/Video",
+  description: "Drops odd frames",
+  author,
+  caps: "video/x-raw",
+  properties: z.object({ async: z.boolean().default(false).describe("Decide after an await") }),
+}) {
+  transform(batch: BatchMeta) {
+    const odd = batch.frameItems[0]!.frameNum % 2 === 1;
+    if (!this.props.async) return odd ? Element.DROP : undefined;
+    return Promise.resolve().then(() => (odd ? Element.DROP : undefined));
+  }
+}
+
+describe("Element.DROP", () => {
+  it.each([false, true])("counts the buffers transform() dropped (async=%s)", async (async) => {
+    const harness = await createHarness(OddDropper, { props: { async } });
+    for (let i = 0; i < 10; i++) await harness.push();
+    expect(harness.droppedBuffers).toBe(5);
+    await harness.stop();
+  });
+
+  it("is one registered symbol, typed as a transform() result", () => {
+    expect(Element.DROP).toBe(Symbol.for("ds-element.drop"));
+    expectTypeOf(OddDropper.prototype.transform).returns.toExtend<ReturnType<Element["transform"]>>();
+  });
+});

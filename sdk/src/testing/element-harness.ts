@@ -10,6 +10,7 @@ import { toError } from "../native/host.js";
 import { loadStandaloneBinding, type StandaloneBinding } from "../native/standalone-binding.js";
 import {
   HOST_PROTOCOL_V1,
+  TRANSFORM_DROP_V1,
   type ElementAdapterV1,
   type ElementInstanceV1,
   type HostServicesV1,
@@ -110,7 +111,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** Waits for a hook's result, as the host does: a rejection or throw becomes an Error (the same one when it is an Error). */
-async function settled(run: () => unknown): Promise<void> {
+async function settled(run: () => unknown): Promise<unknown> {
   let result: unknown;
   try {
     result = run();
@@ -119,11 +120,12 @@ async function settled(run: () => unknown): Promise<void> {
   }
   if (isThenable(result)) {
     try {
-      await result;
+      return await result;
     } catch (thrown) {
       throw toError(thrown);
     }
   }
+  return result;
 }
 
 /** The class's host protocol v1 adapter factory, or a TypeError naming what was passed instead. */
@@ -167,6 +169,7 @@ export class ElementHarness<C extends HarnessElementClass = HarnessElementClass>
   readonly #frameCounters = new Map<number, number>();
   #busy: string | undefined;
   #stopped = false;
+  #droppedBuffers = 0;
 
   /** @internal Made by createHarness(). */
   constructor(addon: StandaloneBinding, instance: ElementInstanceV1, logs: LogRecord[]) {
@@ -188,6 +191,21 @@ export class ElementHarness<C extends HarnessElementClass = HarnessElementClass>
    */
   get caps(): Caps | undefined {
     return this.#caps;
+  }
+
+  /**
+   * How many pushed buffers `transform()` dropped (returned or resolved to `Element.DROP`): in a
+   * pipeline they would not have reached downstream. `push()` still resolves to what such a
+   * buffer held.
+   *
+   * @example
+   * ```ts
+   * for (let i = 0; i < 4; i++) await harness.push();
+   * expect(harness.droppedBuffers).toBe(2);
+   * ```
+   */
+  get droppedBuffers(): number {
+    return this.#droppedBuffers;
   }
 
   /**
@@ -228,7 +246,7 @@ export class ElementHarness<C extends HarnessElementClass = HarnessElementClass>
         const numFrames = plan.frames.length;
         const { callId, state } = openNativeCall(addon, buffer, numFrames);
         try {
-          await settled(() => this.#instance.transform(state));
+          if ((await settled(() => this.#instance.transform(state))) === TRANSFORM_DROP_V1) this.#droppedBuffers++;
         } finally {
           addon.harness.closeCall(callId);
         }

@@ -44,3 +44,6 @@ export type {
   TensorLayerInit,
   VideoFormat,
 } from "./batch-init.js";
+export { ballDetectorModel, ballDetectorLabels, ballFrame, type BallDetectorModelOptions, type BallFrameOptions } from "./models/ball-detector.js";
+export { colorClassifierModel, COLOR_CLASSIFIER_LABELS, type ColorClassifierModelOptions } from "./models/color-classifier.js";
+export { launchPipeline, type LaunchOptions, type PipelineRun } from "./launch-pipeline.js";

@@ -11,7 +11,7 @@ export default class Probe extends Element.define({
   author: "ds-element tests <tests@example.com>",
   caps: "video/x-raw",
   properties: z.object({
-    behaviour: z.enum(["ok", "throw", "reject", "exit", "timer", "log", "keep"]).default("ok"),
+    behaviour: z.enum(["ok", "throw", "reject", "exit", "timer", "log", "keep", "sync", "sync-throw"]).default("ok"),
     everyN: z.number().int().min(1).default(1),
   }),
 }) {
@@ -25,7 +25,13 @@ export default class Probe extends Element.define({
     }
   }
 
-  async transform(batch: BatchMeta) {
+  transform(batch: BatchMeta): Promise<void> | undefined {
+    if (this.props.behaviour === "sync") return undefined;
+    if (this.props.behaviour === "sync-throw") throw new Error(`probe: sync transform failed on frame ${batch.frameItems[0]?.frameNum}`);
+    return this.asyncTransform(batch);
+  }
+
+  private async asyncTransform(batch: BatchMeta) {
     const frameNum = batch.frameItems[0]?.frameNum;
     switch (this.props.behaviour) {
       case "throw":

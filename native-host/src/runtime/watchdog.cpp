@@ -1,0 +1,137 @@
+#include "runtime/watchdog.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+#include <glib.h>
+
+#include "runtime/handoff.h"
+
+namespace dsnode {
+namespace {
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t seconds_to_ns(double seconds) { return static_cast<int64_t>(std::llround(seconds * 1e9)); }
+
+}  // namespace
+
+WatchdogSettings WatchdogSettings::from_environment() {
+  WatchdogSettings settings;
+  const char* text = g_getenv("DS_ELEMENT_CALL_TIMEOUT_S");
+  if (text == nullptr || *text == '\0') return settings;
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text, &end);
+  if (errno != 0 || end == text || *end != '\0' || !std::isfinite(value) || value < 0 ||
+      value > kMaxTimeoutS) {
+    g_warning("dsnode: ignoring DS_ELEMENT_CALL_TIMEOUT_S=\"%s\": expected seconds from 0 (no "
+              "deadline) to %.0f",
+        text, kMaxTimeoutS);
+    return settings;
+  }
+  settings.environment_s = value;
+  return settings;
+}
+
+int64_t WatchdogSettings::timeout_ns(double declared_s) const {
+  if (environment_s >= 0) return seconds_to_ns(environment_s);
+  if (declared_s >= 0) return seconds_to_ns(std::min(declared_s, kMaxTimeoutS));
+  return seconds_to_ns(kDefaultTimeoutS);
+}
+
+Watchdog& Watchdog::get() {
+  // Never destroyed: its thread may still run while the process exits.
+  static Watchdog* watchdog = new Watchdog();
+  return *watchdog;
+}
+
+void Watchdog::watch(Instance* instance) {
+  if (instance->timeout_ns() <= 0) return;
+  instance->ref();
+  std::lock_guard<std::mutex> lock(mutex_);
+  watched_.push_back(Watched{instance});
+  start_thread();
+  wake_.notify_one();
+}
+
+void Watchdog::follow_up() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  start_thread();
+  wake_.notify_one();
+}
+
+void Watchdog::start_thread() {
+  if (thread_started_) return;
+  thread_started_ = true;
+  // Detached: it only sleeps and looks at instances, and is never in the way at exit.
+  std::thread([this] { run(); }).detach();
+}
+
+void Watchdog::forget(Instance* instance) {
+  Instance* found = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = std::find_if(watched_.begin(), watched_.end(),
+        [instance](const Watched& watched) { return watched.instance == instance; });
+    if (it == watched_.end()) return;
+    found = it->instance;
+    watched_.erase(it);
+  }
+  found->unref();
+}
+
+void Watchdog::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    // Asleep while there is nothing to watch and nothing to follow up.
+    wake_.wait(lock, [this] { return !watched_.empty() || Handoff::get().expiries_pending(); });
+    wake_.wait_for(lock, std::chrono::nanoseconds(kTickNs));
+    lock.unlock();
+    tick(now_ns());
+    lock.lock();
+  }
+}
+
+void Watchdog::tick(int64_t now) {
+  struct Due {
+    Instance* instance;
+    uint64_t sequence;
+  };
+  std::vector<Due> due;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (Watched& watched : watched_) {
+      const uint64_t sequence = watched.instance->running_sequence.load();
+      if (sequence != watched.sequence) {
+        watched.sequence = sequence;
+        watched.seen_ns = now;
+        watched.expired = false;
+        continue;
+      }
+      if (sequence == 0 || watched.expired) continue;
+      // It started after the tick before it was first seen: this never expires it early.
+      if (now - watched.seen_ns < watched.instance->timeout_ns()) continue;
+      watched.expired = true;
+      watched.instance->ref();
+      due.push_back(Due{watched.instance, sequence});
+    }
+  }
+  Handoff& handoff = Handoff::get();
+  for (const Due& expired : due) {
+    handoff.expire(expired.instance, expired.sequence, Handoff::ExpiryReason::kTimeout);
+    expired.instance->unref();
+  }
+  // Expiries whose JavaScript has not been reached yet: ask again (see Handoff::nudge).
+  if (handoff.expiries_pending()) handoff.nudge();
+}
+
+}  // namespace dsnode

@@ -1,0 +1,100 @@
+import { createHarness, type ObjectInit } from "ds-element/testing";
+import { describe, expect, it } from "vitest";
+import Analytics, { FRAME_META_TYPE, OBJECT_META_TYPE, type FrameAnalytics } from "./index.js";
+
+// The element runs as in a pipeline (properties checked, start(), transform() for each buffer,
+// events, stop()) on synthetic batches whose objects a detector and a tracker would have written.
+
+const LINE = [160, 0, 160, 240];
+const ROI = [0, 0, 100, 0, 100, 100, 0, 100];
+
+/** A tracked object whose feet (the middle of the box's bottom edge) are at (x, y). */
+const person = (objectId: number, x: number, y = 60, classId = 0): ObjectInit => ({
+  objectId,
+  classId,
+  rectParams: { left: x - 10, top: y - 40, width: 20, height: 40 },
+});
+
+type Out = Awaited<ReturnType<Awaited<ReturnType<typeof createHarness>>["push"]>>;
+
+function frameAnalytics(out: Out, frame = 0): FrameAnalytics {
+  return out.frameItems[frame]!.userMetaItems.find((user) => user.metaType === FRAME_META_TYPE)!.json as FrameAnalytics;
+}
+
+function objectAnalytics(out: Out, frame = 0): unknown[] {
+  return out.frameItems[frame]!.objectItems.map((object) => object.userMetaItems.find((user) => user.metaType === OBJECT_META_TYPE)?.json);
+}
+
+describe("template-element-name", () => {
+  it("counts a tracked object crossing the line, on the frame it crosses, in user metadata", async () => {
+    const harness = await createHarness(Analytics, { props: { line: LINE } });
+    const counts: FrameAnalytics[] = [];
+    for (const x of [130, 150, 170, 190]) counts.push(frameAnalytics(await harness.push({ frames: [{ objects: [person(7, x)] }] })));
+    expect(counts.map((c) => c.lineCrossings)).toEqual([
+      { forward: 0, backward: 0 },
+      { forward: 0, backward: 0 },
+      { forward: 1, backward: 0 },
+      { forward: 1, backward: 0 },
+    ]);
+    const back = await harness.push({ frames: [{ objects: [person(7, 150)] }] });
+    expect(frameAnalytics(back).lineCrossings).toEqual({ forward: 1, backward: 1 });
+    expect(objectAnalytics(back)).toEqual([{ crossed: "backward", inRoi: false }]);
+    await harness.stop();
+  });
+
+  it("keeps counts per source (each camera of a batch after nvstreammux)", async () => {
+    const harness = await createHarness(Analytics, { props: { line: LINE } });
+    // The same tracker id on two cameras is two objects.
+    await harness.push({ frames: [{ sourceId: 0, objects: [person(1, 150)] }, { sourceId: 1, objects: [person(1, 170)] }] });
+    const out = await harness.push({ frames: [{ sourceId: 0, objects: [person(1, 170)] }, { sourceId: 1, objects: [person(1, 175)] }] });
+    expect([frameAnalytics(out, 0), frameAnalytics(out, 1)]).toMatchObject([
+      { sourceId: 0, lineCrossings: { forward: 1, backward: 0 } },
+      { sourceId: 1, lineCrossings: { forward: 0, backward: 0 } },
+    ]);
+    await harness.stop();
+  });
+
+  it("counts the objects in the ROI, tracked or not, and only the class ids asked for", async () => {
+    const harness = await createHarness(Analytics, { props: { roi: ROI, classIds: [0] } });
+    const out = await harness.push({ frames: [{ objects: [person(1, 50), { ...person(2, 60), objectId: -1 }, person(3, 150), person(4, 50, 60, 2)] }] });
+    expect(frameAnalytics(out).roiOccupancy).toBe(2);
+    expect(objectAnalytics(out)).toEqual([{ inRoi: true }, { inRoi: true }, undefined, undefined]);
+    await harness.stop();
+  });
+
+  it("draws the line, the ROI and the counts as display metadata", async () => {
+    const harness = await createHarness(Analytics, { props: { line: LINE, roi: ROI } });
+    const out = await harness.push({ frames: [{ objects: [person(1, 50)] }] });
+    const [display] = out.frameItems[0]!.displayMetaItems;
+    expect(display!.lines.map(({ x1, y1, x2, y2 }) => [x1, y1, x2, y2])).toEqual([
+      [160, 0, 160, 240],
+      [0, 0, 100, 0],
+      [100, 0, 100, 100],
+      [100, 100, 0, 100],
+      [0, 100, 0, 0],
+    ]);
+    expect(display!.texts.map((text) => text.displayText)).toEqual(["forward 0  backward 0  in ROI 1"]);
+    const quiet = await createHarness(Analytics, { props: { line: LINE, draw: false } });
+    expect((await quiet.push({ frames: [{ objects: [] }] })).frameItems[0]!.displayMetaItems).toEqual([]);
+    await quiet.stop();
+    await harness.stop();
+  });
+
+  it("starts counting afresh after a flush (a seek)", async () => {
+    const harness = await createHarness(Analytics, { props: { line: LINE } });
+    await harness.push({ frames: [{ objects: [person(1, 150)] }] });
+    await harness.push({ frames: [{ objects: [person(1, 170)] }] });
+    await harness.pushEvent("flush-stop");
+    expect(frameAnalytics(await harness.push({ frames: [{ objects: [person(1, 180)] }] })).lineCrossings).toEqual({ forward: 0, backward: 0 });
+    await harness.stop();
+  });
+
+  it("refuses a line or ROI that is not one, naming the property", async () => {
+    await expect(createHarness(Analytics, { props: { line: [1, 2, 3] } })).rejects.toThrow(
+      "Expected 4 numbers (x1, y1, x2, y2) or none for line but received 3 number(s): 1, 2, 3",
+    );
+    await expect(createHarness(Analytics, { props: { roi: [0, 0, 10, 10] } })).rejects.toThrow(
+      "Expected x, y of 3 or more corners or none for roi but received 4 number(s): 0, 0, 10, 10",
+    );
+  });
+});
