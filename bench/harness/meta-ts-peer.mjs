@@ -75,7 +75,7 @@ function makeBuffer(harness) {
   return buffer;
 }
 
-/** One call as the host adapter makes it (sdk/src/element/host-adapter-v1.ts, test-support/standalone-binding.ts). */
+/** One call as the host adapter makes it (sdk/src/element/host-adapter-v1.ts, sdk/src/testing/native-call.ts). */
 function inCall(addon, buffer, state, body) {
   const callId = addon.harness.openCall(buffer, state);
   const scope = new TransformScope(state, addon.meta);

@@ -122,11 +122,49 @@ function sdkSources(): string[] {
   return files("sdk/src", /\.ts$/).filter((file) => !/\.test\.ts$|\/test-support\/|\/__fixtures__\//.test(file));
 }
 
+/** The one module that loads native binaries (docs/internals/layering.md). */
+const NATIVE_LOADER = "sdk/src/native/loader.ts";
+/** Ways TypeScript loads a native binary: dlopen, a require of a .node file, a require made for one, ds-element-native's paths. */
+const LOADS_NATIVE = /process\.dlopen\s*\(|\brequire\s*\(\s*["'`][^"'`]*\.node["'`]|createRequire\s*\([^)]*\)\s*\(\s*["'`][^"'`]*\.node|standaloneBindingPath\s*\?\?|["']ds-element-native["']\s*\)\s*as\s*\{\s*standaloneBindingPath/;
+/** What only tests may use: the standalone binding's harness (buffers made up in JS) and the SDK's test support. */
+const TEST_ONLY_NATIVE = /\bStandaloneHarness\b|\bloadStandaloneBinding\b|\.harness\.|test-support\//;
+/** Where they are defined, and ds-element/testing, whose harness is for users' tests. */
+const MAY_USE_TEST_ONLY = new Set([NATIVE_LOADER, "sdk/src/native/meta-binding.ts"]);
+
 describe("sdk/src", () => {
-  it("loads native code only in sdk/src/native/", () => {
-    const loaders = sdkSources().filter((file) => /process\.dlopen\s*\(/.test(read(file)));
-    expect(loaders.filter((file) => !file.startsWith("sdk/src/native/"))).toEqual([]);
-    expect(loaders.length).toBeGreaterThan(0);
+  it(`loads native binaries only in ${NATIVE_LOADER}`, () => {
+    // Tests included: they take the loader's bindings (test-support) instead of loading their own.
+    const loaders = files("sdk/src", /\.ts$/).filter((file) => LOADS_NATIVE.test(read(file)));
+    expect(loaders).toEqual([NATIVE_LOADER]);
+  });
+
+  it("recognises every way of loading a binary (the check reads what it should)", () => {
+    for (const text of [
+      "process.dlopen(module, path)",
+      'require("../build/Release/dsnode_standalone.node")',
+      'createRequire(__filename)("./x.node")',
+      'const native = require("ds-element-native") as { standaloneBindingPath: string }',
+    ]) {
+      expect(LOADS_NATIVE.test(text), text).toBe(true);
+    }
+    expect(LOADS_NATIVE.test('createRequire(join(projectDir, "package.json")).resolve("ds-element/package.json")')).toBe(false);
+  });
+
+  it("keeps test-only native code out of production files (only ds-element/testing and tests use the harness)", () => {
+    const wrong = sdkSources()
+      .filter((file) => !MAY_USE_TEST_ONLY.has(file) && !file.startsWith("sdk/src/testing/"))
+      .filter((file) => TEST_ONLY_NATIVE.test(read(file).replace(/^\s*(\/\/|\*).*$/gm, "")));
+    expect(wrong).toEqual([]);
+  });
+
+  it("compiles test-only native code only into test targets", () => {
+    const cmake = read("native-host/CMakeLists.txt");
+    // cuda_testing_binding.cpp exists for the GPU tests; no shipped library may hold it.
+    for (const target of ["gstdsnode", "dsnode-runtime", "dsnode-standalone-binding"]) {
+      const block = new RegExp(`add_library\\(${target}\\b[^)]*\\)`).exec(cmake)?.[0] ?? "";
+      expect(block, target).not.toBe("");
+      expect(block, target).not.toContain("testing");
+    }
   });
 
   it("runs no code from strings (eval, new Function, vm, eval workers)", () => {
@@ -164,8 +202,6 @@ function rawStrings(file: string): { name: string; text: string }[] {
   return [...read(file).matchAll(/(\w+)\s*(?:\[\])?\s*=\s*R"([^(]*)\(([\s\S]*?)\)\2"/g)].map((match) => ({ name: match[1] as string, text: match[3] as string }));
 }
 
-/** JS still in a C++ string, moved out in phase 2 of issue 15 (docs/internals/layering.md). */
-const CODE_IN_STRINGS = new Set(["native-host/src/embed/node_embed.cpp: kBootstrapSource"]);
 
 describe("no JavaScript inside string literals", () => {
   it("in the SDK's TypeScript", () => {
@@ -179,8 +215,7 @@ describe("no JavaScript inside string literals", () => {
         .filter(({ text }) => looksLikeCode(text))
         .map(({ name }) => `${file}: ${name}`),
     );
-    expect(found.filter((entry) => !CODE_IN_STRINGS.has(entry))).toEqual([]);
-    expect([...CODE_IN_STRINGS].filter((entry) => !found.includes(entry))).toEqual([]);
+    expect(found).toEqual([]);
   });
 
   it("is found where it is (the check reads what it should)", () => {

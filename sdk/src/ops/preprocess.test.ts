@@ -18,7 +18,6 @@
 // - transforms: scales equal as float32, pads and sizes exact.
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
-import { tensorBinding } from "../native/tensor-binding.js";
 import { inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
 import { seededRandom } from "../test-support/seeded-random.mjs";
 import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
@@ -28,7 +27,7 @@ import { FrameTransform } from "./frame-transform.js";
 import { preprocess, type PreprocessOptions } from "./preprocess.js";
 
 const addon = requireStandaloneBinding();
-const binding = tensorBinding("the tests");
+const binding = addon.tensor;
 const buffers: object[] = [];
 afterAll(() => {
   for (const buffer of buffers) addon.harness.releaseBuffer(buffer);

@@ -1,6 +1,7 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError } from "../errors/errors.js";
-import { tensorBinding, type NativePreprocessOptions } from "../native/tensor-binding.js";
+import { tensorBinding } from "../native/bindings.js";
+import type { NativePreprocessOptions } from "../native/tensor-binding.js";
 import { nativeTensorSource, ownedTensorFromNative, TensorHandle } from "../tensor/tensor-handle.js";
 import { FrameTransform } from "./frame-transform.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { tensorBinding } from "../native/tensor-binding.js";
+import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { decodeYolo, useNativeArgmax } from "./decode-yolo.js";
 import { detectionItems } from "./detections.js";
 
@@ -27,11 +27,13 @@ function output(batch: number, classes: number, candidates: number, seed: number
   return data;
 }
 
+const binding = requireStandaloneBinding().tensor;
+
 describe("decodeYolo's native class argmax", () => {
   afterEach(() => useNativeArgmax(true));
 
   it("is there in this build", () => {
-    expect(typeof tensorBinding("test").classArgmax).toBe("function");
+    expect(typeof binding.classArgmax).toBe("function");
   });
 
   it.each([
@@ -49,11 +51,10 @@ describe("decodeYolo's native class argmax", () => {
   });
 
   it("checks its arguments natively too", () => {
-    const binding = tensorBinding("test");
-    expect(() => binding.classArgmax!(new Float32Array(10), 0, 2, 8, new Float32Array(8), new Int32Array(8))).toThrow(
+    expect(() => binding.classArgmax(new Float32Array(10), 0, 2, 8, new Float32Array(8), new Int32Array(8))).toThrow(
       "Expected data of at least 16 elements and result arrays of 8 for classArgmax but received 10, 8 and 8",
     );
-    expect(() => binding.classArgmax!(new Float64Array(16) as never, 0, 2, 8, new Float32Array(8), new Int32Array(8))).toThrow(
+    expect(() => binding.classArgmax(new Float64Array(16) as never, 0, 2, 8, new Float32Array(8), new Int32Array(8))).toThrow(
       /^Expected a Float32Array for data but received/,
     );
   });

@@ -3,7 +3,8 @@ import { checkIntegerOr, checkOptions, checkUnitOr, describeKind, invalid, inval
 import { confidenceOrder } from "./confidence-order.js";
 import { ColumnStore, type Detections } from "./detections.js";
 import { scratchAreas, type PostprocessScratch, type ScratchAreas } from "./scratch.js";
-import { optionalTensorBinding, type TensorBinding } from "../native/tensor-binding.js";
+import { optionalTensorBinding } from "../native/bindings.js";
+import type { TensorBinding } from "../native/tensor-binding.js";
 
 /**
  * Outputs with at least this many class scores (classes × candidates) take the native argmax:
@@ -11,13 +12,13 @@ import { optionalTensorBinding, type TensorBinding } from "../native/tensor-bind
  */
 const NATIVE_ARGMAX_MIN = 4096;
 
-let argmaxLookup: { fn: TensorBinding["classArgmax"] } | undefined;
+let argmaxLookup: { fn: TensorBinding["classArgmax"] | undefined } | undefined;
 
-/** The native class argmax, when the binding loads and has it; looked up once. */
-function nativeArgmax(): TensorBinding["classArgmax"] {
+/** The native class argmax, when the binding loads; looked up once. */
+function nativeArgmax(): TensorBinding["classArgmax"] | undefined {
   if (argmaxLookup === undefined) {
     const binding = optionalTensorBinding();
-    argmaxLookup = { fn: binding?.classArgmax?.bind(binding) };
+    argmaxLookup = { fn: binding?.classArgmax.bind(binding) };
   }
   return argmaxLookup.fn;
 }

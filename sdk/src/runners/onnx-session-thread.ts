@@ -45,7 +45,7 @@ export function sessionWorkerPath(): string {
 export interface SessionThreadData {
   /** onnxruntime-node's main file, resolved by the runner. */
   readonly ortPath: string;
-  /** The native binding's library (bindingLibraryPath). */
+  /** The binary the native bindings come from (NativeBindings.libraryPath). */
   readonly libraryPath: string;
   readonly modelPath: string;
   /** ONNX Runtime's session options. */

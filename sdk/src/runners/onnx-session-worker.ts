@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { openHostView, type HostView } from "../native/host-view.js";
+import { openHostView, type HostView } from "../native/loader.js";
 import type { SessionInput, SessionOutput, SessionReply, SessionRequest, SessionThreadData } from "./onnx-session-thread.js";
 
 /** The parts of onnxruntime-node this thread uses. */

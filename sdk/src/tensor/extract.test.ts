@@ -4,13 +4,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
 import { defaultStride, inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
-import { tensorBinding } from "../native/tensor-binding.js";
 import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import type { TensorHandle } from "./tensor-handle.js";
 import { FORMAT_CHANNELS, PIXEL_FORMATS, type PixelFormat } from "./types.js";
 
 const addon = requireStandaloneBinding();
-const binding = tensorBinding("the tests");
+const binding = addon.tensor;
 const buffers: object[] = [];
 afterAll(() => {
   for (const buffer of buffers) addon.harness.releaseBuffer(buffer);

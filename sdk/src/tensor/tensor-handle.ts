@@ -1,7 +1,8 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
 import type { Box } from "../metadata/values.js";
-import { tensorBinding, type NativeTensorInfo, type NativeTensorSource, type TensorBinding } from "../native/tensor-binding.js";
+import { tensorBinding } from "../native/bindings.js";
+import type { NativeTensorInfo, NativeTensorSource, TensorBinding } from "../native/tensor-binding.js";
 import {
   DTYPE_ARRAY,
   DTYPE_SIZE,

@@ -4,8 +4,8 @@
  * bare buffers, and transform-like calls over them run the way the host adapter does (open,
  * transform, commit, end, close). Element-level tests use `ds-element/testing` instead.
  */
+import { loadStandaloneBinding, type StandaloneBinding } from "../native/loader.js";
 import type { StandaloneHarness } from "../native/meta-binding.js";
-import { loadStandaloneBinding, type StandaloneBinding } from "../native/standalone-binding.js";
 import {
   FRAME_BATCH_ID,
   FRAME_BUF_PTS,
@@ -20,8 +20,8 @@ import {
   STATE_FRAME_STRIDE,
 } from "../protocol/transform-state.js";
 
-export type { StandaloneBinding } from "../native/standalone-binding.js";
-export { standaloneBindingPath as addonPath } from "../native/standalone-binding.js";
+export type { StandaloneBinding } from "../native/loader.js";
+export { standaloneBindingPath as addonPath, standaloneBindings } from "../native/loader.js";
 export { openCall, inCall, type OpenCall } from "../testing/native-call.js";
 
 /** The addon; throws (naming how to build it) when it is not built: tests must not skip quietly. */

@@ -7,7 +7,7 @@
 import { LOG_LEVEL } from "../element/logger.js";
 import type { BatchMetaJSON } from "../metadata/batch-meta.js";
 import { toError } from "../native/host.js";
-import { loadStandaloneBinding, type StandaloneBinding } from "../native/standalone-binding.js";
+import { loadStandaloneBinding, standaloneBindings, type StandaloneBinding } from "../native/loader.js";
 import {
   HOST_PROTOCOL_V1,
   TRANSFORM_DROP_V1,
@@ -360,8 +360,7 @@ export async function createHarness<C extends HarnessElementClass>(element: C, o
     postError(_instanceId, message) {
       logs.push({ level: "error", message });
     },
-    meta: addon.meta,
-    tensor: addon.tensor,
+    bindings: standaloneBindings(),
   };
   const instance = factory(services).instantiate(++lastInstanceId, (options.props ?? {}) as Record<string, unknown>);
   try {

@@ -7,7 +7,7 @@
  */
 import { BatchMeta } from "../metadata/batch-meta.js";
 import { TransformScope } from "../metadata/call/transform-scope.js";
-import type { StandaloneBinding } from "../native/standalone-binding.js";
+import type { StandaloneBinding } from "../native/loader.js";
 import { stateLength } from "../protocol/transform-state.js";
 
 /** One open call over a buffer, as the host adapter would make it. */

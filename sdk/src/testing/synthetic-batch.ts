@@ -16,7 +16,7 @@ import { objectCoreOf, type ObjectMeta } from "../metadata/object-meta.js";
 import { DATA_TYPES, ELEMENT_SIZES, type TensorDataType } from "../metadata/tensor-output-meta.js";
 import type { UserMeta } from "../metadata/user-meta.js";
 import { checkInteger, invalid, invalidReceived } from "../metadata/call/validation.js";
-import type { StandaloneBinding } from "../native/standalone-binding.js";
+import type { StandaloneBinding } from "../native/loader.js";
 import type { StandaloneHarness, UserMetaLevel } from "../native/meta-binding.js";
 import {
   FRAME_BATCH_ID,

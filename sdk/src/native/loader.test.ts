@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { temporaryDir } from "../test-support/bundle.js";
-import { loadStandaloneBinding, standaloneBindingPath } from "./standalone-binding.js";
+import { loadStandaloneBinding, standaloneBindingPath } from "./loader.js";
 
 const platform = `${process.platform}-${process.arch}, Node ${process.versions.node}`;
 const fix =
