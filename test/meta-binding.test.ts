@@ -1,9 +1,6 @@
 // The metadata binding's raw functions (sdk/src/native/meta-binding.ts) in an ordinary Node,
 // through the standalone binding dsnode_standalone.node: calls opened on GstBuffers with portable batches,
 // every kind of meta written, read back, copied with the buffer, and the error texts users see.
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type {
   StandaloneHarness,
@@ -63,25 +60,16 @@ import {
   STATE_SIZE,
   stateLength,
 } from "../sdk/src/protocol/transform-state";
-import { repoRoot } from "./helpers/gst";
+import { loadStandaloneBinding } from "../sdk/src/native/loader";
 import { nativeBackend } from "./helpers/projects";
-
-const requireFromRoot = createRequire(join(repoRoot, "package.json"));
-// DSNODE_STANDALONE_BINDING: another build of the addon (e.g. one with -fsanitize=address).
-const standaloneBindingPath =
-  process.env.DSNODE_STANDALONE_BINDING ??
-  (requireFromRoot(join(repoRoot, "native-host", "index.js")) as { standaloneBindingPath: string }).standaloneBindingPath;
 
 let meta: MetaBinding;
 let harness: StandaloneHarness;
 
 beforeAll(() => {
-  if (!existsSync(standaloneBindingPath)) {
-    throw new Error(`${standaloneBindingPath} is missing: build it with \`npm run build -w ds-element-native\``);
-  }
-  const addon = { exports: {} as { meta: MetaBinding; harness: StandaloneHarness } };
-  process.dlopen(addon, standaloneBindingPath);
-  ({ meta, harness } = addon.exports);
+  // The one loader (DSNODE_STANDALONE_BINDING: another build of the addon, e.g. one with
+  // -fsanitize=address); it throws, naming the path and the fix, when the addon is not built.
+  ({ meta, harness } = loadStandaloneBinding());
 });
 
 // ---------------------------------------------------------------- helpers
