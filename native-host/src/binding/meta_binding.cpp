@@ -1308,11 +1308,6 @@ napi_value read_tensor_output(napi_env env, napi_callback_info info) {
 
 // ---------------------------------------------------------------- install
 
-struct Export {
-  const char* name;
-  napi_callback callback;
-};
-
 constexpr Export kExports[] = {
     {"writeFrame", write_frame},
     {"bindObjectTable", bind_object_table},
@@ -1339,14 +1334,7 @@ constexpr Export kExports[] = {
 
 napi_value make_meta_object(napi_env env) {
   ObjectBuilder meta_object(env);
-  meta_object.number("layoutVersion", L::kMetaLayoutVersion);
-  for (const Export& entry : kExports) {
-    napi_value function = nullptr;
-    if (napi_create_function(env, entry.name, NAPI_AUTO_LENGTH, entry.callback, nullptr, &function) != napi_ok) {
-      return nullptr;
-    }
-    meta_object.set(entry.name, function);
-  }
+  meta_object.number("layoutVersion", L::kMetaLayoutVersion).functions(kExports);
   return meta_object.value();
 }
 

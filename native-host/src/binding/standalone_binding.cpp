@@ -558,12 +558,7 @@ void destroy_harness(void* data) {
   delete harness;
 }
 
-struct Export {
-  const char* name;
-  napi_callback callback;
-};
-
-constexpr Export kHarnessExports[] = {
+constexpr metabind::Export kHarnessExports[] = {
     {"createBuffer", create_buffer},
     {"writeBuffer", write_buffer},
     {"copyBuffer", copy_buffer},
@@ -593,13 +588,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   }
   // From here the hook owns `harness`: a failure below leaves an error pending, nothing to free.
   metabind::ObjectBuilder object(env);
-  for (const Export& entry : kHarnessExports) {
-    napi_value function = nullptr;
-    if (napi_create_function(env, entry.name, NAPI_AUTO_LENGTH, entry.callback, harness, &function) != napi_ok) {
-      return exports;
-    }
-    object.set(entry.name, function);
-  }
+  object.functions(kHarnessExports, harness);
   // The metadata backend of this build, and on DeepStream the libnvds_meta.so it opened.
   object.string("backend", kBackendName);
   object.string("deepstreamLibrary", backend_library());
