@@ -6,8 +6,8 @@
 // call closes, after the views handed out over it are detached. Owned tensors: a pooled block
 // (tensor/tensor_pool.h) held by a wrapped "storage" object, which its ArrayBuffer view keeps
 // alive, so the block goes back to the pool when neither is reachable, or at once at release()
-// (which detaches the view). DLPack capsules: externals whose finalizer runs the
-// DLManagedTensor's deleter; they hold their own reference on the memory.
+// (which detaches the view). DLPack capsules (tensor/dlpack_capsule.h): externals whose
+// finalizer runs the DLManagedTensor's deleter; they hold their own reference on the memory.
 #include "binding/tensor_binding.h"
 
 #include <gst/gst.h>
@@ -28,6 +28,7 @@
 #include "tensor/copy.h"
 #include "tensor/cuda_scope.h"
 #include "tensor/dlpack.h"
+#include "tensor/dlpack_capsule.h"
 #include "tensor/frame_access.h"
 
 #ifdef DSNODE_HAVE_CUDA
@@ -305,29 +306,8 @@ struct HeldMemory {
   }
 };
 
-struct Capsule {
-  DLManagedTensor managed{};
-  DLManagedTensorVersioned versioned{};
-  bool is_versioned = false;
-  int64_t shape[tensor::kMaxDims] = {};
-  int64_t strides[tensor::kMaxDims] = {};
-  HeldMemory memory;
-  napi_env env = nullptr;
-
-  ~Capsule() { memory.drop(env); }
-};
-
-void delete_managed(DLManagedTensor* self) { delete static_cast<Capsule*>(self->manager_ctx); }
-void delete_versioned(DLManagedTensorVersioned* self) { delete static_cast<Capsule*>(self->manager_ctx); }
-
-void finalize_capsule(napi_env env, void* data, void* hint) {
-  auto* capsule = static_cast<Capsule*>(hint);
-  if (capsule->is_versioned) {
-    capsule->versioned.deleter(&capsule->versioned);
-  } else {
-    capsule->managed.deleter(&capsule->managed);
-  }
-}
+// The external of a capsule nobody consumed was collected: drop it (tensor/dlpack_capsule.h).
+void finalize_capsule(napi_env env, void* data, void* hint) { static_cast<tensor::DLPackCapsule*>(hint)->drop(); }
 
 // ---------------------------------------------------------------- functions
 
@@ -420,43 +400,16 @@ napi_value to_dlpack(napi_env env, napi_callback_info info) {
       !metabind::read_bool(env, args[1], FieldName("versioned"), &versioned)) {
     return nullptr;
   }
-  auto* capsule = new Capsule();
-  capsule->is_versioned = versioned;
-  capsule->env = env;
-  if (!capsule->memory.take(env, &source)) {
-    delete capsule;
+  HeldMemory memory;
+  if (!memory.take(env, &source)) {
+    memory.drop(env);
     return nullptr;
   }
-  const Desc& desc = source.desc;
-  for (int32_t d = 0; d < desc.ndim; ++d) {
-    capsule->shape[d] = desc.shape[d];
-    capsule->strides[d] = desc.strides[d];
-  }
-  DLTensor tensor{};
-  tensor.data = desc.data;
-  tensor.device = DLDevice{static_cast<DLDeviceType>(desc.device), desc.device_id};
-  tensor.ndim = desc.ndim;
-  tensor.dtype = tensor::dlpack_dtype(desc.dtype);
-  tensor.shape = capsule->shape;
-  tensor.strides = capsule->strides;
-  tensor.byte_offset = desc.byte_offset;
-  void* pointer = nullptr;
-  if (versioned) {
-    capsule->versioned.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
-    capsule->versioned.manager_ctx = capsule;
-    capsule->versioned.deleter = delete_versioned;
-    capsule->versioned.flags = 0;
-    capsule->versioned.dl_tensor = tensor;
-    pointer = &capsule->versioned;
-  } else {
-    capsule->managed.dl_tensor = tensor;
-    capsule->managed.manager_ctx = capsule;
-    capsule->managed.deleter = delete_managed;
-    pointer = &capsule->managed;
-  }
+  // The capsule owns the memory's keepers; its deleter lets go of them.
+  auto* capsule = tensor::DLPackCapsule::create(source.desc, versioned, [memory, env]() mutable { memory.drop(env); });
   napi_value external = nullptr;
-  if (napi_create_external(env, pointer, finalize_capsule, capsule, &external) != napi_ok) {
-    delete capsule;
+  if (napi_create_external(env, capsule->managed(), finalize_capsule, capsule, &external) != napi_ok) {
+    capsule->drop();
     return nullptr;
   }
   // Where Node can tag externals (Node >= 18.19 / 20.10); a consumer may check the tag.
