@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts
- * import { Element, z, type BatchMeta, type Buffer } from "ds-element";
+ * import { Element, z, type BatchMeta, type GstBuffer } from "ds-element";
  * ```
  * @packageDocumentation
  */
@@ -52,18 +52,18 @@ export type {
   Font,
   MaskParams,
   Rect,
-  RectInit,
+  RectParamsInit,
   Text,
-  TextInit,
+  TextParamsInit,
   Line,
-  LineInit,
+  LineParamsInit,
   Arrow,
-  ArrowInit,
+  ArrowParamsInit,
   ArrowHead,
   Circle,
-  CircleInit,
+  CircleParamsInit,
 } from "./metadata/values.js";
-export { Buffer } from "./stream/buffer.js";
+export { GstBuffer } from "./stream/gst-buffer.js";
 export {
   TensorHandle,
   cropRegion,

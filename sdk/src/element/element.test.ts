@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ElementDefinitionError, PropertyValidationError, StaleHandleError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../stream/buffer.js";
+import type { GstBuffer } from "../stream/gst-buffer.js";
 import { HOST_PROTOCOL_V1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { makeTransformState, writeTransformState } from "../test-support/transform-state.js";
 import { Element } from "./element.js";
@@ -26,7 +26,7 @@ class FrameCounter extends Element.define(declaration) {
   kept: BatchMeta | undefined;
   changes: [string, unknown, unknown][] = [];
 
-  transform(batch: BatchMeta, buffer: Buffer) {
+  transform(batch: BatchMeta, buffer: GstBuffer) {
     this.count += batch.numFrames;
     this.kept = batch;
     if (this.count % this.props.everyN === 0) this.log.info(`${this.count} frames, pts ${buffer.pts}`);

@@ -4,7 +4,7 @@
  * zod- or handle-related happens here, in the bundle's own SDK copy.
  */
 import { BatchMeta } from "../metadata/batch-meta.js";
-import { Buffer } from "../stream/buffer.js";
+import { GstBuffer } from "../stream/gst-buffer.js";
 import { TransformScope } from "../metadata/call/transform-scope.js";
 import type { MetaBinding } from "../native/meta-binding.js";
 import { installRunnerBinding } from "../native/runner-binding.js";
@@ -95,7 +95,7 @@ class HostedElement implements ElementInstanceV1 {
     const scope = new TransformScope(state, this.meta);
     let result: unknown;
     try {
-      result = this.element.transform(new BatchMeta(scope), new Buffer(scope));
+      result = this.element.transform(new BatchMeta(scope), new GstBuffer(scope));
     } catch (error) {
       scope.end();
       throw error;

@@ -1,6 +1,6 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeClassifier, NativeClassifierRead } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
 import type { ObjectCore } from "./call/object-core.js";
 import type { TransformScope } from "./call/transform-scope.js";
@@ -11,7 +11,7 @@ const TYPE = "ClassifierMeta";
 /** @internal What ObjectMeta needs of a ClassifierMeta's private state. */
 export interface ClassifierInternals {
   scopeOf(classifier: ClassifierMeta): TransformScope;
-  statusOf(classifier: ClassifierMeta): number;
+  statusOf(classifier: ClassifierMeta): HandleState;
   ownerOf(classifier: ClassifierMeta): ObjectCore | undefined;
   indexOf(classifier: ClassifierMeta): number;
   toNative(classifier: ClassifierMeta): NativeClassifier;
@@ -67,7 +67,7 @@ export interface ClassifierMetaJSON {
  */
 export class ClassifierMeta {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   #index = -1;
   #owner: ObjectCore | undefined;
   #numLabels: number | undefined;
@@ -272,7 +272,7 @@ export class ClassifierMeta {
         (classifier.#scope.classifiers ??= new Map()).set(index, classifier);
       },
       markRemoved: (classifier) => {
-        classifier.#status = REMOVED_HANDLE;
+        classifier.#status = REMOVED;
         classifier.#scope.classifiers?.delete(classifier.#index);
         for (const label of classifier.#labels) labelInternals.markRemoved(label);
       },

@@ -1,6 +1,6 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeDisplay, NativeDisplayContent } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import {
   arrowFromNative,
@@ -14,16 +14,16 @@ import {
   makeText,
   rectFromNative,
   textFromNative,
-  type Arrow,
-  type ArrowInit,
-  type Circle,
-  type CircleInit,
-  type Line,
-  type LineInit,
-  type Rect,
-  type RectInit,
-  type Text,
-  type TextInit,
+  type ArrowParams,
+  type ArrowParamsInit,
+  type CircleParams,
+  type CircleParamsInit,
+  type LineParams,
+  type LineParamsInit,
+  type RectParams,
+  type RectParamsInit,
+  type TextParams,
+  type TextParamsInit,
 } from "./values.js";
 
 const TYPE = "DisplayMeta";
@@ -50,15 +50,15 @@ export let displayInternals: DisplayInternals;
  */
 export interface DisplayMetaJSON {
   /** See {@link DisplayMeta.rects}. */
-  rects: Rect[];
+  rects: Readonly<RectParams>[];
   /** See {@link DisplayMeta.texts}. */
-  texts: Text[];
+  texts: Readonly<TextParams>[];
   /** See {@link DisplayMeta.lines}. */
-  lines: Line[];
+  lines: LineParams[];
   /** See {@link DisplayMeta.arrows}. */
-  arrows: Arrow[];
+  arrows: ArrowParams[];
   /** See {@link DisplayMeta.circles}. */
-  circles: Circle[];
+  circles: CircleParams[];
   /** See {@link DisplayMeta.miscOsdData}. */
   miscOsdData: [number, number, number, number];
 }
@@ -84,15 +84,15 @@ export interface DisplayMetaJSON {
  */
 export class DisplayMeta {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   /** The physical metas' indices once added (one per link of the chain). */
   #indices: readonly number[] = [];
   #frameIndex = -1;
-  #rects: Rect[] = [];
-  #texts: Text[] = [];
-  #lines: Line[] = [];
-  #arrows: Arrow[] = [];
-  #circles: Circle[] = [];
+  #rects: Readonly<RectParams>[] = [];
+  #texts: Readonly<TextParams>[] = [];
+  #lines: LineParams[] = [];
+  #arrows: ArrowParams[] = [];
+  #circles: CircleParams[] = [];
   #miscOsdData: readonly [number, number, number, number] = NO_MISC;
 
   /** @internal Display metas come from `batch.acquireDisplayMeta()` or the buffer; user code never constructs them. */
@@ -113,7 +113,7 @@ export class DisplayMeta {
    * const areas = display.rects.map((rect) => rect.width * rect.height);
    * ```
    */
-  get rects(): readonly Rect[] {
+  get rects(): readonly Readonly<RectParams>[] {
     this.#check("rects");
     return this.#rects;
   }
@@ -126,7 +126,7 @@ export class DisplayMeta {
    * const captions = display.texts.map((text) => text.displayText);
    * ```
    */
-  get texts(): readonly Text[] {
+  get texts(): readonly Readonly<TextParams>[] {
     this.#check("texts");
     return this.#texts;
   }
@@ -139,7 +139,7 @@ export class DisplayMeta {
    * const widths = display.lines.map((line) => line.lineWidth);
    * ```
    */
-  get lines(): readonly Line[] {
+  get lines(): readonly LineParams[] {
     this.#check("lines");
     return this.#lines;
   }
@@ -152,7 +152,7 @@ export class DisplayMeta {
    * const heads = display.arrows.map((arrow) => arrow.arrowHead);
    * ```
    */
-  get arrows(): readonly Arrow[] {
+  get arrows(): readonly ArrowParams[] {
     this.#check("arrows");
     return this.#arrows;
   }
@@ -165,7 +165,7 @@ export class DisplayMeta {
    * const centres = display.circles.map(({ xc, yc }) => [xc, yc]);
    * ```
    */
-  get circles(): readonly Circle[] {
+  get circles(): readonly CircleParams[] {
     this.#check("circles");
     return this.#circles;
   }
@@ -193,7 +193,7 @@ export class DisplayMeta {
    * display.addRect({ left: 10, top: 10, width: 200, height: 40, hasBgColor: true, bgColor: { alpha: 0.4 } });
    * ```
    */
-  addRect(rect: RectInit = {}): this {
+  addRect(rect: RectParamsInit = {}): this {
     this.#check("addRect()", "writing");
     this.#rects.push(makeRect(rect, `DisplayMeta.rects[${this.#rects.length}]`));
     return this;
@@ -208,7 +208,7 @@ export class DisplayMeta {
    * display.addText({ displayText: "zone A", xOffset: 12, yOffset: 12, setBgColor: true, bgColor: { alpha: 0.6 } });
    * ```
    */
-  addText(text: TextInit = {}): this {
+  addText(text: TextParamsInit = {}): this {
     this.#check("addText()", "writing");
     this.#texts.push(makeText(text, `DisplayMeta.texts[${this.#texts.length}]`));
     return this;
@@ -223,7 +223,7 @@ export class DisplayMeta {
    * display.addLine({ x1: 0, y1: 300, x2: 640, y2: 300, lineWidth: 3, lineColor: { green: 1 } });
    * ```
    */
-  addLine(line: LineInit = {}): this {
+  addLine(line: LineParamsInit = {}): this {
     this.#check("addLine()", "writing");
     this.#lines.push(makeLine(line, `DisplayMeta.lines[${this.#lines.length}]`));
     return this;
@@ -238,7 +238,7 @@ export class DisplayMeta {
    * display.addArrow({ x1: 100, y1: 100, x2: 200, y2: 100, arrowWidth: 4, arrowHead: "both" });
    * ```
    */
-  addArrow(arrow: ArrowInit = {}): this {
+  addArrow(arrow: ArrowParamsInit = {}): this {
     this.#check("addArrow()", "writing");
     this.#arrows.push(makeArrow(arrow, `DisplayMeta.arrows[${this.#arrows.length}]`));
     return this;
@@ -253,7 +253,7 @@ export class DisplayMeta {
    * display.addCircle({ xc: 320, yc: 240, radius: 30, circleWidth: 2, circleColor: { red: 1, green: 1 } });
    * ```
    */
-  addCircle(circle: CircleInit = {}): this {
+  addCircle(circle: CircleParamsInit = {}): this {
     this.#check("addCircle()", "writing");
     this.#circles.push(makeCircle(circle, `DisplayMeta.circles[${this.#circles.length}]`));
     return this;
@@ -313,11 +313,11 @@ export class DisplayMeta {
           meta.removeDisplay(scope.callId, frameIndex, index);
           const linked = scope.displays?.get(index);
           if (linked !== undefined) {
-            linked.#status = REMOVED_HANDLE;
+            linked.#status = REMOVED;
             scope.displays?.delete(index);
           }
         }
-        display.#status = REMOVED_HANDLE;
+        display.#status = REMOVED;
       },
       list(scope, frameIndex) {
         const meta = scope.meta;

@@ -7,7 +7,7 @@ import type { MetaBinding } from "../native/meta-binding.js";
 import { META_LAYOUT_VERSION, OBJ_OBJECT_ID, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, OBJ_STRIDE } from "../protocol/transform-state.js";
 import { makeTransformState } from "../test-support/transform-state.js";
 import { BatchMeta } from "./batch-meta.js";
-import { Buffer } from "../stream/buffer.js";
+import { GstBuffer } from "../stream/gst-buffer.js";
 import type { ObjectMeta } from "./object-meta.js";
 import { TransformScope } from "./call/transform-scope.js";
 import type { Color, RectParams } from "./values.js";
@@ -56,7 +56,7 @@ function object(): ObjectMeta {
 describe("the hot path", () => {
   it("reads frame and buffer fields without any native call", () => {
     const { batch, scope, calls } = call(2);
-    const buffer = new Buffer(scope);
+    const buffer = new GstBuffer(scope);
     for (const frame of batch.frameItems) {
       void [frame.batchId, frame.frameNum, frame.bufPts, frame.sourceId, frame.padIndex, frame.ntpTimestamp, frame.inferDone];
       void [frame.sourceFrameWidth, frame.pipelineHeight, frame.surfaceIndex, frame.miscFrameInfo];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { StaleHandleError } from "../errors/errors.js";
 import { makeTransformState, writeTransformState } from "../test-support/transform-state.js";
 import { BatchMeta } from "./batch-meta.js";
-import { Buffer } from "../stream/buffer.js";
+import { GstBuffer } from "../stream/gst-buffer.js";
 import { TransformScope } from "./call/transform-scope.js";
 
 const twoFrames = {
@@ -16,11 +16,11 @@ const twoFrames = {
   ],
 };
 
-describe("BatchMeta, FrameMeta and Buffer", () => {
+describe("BatchMeta, FrameMeta and GstBuffer", () => {
   it("read the values native code wrote", () => {
     const scope = new TransformScope(makeTransformState(twoFrames));
     const batch = new BatchMeta(scope);
-    const buffer = new Buffer(scope);
+    const buffer = new GstBuffer(scope);
     expect(buffer.toJSON()).toEqual({ pts: 40_000_000, dts: 39_000_000, duration: 33_333_333, size: 230_400 });
     expect(batch.numFrames).toBe(2);
     expect(batch.frameItems.map((frame) => frame.toJSON())).toMatchObject([
@@ -50,7 +50,7 @@ describe("BatchMeta, FrameMeta and Buffer", () => {
   });
 
   it("report missing times as undefined", () => {
-    const buffer = new Buffer(new TransformScope(makeTransformState({})));
+    const buffer = new GstBuffer(new TransformScope(makeTransformState({})));
     expect([buffer.pts, buffer.dts, buffer.duration]).toEqual([undefined, undefined, undefined]);
   });
 
@@ -65,7 +65,7 @@ describe("BatchMeta, FrameMeta and Buffer", () => {
   it("throw StaleHandleError once the call ended", () => {
     const scope = new TransformScope(makeTransformState(twoFrames));
     const batch = new BatchMeta(scope);
-    const buffer = new Buffer(scope);
+    const buffer = new GstBuffer(scope);
     const frame = batch.frameItems[0]!;
     scope.end();
     expect(() => batch.numFrames).toThrow(StaleHandleError);
@@ -75,7 +75,7 @@ describe("BatchMeta, FrameMeta and Buffer", () => {
     );
     expect(() => batch.frameItems).toThrow("BatchMeta used after its transform() call returned (reading frameItems)");
     expect(() => frame.frameNum).toThrow("FrameMeta used after its transform() call returned (reading frameNum)");
-    expect(() => buffer.pts).toThrow("Buffer used after its transform() call returned (reading pts)");
+    expect(() => buffer.pts).toThrow("GstBuffer used after its transform() call returned (reading pts)");
     try {
       void buffer.size;
     } catch (error) {
@@ -91,6 +91,6 @@ describe("BatchMeta, FrameMeta and Buffer", () => {
     writeTransformState(state, { pts: 1, frames: [{ frameNum: 100 }] });
     expect(batch.numFrames).toBe(2);
     expect(batch.frameItems[1]?.frameNum).toBe(9);
-    expect(new Buffer(scope).pts).toBe(40_000_000);
+    expect(new GstBuffer(scope).pts).toBe(40_000_000);
   });
 });

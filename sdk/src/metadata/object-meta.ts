@@ -10,8 +10,8 @@ import {
   OBJ_TRACKER_BBOX_INFO,
 } from "../protocol/transform-state.js";
 import { ClassifierMeta, classifierInternals, type ClassifierMetaJSON } from "./classifier-meta.js";
-import { checkAddable, checkSameCall, notAHandle, notIn, ADDED as HANDLE_ADDED } from "./call/handle-checks.js";
-import { ACQUIRED, IN_FRAME, ObjectCore, REMOVED } from "./call/object-core.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED, STAGED } from "./call/handle-checks.js";
+import { ObjectCore } from "./call/object-core.js";
 import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./call/object-views.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
@@ -23,10 +23,8 @@ import {
   type Box,
   type BoxInit,
   type MaskParams,
-  type Rect,
   type RectParams,
   type RectParamsInit,
-  type Text,
   type TextParams,
   type TextParamsInit,
 } from "./values.js";
@@ -93,9 +91,9 @@ export interface ObjectMetaJSON extends RecordFieldsJSON<ObjectMeta, ObjectField
   /** See {@link ObjectMeta.label}. */
   label: string;
   /** See {@link ObjectMeta.rectParams}. */
-  rectParams: Rect;
+  rectParams: RectParams;
   /** See {@link ObjectMeta.textParams}. */
-  textParams: Text;
+  textParams: TextParams;
   /** See {@link ObjectMeta.maskParams}; null when none. */
   maskParams: MaskParamsJSON | null;
   /** See {@link ObjectMeta.detectorBboxInfo}. */
@@ -280,7 +278,7 @@ export class ObjectMeta {
   get parent(): ObjectMeta | undefined {
     const core = this.#core;
     const row = core.read(OBJ_PARENT_ROW, "parent");
-    if (row < 0 || core.status === ACQUIRED) return undefined;
+    if (row < 0 || core.status === STAGED) return undefined;
     const parent = objectAtRow(core.scope, row);
     return parent.#core.status === REMOVED ? undefined : parent;
   }
@@ -378,7 +376,7 @@ export class ObjectMeta {
     const scope = core.scope;
     checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "removeClassifierMeta");
     const status = classifierInternals.statusOf(classifier);
-    if (status !== HANDLE_ADDED || classifierInternals.ownerOf(classifier) !== core) {
+    if (status !== ADDED || classifierInternals.ownerOf(classifier) !== core) {
       notIn(status, "ClassifierMeta", "object", "removeClassifierMeta", "removeClassifierMeta");
     }
     const meta = scope.requireMeta("ObjectMeta.removeClassifierMeta()");
@@ -565,7 +563,7 @@ export function objectAtRow(scope: TransformScope, row: number): ObjectMeta {
   let object = objects[row];
   if (object === undefined) {
     const frameIndex = scope.table[row * OBJ_STRIDE + OBJ_FRAME_INDEX] as number;
-    object = new ObjectMeta(new ObjectCore(scope, row, frameIndex < 0 ? ACQUIRED : IN_FRAME, frameIndex));
+    object = new ObjectMeta(new ObjectCore(scope, row, frameIndex < 0 ? STAGED : ADDED, frameIndex));
     objects[row] = object;
   }
   return object;
@@ -574,7 +572,7 @@ export function objectAtRow(scope: TransformScope, row: number): ObjectMeta {
 /** @internal A new object from the batch's pool. */
 export function acquireObject(scope: TransformScope): ObjectMeta {
   const row = scope.acquireRow();
-  const object = new ObjectMeta(new ObjectCore(scope, row, ACQUIRED, -1));
+  const object = new ObjectMeta(new ObjectCore(scope, row, STAGED, -1));
   (scope.objects ??= [])[row] = object;
   return object;
 }

@@ -1,7 +1,7 @@
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/errors.js";
 import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkUserMetaType, invalid } from "./call/validation.js";
@@ -92,7 +92,7 @@ export interface UserMetaJSON {
  */
 export class UserMeta {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   #index = -1;
   #level: UserMetaLevel = BATCH_LEVEL;
   #owner = -1;
@@ -302,7 +302,7 @@ export class UserMeta {
         }
         const meta = scope.requireMeta(`${operationOwner}.removeUserMeta()`);
         meta.removeUserMeta(scope.callId, level, owner, user.#index);
-        user.#status = REMOVED_HANDLE;
+        user.#status = REMOVED;
         scope.userMetas?.delete(user.#index);
       },
       list(scope, level, owner) {

@@ -253,7 +253,7 @@ export interface FrameInit {
 /**
  * A synthetic batched buffer: what {@link ElementHarness.push} turns into a GstBuffer with a
  * batch meta, as nvstreammux and the elements after it would have made it. Times are in
- * nanoseconds; omitted ones are none (`GST_CLOCK_TIME_NONE`, `undefined` in `Buffer`).
+ * nanoseconds; omitted ones are none (`GST_CLOCK_TIME_NONE`, `undefined` in `GstBuffer`).
  *
  * @example
  * ```ts
