@@ -254,7 +254,7 @@ interface ModelState {
  *     const images = decodeYolo({ data: host.toTypedArray() as Float32Array, dims: host.shape });
  *     for (const [i, frame] of inference.frames.entries()) {
  *       const t = inference.transforms[i]!;
- *       const boxes = mapBoxes(nms(images[i]!), t, { frameWidth: t.sourceWidth, frameHeight: t.sourceHeight });
+ *       const boxes = mapBoxes(nms(images[i]!), t);
  *       frame.addObjects({ ...boxes, labels: this.props.labels });
  *     }
  *   }
