@@ -92,6 +92,10 @@ class HostedElement implements ElementInstanceV1 {
 
   transform(state: Float64Array): unknown {
     this.hooks?.beforeTransform();
+    if (this.meta === undefined) {
+      // The host hands the binding to every runtime that transforms; only `ds-element build` (reading the manifest) has none.
+      throw new Error(`${this.definition.name}: transform() called by a host that gave no metadata binding (HostServicesV1.meta)`);
+    }
     const scope = new TransformScope(state, this.meta);
     let result: unknown;
     try {

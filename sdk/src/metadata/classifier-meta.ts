@@ -177,7 +177,7 @@ export class ClassifierMeta {
     checkAddable(labelInternals.statusOf(label), "LabelInfo", "addLabelInfo", "removeLabelInfo");
     if (this.#status === ADDED) {
       const scope = this.#scope;
-      const meta = scope.requireMeta("ClassifierMeta.addLabelInfo()");
+      const meta = scope.meta;
       const index = meta.addLabelInfo(scope.callId, this.#index, labelInternals.toNative(label));
       labelInternals.markAdded(label, this, index);
     } else {
@@ -206,7 +206,7 @@ export class ClassifierMeta {
     }
     if (this.#status === ADDED) {
       const scope = this.#scope;
-      const meta = scope.requireMeta("ClassifierMeta.removeLabelInfo()");
+      const meta = scope.meta;
       if (labelInternals.indexOf(label) < 0) this.#learnLabelIndices();
       meta.removeLabelInfo(scope.callId, this.#index, labelInternals.indexOf(label));
     }
@@ -218,7 +218,7 @@ export class ClassifierMeta {
   /** Labels sent with addClassifier have no index yet: native code gives them when listed. */
   #learnLabelIndices(): void {
     const owner = this.#owner as ObjectCore;
-    const meta = this.#scope.requireMeta("ClassifierMeta");
+    const meta = this.#scope.meta;
     for (const read of meta.listClassifiers(this.#scope.callId, owner.row)) {
       if (read.index === this.#index) this.#adoptLabelIndices(read);
     }

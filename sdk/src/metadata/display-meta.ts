@@ -33,7 +33,7 @@ const NO_MISC: readonly [number, number, number, number] = Object.freeze([0, 0, 
 export interface DisplayInternals {
   add(scope: TransformScope, frameIndex: number, display: DisplayMeta): void;
   remove(scope: TransformScope, frameIndex: number, display: DisplayMeta): void;
-  /** The frame's physical display metas, one JS handle per native index (empty without a binding). */
+  /** The frame's physical display metas, one JS handle per native index. */
   list(scope: TransformScope, frameIndex: number): readonly DisplayMeta[];
 }
 
@@ -286,7 +286,7 @@ export class DisplayMeta {
         if (!(display instanceof DisplayMeta)) notAHandle(TYPE, "FrameMeta.addDisplayMeta display", display);
         checkSameCall(display.#scope, scope, TYPE, "addDisplayMeta");
         checkAddable(display.#status, TYPE, "addDisplayMeta", "removeDisplayMeta");
-        const meta = scope.requireMeta("FrameMeta.addDisplayMeta()");
+        const meta = scope.meta;
         const content: NativeDisplayContent = {
           rects: display.#rects,
           texts: display.#texts,
@@ -307,7 +307,7 @@ export class DisplayMeta {
         if (display.#status !== ADDED || display.#frameIndex !== frameIndex) {
           notIn(display.#status, TYPE, "frame", "removeDisplayMeta", "removeDisplayMeta");
         }
-        const meta = scope.requireMeta("FrameMeta.removeDisplayMeta()");
+        const meta = scope.meta;
         // A chained display meta removes every link it was split into.
         for (const index of display.#indices) {
           meta.removeDisplay(scope.callId, frameIndex, index);
@@ -320,9 +320,7 @@ export class DisplayMeta {
         display.#status = REMOVED;
       },
       list(scope, frameIndex) {
-        const meta = scope.meta;
-        if (meta === undefined) return Object.freeze([]);
-        return Object.freeze(meta.listDisplays(scope.callId, frameIndex).map((read) => fromNative(scope, frameIndex, read)));
+        return Object.freeze(scope.meta.listDisplays(scope.callId, frameIndex).map((read) => fromNative(scope, frameIndex, read)));
       },
     };
 

@@ -128,7 +128,6 @@ export class FrameMeta {
     const at = this.#base + slot;
     const previous = state.slice(at, at + values.length);
     state.set(values, at);
-    if (scope.meta === undefined) return;
     try {
       scope.meta.writeFrame(scope.callId, this.#index, state);
     } catch (error) {
@@ -151,14 +150,10 @@ export class FrameMeta {
     if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "objectItems");
     if (this.#objectItems === undefined) {
       const scope = this.#scope;
-      if (scope.meta === undefined) {
-        this.#objectItems = Object.freeze([]);
-      } else {
-        const { rows, count } = scope.listRows(this.#index);
-        const objects = new Array<ObjectMeta>(count);
-        for (let i = 0; i < count; i++) objects[i] = objectAtRow(scope, rows[i] as number);
-        this.#objectItems = Object.freeze(objects);
-      }
+      const { rows, count } = scope.listRows(this.#index);
+      const objects = new Array<ObjectMeta>(count);
+      for (let i = 0; i < count; i++) objects[i] = objectAtRow(scope, rows[i] as number);
+      this.#objectItems = Object.freeze(objects);
     }
     return this.#objectItems;
   }
@@ -193,7 +188,7 @@ export class FrameMeta {
       }
       parentRow = parentCore.row;
     }
-    const meta = scope.requireMeta("FrameMeta.addObjectMeta()");
+    const meta = scope.meta;
     meta.addObject(scope.callId, core.row, this.#index, parentRow, core.changedLabel(), core.changedText(), core.changedMask());
     core.status = ADDED;
     core.frameIndex = this.#index;
@@ -220,7 +215,7 @@ export class FrameMeta {
     const core = objectCoreOf(obj) ?? notAHandle("ObjectMeta", "FrameMeta.removeObjectMeta obj", obj);
     checkSameCall(core.scope, scope, "ObjectMeta", "removeObjectMeta");
     if (core.status !== ADDED || core.frameIndex !== this.#index) notIn(core.status, "ObjectMeta", "frame", "removeObjectMeta", "removeObjectMeta");
-    const meta = scope.requireMeta("FrameMeta.removeObjectMeta()");
+    const meta = scope.meta;
     meta.removeObject(scope.callId, core.row, this.#index);
     core.status = REMOVED;
     core.frameIndex = -1;
@@ -242,7 +237,7 @@ export class FrameMeta {
     const scope = this.#scope;
     if (!scope.alive) throw new StaleHandleError(HANDLE, "addObjects()", "calling");
     const { native, options } = checkColumns(columns);
-    const meta = scope.requireMeta("FrameMeta.addObjects()");
+    const meta = scope.meta;
     const added = meta.addObjects(scope.callId, this.#index, native, options);
     this.#objectItems = undefined;
     return added;

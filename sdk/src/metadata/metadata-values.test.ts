@@ -1,10 +1,13 @@
-// Pure-JS parts of the metadata API: validation messages, staging of classifiers, display and
-// user metas, value defaults and conversions, the no-native-call hot path. Objects need rows:
-// a minimal fake binding hands them out (the real one is exercised in metadata-native.test.ts).
-import { describe, expect, expectTypeOf, it } from "vitest";
+// The JS side of the metadata API: validation messages, staging of classifiers, display and
+// user metas, value defaults and conversions, the no-native-call hot path. Calls run over the
+// real standalone binding, through a proxy that records which native functions were called
+// (round trips through native metadata are in metadata-native.test.ts).
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, MetaStateError } from "../errors/errors.js";
 import type { MetaBinding } from "../native/meta-binding.js";
-import { META_LAYOUT_VERSION, OBJ_OBJECT_ID, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, OBJ_STRIDE } from "../protocol/transform-state.js";
+import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
+import { makeBuffer, requireStandaloneBinding } from "../test-support/standalone-binding.js";
+import { openNativeCall } from "../testing/native-call.js";
 import { makeTransformState } from "../test-support/transform-state.js";
 import { BatchMeta } from "./batch-meta.js";
 import { GstBuffer } from "../stream/gst-buffer.js";
@@ -12,40 +15,39 @@ import type { ObjectMeta } from "./object-meta.js";
 import { TransformScope } from "./call/transform-scope.js";
 import type { Color, RectParams } from "./values.js";
 
-/** A binding that hands out rows with DeepStream's defaults and records every call. */
-function fakeBinding(): { meta: MetaBinding; calls: string[] } {
+const addon = requireStandaloneBinding();
+/** Native calls left open by a test, closed after it (un-added metas go back to the pool). */
+const open: { scope: TransformScope; callId: number }[] = [];
+afterEach(() => {
+  for (const { scope, callId } of open.splice(0)) {
+    scope.end();
+    addon.harness.closeCall(callId);
+  }
+});
+
+/** The real binding, recording the name of every function called through it. */
+function recordingBinding(): { meta: MetaBinding; calls: string[] } {
   const calls: string[] = [];
-  let table: Float64Array = new Float64Array(0);
-  let rows = 0;
-  const target = {
-    layoutVersion: META_LAYOUT_VERSION,
-    bindObjectTable(_callId: number, bound: Float64Array) {
-      table = bound;
-    },
-    acquireObject() {
-      const row = rows++;
-      table.fill(0, row * OBJ_STRIDE, (row + 1) * OBJ_STRIDE);
-      table[row * OBJ_STRIDE + OBJ_OBJECT_ID] = -1;
-      table[row * OBJ_STRIDE + OBJ_PARENT_ROW] = -1;
-      table[row * OBJ_STRIDE + OBJ_FRAME_INDEX] = -1;
-      return row;
-    },
-  };
-  const meta = new Proxy(target, {
-    get(object, key) {
-      if (typeof key === "string" && key !== "layoutVersion" && key !== "then") calls.push(key);
-      if (key in object) return object[key as keyof typeof object];
-      return () => {
-        throw new Error(`fake binding: ${String(key)} not implemented`);
+  const real = addon.meta;
+  const meta = new Proxy(real, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(key));
+        return Reflect.apply(value, target, args);
       };
     },
-  }) as unknown as MetaBinding;
+  });
   return { meta, calls };
 }
 
+/** A native call over a real buffer of `frames` 640×480 frames, its handles going through a recording binding. */
 function call(frames = 2): { batch: BatchMeta; scope: TransformScope; calls: string[] } {
-  const { meta, calls } = fakeBinding();
-  const scope = new TransformScope(makeTransformState({ frames: Array.from({ length: frames }, () => ({ width: 640, height: 480 })) }), meta);
+  const { meta, calls } = recordingBinding();
+  const { callId, state } = openNativeCall(addon, makeBuffer(addon.harness, Array.from({ length: frames }, () => ({}))), frames);
+  const scope = new TransformScope(state, meta);
+  open.push({ scope, callId });
   return { batch: new BatchMeta(scope), scope, calls };
 }
 
@@ -452,15 +454,8 @@ describe("staging and defaults", () => {
     expect(obj.maskParams).toBeUndefined();
   });
 
-  it("without a binding, lists are empty and acquiring an object says what is missing", () => {
-    const batch = new BatchMeta(new TransformScope(makeTransformState({ frames: [{}] })));
-    const frame = batch.frameItems[0]!;
-    expect([frame.objectItems, frame.displayMetaItems, frame.userMetaItems, frame.tensorItems, batch.userMetaItems]).toEqual([[], [], [], [], []]);
-    expect(() => batch.acquireObjectMeta()).toThrow("BatchMeta.acquireObjectMeta() needs ds-element's native metadata binding");
-  });
-
   it("refuses a binding of another layout version", () => {
-    const meta = { layoutVersion: META_LAYOUT_VERSION + 1 } as MetaBinding;
+    const meta = { ...addon.meta, layoutVersion: META_LAYOUT_VERSION + 1 };
     expect(() => new TransformScope(makeTransformState(), meta)).toThrow(
       `Expected metadata layout version ${META_LAYOUT_VERSION} for the native binding but received ${META_LAYOUT_VERSION + 1}`,
     );

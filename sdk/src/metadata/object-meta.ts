@@ -297,11 +297,8 @@ export class ObjectMeta {
     core.check("classifierItems");
     if (core.classifierItems === undefined) {
       const scope = core.scope;
-      const meta = scope.meta;
       core.classifierItems = Object.freeze(
-        meta === undefined
-          ? []
-          : meta.listClassifiers(scope.callId, core.row).map((read) => classifierInternals.fromNative(scope, core, read)),
+        scope.meta.listClassifiers(scope.callId, core.row).map((read) => classifierInternals.fromNative(scope, core, read)),
       );
     }
     return core.classifierItems;
@@ -354,7 +351,7 @@ export class ObjectMeta {
     const scope = core.scope;
     checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "addClassifierMeta");
     checkAddable(classifierInternals.statusOf(classifier), "ClassifierMeta", "addClassifierMeta", "removeClassifierMeta");
-    const meta = scope.requireMeta("ObjectMeta.addClassifierMeta()");
+    const meta = scope.meta;
     const index = meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
     classifierInternals.markAdded(classifier, core, index);
     core.classifierItems = undefined;
@@ -379,7 +376,7 @@ export class ObjectMeta {
     if (status !== ADDED || classifierInternals.ownerOf(classifier) !== core) {
       notIn(status, "ClassifierMeta", "object", "removeClassifierMeta", "removeClassifierMeta");
     }
-    const meta = scope.requireMeta("ObjectMeta.removeClassifierMeta()");
+    const meta = scope.meta;
     meta.removeClassifier(scope.callId, core.row, classifierInternals.indexOf(classifier));
     classifierInternals.markRemoved(classifier);
     core.classifierItems = undefined;

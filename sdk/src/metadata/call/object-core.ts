@@ -104,7 +104,7 @@ export class ObjectCore {
       return;
     }
     if (this.label !== undefined && this.text !== undefined && this.maskLoaded) return;
-    const meta = this.scope.requireMeta("ObjectMeta");
+    const meta = this.scope.meta;
     const extras = meta.readObjectExtras(this.scope.callId, this.row);
     if (this.label === undefined) this.label = extras.label;
     if (this.text === undefined) this.text = extras.text;
@@ -148,7 +148,7 @@ export class ObjectCore {
   flush(): void {
     if (!this.dirty) return;
     if (this.status === ADDED) {
-      const meta = this.scope.requireMeta("ObjectMeta");
+      const meta = this.scope.meta;
       meta.writeObject(this.scope.callId, this.row, this.changedLabel(), this.changedText(), this.changedMask());
     }
     this.sent();
