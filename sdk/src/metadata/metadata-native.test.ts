@@ -78,6 +78,29 @@ describe("metadata over the native binding", () => {
   });
 
   describe("objects", () => {
+    // Every member of rect_params and text_params away from its default; written, then expected back.
+    const RECT = {
+      left: -5.5,
+      top: 20.25,
+      width: 100,
+      height: 50.5,
+      borderWidth: 3,
+      borderColor: { red: 1, green: 0.5, blue: 0.25, alpha: 1 },
+      hasBgColor: true,
+      bgColor: { red: 0, green: 0, blue: 1, alpha: 0.5 },
+      colorId: 7,
+      hasColorInfo: true,
+      rotationAngle: 12.5,
+    };
+    const TEXT = {
+      displayText: "car 75%",
+      xOffset: 4,
+      yOffset: 6,
+      font: { name: "Sans", size: 14, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
+      setBgColor: true,
+      bgColor: { red: 0.25, green: 0.25, blue: 0.25, alpha: 0.75 },
+    };
+
     function fill(obj: ObjectMeta): void {
       obj.classId = -3;
       obj.objectId = 2 ** 40 + 1;
@@ -85,27 +108,8 @@ describe("metadata over the native binding", () => {
       obj.confidence = 0.75;
       obj.trackerConfidence = -0.1;
       obj.label = "véhicule";
-      obj.rectParams = {
-        left: -5.5,
-        top: 20.25,
-        width: 100,
-        height: 50.5,
-        borderWidth: 3,
-        borderColor: { red: 1, green: 0.5, blue: 0.25, alpha: 1 },
-        hasBgColor: true,
-        bgColor: { red: 0, green: 0, blue: 1, alpha: 0.5 },
-        colorId: 7,
-        hasColorInfo: true,
-        rotationAngle: 12.5,
-      };
-      obj.textParams = {
-        displayText: "car 75%",
-        xOffset: 4,
-        yOffset: 6,
-        font: { name: "Sans", size: 14, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
-        setBgColor: true,
-        bgColor: { red: 0.25, green: 0.25, blue: 0.25, alpha: 0.75 },
-      };
+      obj.rectParams = RECT;
+      obj.textParams = TEXT;
       obj.maskParams = { data: new Float32Array([0, 0.25, 0.5, 1, 0.75, 0.125]), threshold: 0.5, width: 3, height: 2 };
       obj.detectorBboxInfo = { left: 1, top: 2, width: 3, height: 4 };
       obj.trackerBboxInfo = { left: 5, top: 6, width: 7, height: 8 };
@@ -119,27 +123,8 @@ describe("metadata over the native binding", () => {
       confidence: 0.75,
       trackerConfidence: f(-0.1),
       label: "véhicule",
-      rectParams: {
-        left: -5.5,
-        top: 20.25,
-        width: 100,
-        height: 50.5,
-        borderWidth: 3,
-        borderColor: { red: 1, green: 0.5, blue: 0.25, alpha: 1 },
-        hasBgColor: true,
-        bgColor: { red: 0, green: 0, blue: 1, alpha: 0.5 },
-        colorId: 7,
-        hasColorInfo: true,
-        rotationAngle: 12.5,
-      },
-      textParams: {
-        displayText: "car 75%",
-        xOffset: 4,
-        yOffset: 6,
-        font: { name: "Sans", size: 14, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
-        setBgColor: true,
-        bgColor: { red: 0.25, green: 0.25, blue: 0.25, alpha: 0.75 },
-      },
+      rectParams: RECT,
+      textParams: TEXT,
       maskParams: { data: [0, 0.25, 0.5, 1, 0.75, 0.125], threshold: 0.5, width: 3, height: 2 },
       detectorBboxInfo: { left: 1, top: 2, width: 3, height: 4 },
       trackerBboxInfo: { left: 5, top: 6, width: 7, height: 8 },

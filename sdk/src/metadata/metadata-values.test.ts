@@ -13,7 +13,7 @@ import { BatchMeta } from "./batch-meta.js";
 import { GstBuffer } from "../stream/gst-buffer.js";
 import type { ObjectMeta } from "./object-meta.js";
 import { TransformScope } from "./call/transform-scope.js";
-import type { Color, RectParams } from "./values.js";
+import type { Color, RectParams, TextParams } from "./values.js";
 
 const addon = requireStandaloneBinding();
 /** Native calls left open by a test, closed after it (un-added metas go back to the pool). */
@@ -49,6 +49,20 @@ function call(frames = 2): { batch: BatchMeta; scope: TransformScope; calls: str
   const scope = new TransformScope(state, meta);
   open.push({ scope, callId });
   return { batch: new BatchMeta(scope), scope, calls };
+}
+
+const TRANSPARENT = { red: 0, green: 0, blue: 0, alpha: 0 };
+
+/** A rectangle as toJSON gives it: DeepStream's zeroed NvOSD_RectParams with `changes`. */
+function rectJSON(changes: Partial<RectParams> = {}): RectParams {
+  const zero = { left: 0, top: 0, width: 0, height: 0, borderWidth: 0, borderColor: TRANSPARENT, hasBgColor: false, bgColor: TRANSPARENT };
+  return { ...zero, colorId: 0, hasColorInfo: false, rotationAngle: 0, ...changes };
+}
+
+/** A text as toJSON gives it: DeepStream's zeroed NvOSD_TextParams with `changes`. */
+function textJSON(changes: Partial<TextParams> = {}): TextParams {
+  const font = { name: "", size: 0, color: TRANSPARENT };
+  return { displayText: "", xOffset: 0, yOffset: 0, font, setBgColor: false, bgColor: TRANSPARENT, ...changes };
 }
 
 function object(): ObjectMeta {
@@ -306,29 +320,10 @@ describe("staging and defaults", () => {
     display.addRect({ left: 1, borderColor: { red: 1 } }).addText({ displayText: "hi" }).addLine().addArrow().addCircle({ hasBgColor: true });
     expect(display.toJSON()).toEqual({
       rects: [
-        {
-          left: 1,
-          top: 0,
-          width: 0,
-          height: 0,
-          borderWidth: 0,
-          borderColor: { red: 1, green: 0, blue: 0, alpha: 1 },
-          hasBgColor: false,
-          bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-          colorId: 0,
-          hasColorInfo: false,
-          rotationAngle: 0,
-        },
+        rectJSON({ left: 1, borderColor: { red: 1, green: 0, blue: 0, alpha: 1 } }),
       ],
       texts: [
-        {
-          displayText: "hi",
-          xOffset: 0,
-          yOffset: 0,
-          font: { name: "Serif", size: 10, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
-          setBgColor: false,
-          bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-        },
+        textJSON({ displayText: "hi", font: { name: "Serif", size: 10, color: { red: 1, green: 1, blue: 1, alpha: 1 } } }),
       ],
       lines: [{ x1: 0, y1: 0, x2: 0, y2: 0, lineWidth: 0, lineColor: { red: 0, green: 0, blue: 0, alpha: 1 } }],
       arrows: [{ x1: 0, y1: 0, x2: 0, y2: 0, arrowWidth: 0, arrowHead: "end", arrowColor: { red: 0, green: 0, blue: 0, alpha: 1 } }],
@@ -402,27 +397,8 @@ describe("staging and defaults", () => {
       confidence: 0,
       trackerConfidence: 0,
       label: "",
-      rectParams: {
-        left: 0,
-        top: 0,
-        width: 0,
-        height: 0,
-        borderWidth: 0,
-        borderColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-        hasBgColor: false,
-        bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-        colorId: 0,
-        hasColorInfo: false,
-        rotationAngle: 0,
-      },
-      textParams: {
-        displayText: "",
-        xOffset: 0,
-        yOffset: 0,
-        font: { name: "", size: 0, color: { red: 0, green: 0, blue: 0, alpha: 0 } },
-        setBgColor: false,
-        bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-      },
+      rectParams: rectJSON(),
+      textParams: textJSON(),
       maskParams: null,
       detectorBboxInfo: { left: 0, top: 0, width: 0, height: 0 },
       trackerBboxInfo: { left: 0, top: 0, width: 0, height: 0 },
