@@ -96,7 +96,7 @@ describe("Element.define", () => {
 });
 
 describe("host protocol v1 adapter", () => {
-  const adapterOf = (services = hostServices()) => FrameCounter[HOST_PROTOCOL_V1](services);
+  const adapterOf = (services: HostServicesV1 = hostServices()) => FrameCounter[HOST_PROTOCOL_V1](services);
 
   it("is found under Symbol.for, so another SDK copy's host finds it", () => {
     const factory = (FrameCounter as unknown as Record<symbol, unknown>)[Symbol.for("ds-element.host.v1")];

@@ -184,6 +184,13 @@ export class DisplayMeta {
     return this.#miscOsdData;
   }
 
+  /** Checks and appends one element; the name in its messages is its place, e.g. `DisplayMeta.rects[3]`. */
+  #add<T>(operation: string, member: string, list: T[], make: (init: unknown, name: string) => T, init: unknown): this {
+    this.#check(operation, "writing");
+    list.push(make(init, `DisplayMeta.${member}[${list.length}]`));
+    return this;
+  }
+
   /**
    * Adds a rectangle. Missing members default to 0/false, an opaque black border and a
    * transparent fill. Returns this display meta, for chaining.
@@ -194,9 +201,7 @@ export class DisplayMeta {
    * ```
    */
   addRect(rect: RectParamsInit = {}): this {
-    this.#check("addRect()", "writing");
-    this.#rects.push(makeRect(rect, `DisplayMeta.rects[${this.#rects.length}]`));
-    return this;
+    return this.#add("addRect()", "rects", this.#rects, makeRect, rect);
   }
 
   /**
@@ -209,9 +214,7 @@ export class DisplayMeta {
    * ```
    */
   addText(text: TextParamsInit = {}): this {
-    this.#check("addText()", "writing");
-    this.#texts.push(makeText(text, `DisplayMeta.texts[${this.#texts.length}]`));
-    return this;
+    return this.#add("addText()", "texts", this.#texts, makeText, text);
   }
 
   /**
@@ -224,9 +227,7 @@ export class DisplayMeta {
    * ```
    */
   addLine(line: LineParamsInit = {}): this {
-    this.#check("addLine()", "writing");
-    this.#lines.push(makeLine(line, `DisplayMeta.lines[${this.#lines.length}]`));
-    return this;
+    return this.#add("addLine()", "lines", this.#lines, makeLine, line);
   }
 
   /**
@@ -239,9 +240,7 @@ export class DisplayMeta {
    * ```
    */
   addArrow(arrow: ArrowParamsInit = {}): this {
-    this.#check("addArrow()", "writing");
-    this.#arrows.push(makeArrow(arrow, `DisplayMeta.arrows[${this.#arrows.length}]`));
-    return this;
+    return this.#add("addArrow()", "arrows", this.#arrows, makeArrow, arrow);
   }
 
   /**
@@ -254,9 +253,7 @@ export class DisplayMeta {
    * ```
    */
   addCircle(circle: CircleParamsInit = {}): this {
-    this.#check("addCircle()", "writing");
-    this.#circles.push(makeCircle(circle, `DisplayMeta.circles[${this.#circles.length}]`));
-    return this;
+    return this.#add("addCircle()", "circles", this.#circles, makeCircle, circle);
   }
 
   /**

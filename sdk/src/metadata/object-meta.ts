@@ -332,6 +332,15 @@ export class ObjectMeta {
     return tensorOutputs(this.userMetaItems);
   }
 
+  /** What add/removeClassifierMeta check first: a usable object, a ClassifierMeta of its call. */
+  #checkClassifier(classifier: ClassifierMeta, operation: string): ObjectCore {
+    const core = this.#core;
+    core.check(`${operation}()`, "calling");
+    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", `ObjectMeta.${operation} classifier`, classifier);
+    checkSameCall(classifierInternals.scopeOf(classifier), core.scope, "ClassifierMeta", operation);
+    return core;
+  }
+
   /**
    * Attaches a classifier result (from `batch.acquireClassifierMeta()`, with its label infos)
    * to the object (`nvds_add_classifier_meta_to_object`); the classifier is read-only afterwards.
@@ -345,14 +354,10 @@ export class ObjectMeta {
    * ```
    */
   addClassifierMeta(classifier: ClassifierMeta): void {
-    const core = this.#core;
-    core.check("addClassifierMeta()", "calling");
-    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", "ObjectMeta.addClassifierMeta classifier", classifier);
-    const scope = core.scope;
-    checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "addClassifierMeta");
+    const core = this.#checkClassifier(classifier, "addClassifierMeta");
     checkAddable(classifierInternals.statusOf(classifier), "ClassifierMeta", "addClassifierMeta", "removeClassifierMeta");
-    const meta = scope.meta;
-    const index = meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
+    const scope = core.scope;
+    const index = scope.meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
     classifierInternals.markAdded(classifier, core, index);
     core.classifierItems = undefined;
   }
@@ -367,17 +372,13 @@ export class ObjectMeta {
    * ```
    */
   removeClassifierMeta(classifier: ClassifierMeta): void {
-    const core = this.#core;
-    core.check("removeClassifierMeta()", "calling");
-    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", "ObjectMeta.removeClassifierMeta classifier", classifier);
+    const core = this.#checkClassifier(classifier, "removeClassifierMeta");
     const scope = core.scope;
-    checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "removeClassifierMeta");
     const status = classifierInternals.statusOf(classifier);
     if (status !== ADDED || classifierInternals.ownerOf(classifier) !== core) {
       notIn(status, "ClassifierMeta", "object", "removeClassifierMeta", "removeClassifierMeta");
     }
-    const meta = scope.meta;
-    meta.removeClassifier(scope.callId, core.row, classifierInternals.indexOf(classifier));
+    scope.meta.removeClassifier(scope.callId, core.row, classifierInternals.indexOf(classifier));
     classifierInternals.markRemoved(classifier);
     core.classifierItems = undefined;
   }
