@@ -110,13 +110,13 @@ export class GstBuffer {
    * ```
    */
   toJSON(): {
-    /** See {@link Buffer.pts}. */
+    /** See {@link GstBuffer.pts}. */
     pts: number | undefined;
-    /** See {@link Buffer.dts}. */
+    /** See {@link GstBuffer.dts}. */
     dts: number | undefined;
-    /** See {@link Buffer.duration}. */
+    /** See {@link GstBuffer.duration}. */
     duration: number | undefined;
-    /** See {@link Buffer.size}. */
+    /** See {@link GstBuffer.size}. */
     size: number;
   } {
     return { pts: this.pts, dts: this.dts, duration: this.duration, size: this.size };
