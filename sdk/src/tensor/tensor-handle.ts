@@ -101,7 +101,7 @@ let sourceOf: (tensor: TensorHandle, member: string) => NativeTensorSource;
  *
  * @example
  * ```ts
- * transform(batch: BatchMeta, buffer: Buffer) {
+ * transform(batch: BatchMeta, buffer: GstBuffer) {
  *   const frame = buffer.extract(0);          // [H, W, 3] RGB, zero-copy
  *   const [height, width] = frame.shape;
  *   const pixels = frame.toTypedArray() as Uint8Array;

@@ -271,9 +271,9 @@ export interface BatchInit {
   maxFramesInBatch?: number;
   /** Batch-level user metas, in order. */
   userMeta?: UserMetaInit[];
-  /** The buffer's PTS (`Buffer.pts`), ns. */
+  /** The buffer's PTS (`GstBuffer.pts`), ns. */
   pts?: number;
-  /** The buffer's DTS (`Buffer.dts`), ns. */
+  /** The buffer's DTS (`GstBuffer.dts`), ns. */
   dts?: number;
   /** The buffer's duration (`Buffer.duration`), ns. */
   duration?: number;
