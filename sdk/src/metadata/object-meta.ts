@@ -43,7 +43,6 @@ interface ObjectInternals {
 // Assigned by ObjectMeta's static block.
 let objectInternals: ObjectInternals;
 
-
 /**
  * Where an object's parent is, in a {@link ObjectMetaJSON}: `batch.frameItems[frameIndex].objectItems[objectIndex]`.
  *

@@ -15,7 +15,6 @@ import type { TransformScope } from "./transform-scope.js";
 import type { UserMeta } from "../user-meta.js";
 import { maskFromNative, type MaskParams } from "../values.js";
 
-
 export const OBJECT = "ObjectMeta";
 const NONE: readonly never[] = Object.freeze([]);
 

@@ -112,7 +112,6 @@ export class TransformScope {
     this.batch = undefined;
   }
 
-
   /** Queues an object whose row or strings changed after it was added. */
   markDirty(core: ObjectCore): void {
     (this.#dirty ??= []).push(core);
