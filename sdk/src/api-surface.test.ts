@@ -17,4 +17,16 @@ describe("public API", () => {
       await expect(reports.get(entry)).toMatchFileSnapshot(join(sdkRoot, "api", `${name}.api.txt`));
     });
   }
+
+  it("names nothing after a global of Node (an import would hide it, as a `Buffer` once hid Node's)", async () => {
+    const globals = new Set(Object.getOwnPropertyNames(globalThis));
+    const exported = await Promise.all([import("./index.js"), import("./testing/index.js"), import("./cli/index.js")]);
+    const values = exported.flatMap((module) => Object.keys(module));
+    const types = [...reports.values()].flatMap((report) =>
+      [...report.matchAll(/^export (?:declare )?(?:class|interface|type|function|const|namespace|enum) (\w+)/gm)].map((match) => match[1] as string),
+    );
+    expect(values.length).toBeGreaterThan(30);
+    expect(types.length).toBeGreaterThan(values.length);
+    expect([...values, ...types].filter((name) => globals.has(name))).toEqual([]);
+  });
 });

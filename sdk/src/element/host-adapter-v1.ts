@@ -4,7 +4,7 @@
  * zod- or handle-related happens here, in the bundle's own SDK copy.
  */
 import { BatchMeta } from "../metadata/batch-meta.js";
-import { Buffer } from "../stream/buffer.js";
+import { GstBuffer } from "../stream/gst-buffer.js";
 import { TransformScope } from "../metadata/call/transform-scope.js";
 import { installBindings } from "../native/bindings.js";
 import type { MetaBinding } from "../native/meta-binding.js";
@@ -91,10 +91,14 @@ class HostedElement implements ElementInstanceV1 {
 
   transform(state: Float64Array): unknown {
     this.hooks?.beforeTransform();
+    if (this.meta === undefined) {
+      // The host hands the binding to every runtime that transforms; only `ds-element build` (reading the manifest) has none.
+      throw new Error(`${this.definition.name}: transform() called by a host that gave no metadata binding (HostServicesV1.meta)`);
+    }
     const scope = new TransformScope(state, this.meta);
     let result: unknown;
     try {
-      result = this.element.transform(new BatchMeta(scope), new Buffer(scope));
+      result = this.element.transform(new BatchMeta(scope), new GstBuffer(scope));
     } catch (error) {
       scope.end();
       throw error;

@@ -38,7 +38,7 @@ export interface BatchMetaJSON {
  *
  * @example
  * ```ts
- * transform(batch: BatchMeta, buffer: Buffer) {
+ * transform(batch: BatchMeta, buffer: GstBuffer) {
  *   this.log.debug(`${batch.numFrames} frame(s) in a ${buffer.size}-byte buffer`);
  *   for (const frame of batch.frameItems) this.seen.add(frame.sourceId);
  * }

@@ -1,6 +1,6 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeClassifier, NativeClassifierRead } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
 import type { ObjectCore } from "./call/object-core.js";
 import type { TransformScope } from "./call/transform-scope.js";
@@ -11,7 +11,7 @@ const TYPE = "ClassifierMeta";
 /** @internal What ObjectMeta needs of a ClassifierMeta's private state. */
 export interface ClassifierInternals {
   scopeOf(classifier: ClassifierMeta): TransformScope;
-  statusOf(classifier: ClassifierMeta): number;
+  statusOf(classifier: ClassifierMeta): HandleState;
   ownerOf(classifier: ClassifierMeta): ObjectCore | undefined;
   indexOf(classifier: ClassifierMeta): number;
   toNative(classifier: ClassifierMeta): NativeClassifier;
@@ -67,7 +67,7 @@ export interface ClassifierMetaJSON {
  */
 export class ClassifierMeta {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   #index = -1;
   #owner: ObjectCore | undefined;
   #numLabels: number | undefined;
@@ -177,7 +177,7 @@ export class ClassifierMeta {
     checkAddable(labelInternals.statusOf(label), "LabelInfo", "addLabelInfo", "removeLabelInfo");
     if (this.#status === ADDED) {
       const scope = this.#scope;
-      const meta = scope.requireMeta("ClassifierMeta.addLabelInfo()");
+      const meta = scope.meta;
       const index = meta.addLabelInfo(scope.callId, this.#index, labelInternals.toNative(label));
       labelInternals.markAdded(label, this, index);
     } else {
@@ -206,7 +206,7 @@ export class ClassifierMeta {
     }
     if (this.#status === ADDED) {
       const scope = this.#scope;
-      const meta = scope.requireMeta("ClassifierMeta.removeLabelInfo()");
+      const meta = scope.meta;
       if (labelInternals.indexOf(label) < 0) this.#learnLabelIndices();
       meta.removeLabelInfo(scope.callId, this.#index, labelInternals.indexOf(label));
     }
@@ -218,7 +218,7 @@ export class ClassifierMeta {
   /** Labels sent with addClassifier have no index yet: native code gives them when listed. */
   #learnLabelIndices(): void {
     const owner = this.#owner as ObjectCore;
-    const meta = this.#scope.requireMeta("ClassifierMeta");
+    const meta = this.#scope.meta;
     for (const read of meta.listClassifiers(this.#scope.callId, owner.row)) {
       if (read.index === this.#index) this.#adoptLabelIndices(read);
     }
@@ -272,7 +272,7 @@ export class ClassifierMeta {
         (classifier.#scope.classifiers ??= new Map()).set(index, classifier);
       },
       markRemoved: (classifier) => {
-        classifier.#status = REMOVED_HANDLE;
+        classifier.#status = REMOVED;
         classifier.#scope.classifiers?.delete(classifier.#index);
         for (const label of classifier.#labels) labelInternals.markRemoved(label);
       },

@@ -1,9 +1,8 @@
 import { MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeBulkOptions, NativeObjectColumns } from "../native/meta-binding.js";
 import { FRAME_FIELDS, type FrameFieldName, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
-import { checkSameCall, notAHandle, notIn } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
 import { displayInternals, type DisplayMeta, type DisplayMetaJSON } from "./display-meta.js";
-import { ACQUIRED, IN_FRAME, REMOVED } from "./call/object-core.js";
 import { objectAtRow, objectCoreOf, tensorOutputs, type ObjectMeta, type ObjectMetaJSON } from "./object-meta.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
 import { defineRecordFields, recordFieldsJSON, type RecordFieldsJSON } from "./call/record-fields.js";
@@ -129,7 +128,6 @@ export class FrameMeta {
     const at = this.#base + slot;
     const previous = state.slice(at, at + values.length);
     state.set(values, at);
-    if (scope.meta === undefined) return;
     try {
       scope.meta.writeFrame(scope.callId, this.#index, state);
     } catch (error) {
@@ -152,14 +150,10 @@ export class FrameMeta {
     if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "objectItems");
     if (this.#objectItems === undefined) {
       const scope = this.#scope;
-      if (scope.meta === undefined) {
-        this.#objectItems = Object.freeze([]);
-      } else {
-        const { rows, count } = scope.listRows(this.#index);
-        const objects = new Array<ObjectMeta>(count);
-        for (let i = 0; i < count; i++) objects[i] = objectAtRow(scope, rows[i] as number);
-        this.#objectItems = Object.freeze(objects);
-      }
+      const { rows, count } = scope.listRows(this.#index);
+      const objects = new Array<ObjectMeta>(count);
+      for (let i = 0; i < count; i++) objects[i] = objectAtRow(scope, rows[i] as number);
+      this.#objectItems = Object.freeze(objects);
     }
     return this.#objectItems;
   }
@@ -183,23 +177,20 @@ export class FrameMeta {
     if (!scope.alive) throw new StaleHandleError(HANDLE, "addObjectMeta()", "calling");
     const core = objectCoreOf(obj) ?? notAHandle("ObjectMeta", "FrameMeta.addObjectMeta obj", obj);
     checkSameCall(core.scope, scope, "ObjectMeta", "addObjectMeta");
-    if (core.status !== ACQUIRED) {
-      if (core.status === REMOVED) throw new MetaStateError("ObjectMeta used after removeObjectMeta (passing it to addObjectMeta())");
-      throw new MetaStateError("Expected a newly acquired ObjectMeta for addObjectMeta but received one already added");
-    }
+    checkAddable(core.status, "ObjectMeta", "addObjectMeta", "removeObjectMeta");
     let parentRow = -1;
     if (parent !== undefined) {
       const parentCore = objectCoreOf(parent) ?? notAHandle("ObjectMeta", "FrameMeta.addObjectMeta parent", parent);
       checkSameCall(parentCore.scope, scope, "ObjectMeta", "addObjectMeta");
-      if (parentCore.status !== IN_FRAME) {
+      if (parentCore.status !== ADDED) {
         const received = parentCore.status === REMOVED ? "one removed with removeObjectMeta" : "one acquired but never added";
         throw new MetaStateError(`Expected an ObjectMeta added to a frame for addObjectMeta's parent but received ${received}`);
       }
       parentRow = parentCore.row;
     }
-    const meta = scope.requireMeta("FrameMeta.addObjectMeta()");
+    const meta = scope.meta;
     meta.addObject(scope.callId, core.row, this.#index, parentRow, core.changedLabel(), core.changedText(), core.changedMask());
-    core.status = IN_FRAME;
+    core.status = ADDED;
     core.frameIndex = this.#index;
     core.sent();
     const table = scope.table;
@@ -223,11 +214,8 @@ export class FrameMeta {
     if (!scope.alive) throw new StaleHandleError(HANDLE, "removeObjectMeta()", "calling");
     const core = objectCoreOf(obj) ?? notAHandle("ObjectMeta", "FrameMeta.removeObjectMeta obj", obj);
     checkSameCall(core.scope, scope, "ObjectMeta", "removeObjectMeta");
-    if (core.status !== IN_FRAME || core.frameIndex !== this.#index) {
-      if (core.status === REMOVED) throw new MetaStateError("ObjectMeta used after removeObjectMeta (passing it to removeObjectMeta())");
-      notIn(core.status === ACQUIRED ? 0 : 1, "ObjectMeta", "frame", "removeObjectMeta", "removeObjectMeta");
-    }
-    const meta = scope.requireMeta("FrameMeta.removeObjectMeta()");
+    if (core.status !== ADDED || core.frameIndex !== this.#index) notIn(core.status, "ObjectMeta", "frame", "removeObjectMeta", "removeObjectMeta");
+    const meta = scope.meta;
     meta.removeObject(scope.callId, core.row, this.#index);
     core.status = REMOVED;
     core.frameIndex = -1;
@@ -249,7 +237,7 @@ export class FrameMeta {
     const scope = this.#scope;
     if (!scope.alive) throw new StaleHandleError(HANDLE, "addObjects()", "calling");
     const { native, options } = checkColumns(columns);
-    const meta = scope.requireMeta("FrameMeta.addObjects()");
+    const meta = scope.meta;
     const added = meta.addObjects(scope.callId, this.#index, native, options);
     this.#objectItems = undefined;
     return added;

@@ -1,7 +1,7 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
-import { ADDED, checkUsable, REMOVED_HANDLE, STAGED } from "./call/handle-checks.js";
+import { ADDED, checkUsable, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkBoundedString, checkFloatUnit, checkUint32, MAX_RESULT_LABEL_BYTES } from "./call/validation.js";
 
@@ -10,7 +10,7 @@ const TYPE = "LabelInfo";
 /** @internal What ClassifierMeta needs of a LabelInfo's private state. */
 export interface LabelInternals {
   scopeOf(label: LabelInfo): TransformScope;
-  statusOf(label: LabelInfo): number;
+  statusOf(label: LabelInfo): HandleState;
   classifierOf(label: LabelInfo): ClassifierMeta | undefined;
   indexOf(label: LabelInfo): number;
   setIndex(label: LabelInfo, index: number): void;
@@ -65,7 +65,7 @@ export interface LabelInfoJSON {
  */
 export class LabelInfo {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   #index = -1;
   #classifier: ClassifierMeta | undefined;
   #numClasses = 0;
@@ -220,7 +220,7 @@ export class LabelInfo {
         if (index >= 0) (label.#scope.labelInfos ??= new Map()).set(index, label);
       },
       markRemoved: (label) => {
-        label.#status = REMOVED_HANDLE;
+        label.#status = REMOVED;
         if (label.#index >= 0) label.#scope.labelInfos?.delete(label.#index);
       },
       fromNative: (scope, read, classifier) => {

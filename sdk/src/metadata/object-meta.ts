@@ -10,8 +10,8 @@ import {
   OBJ_TRACKER_BBOX_INFO,
 } from "../protocol/transform-state.js";
 import { ClassifierMeta, classifierInternals, type ClassifierMetaJSON } from "./classifier-meta.js";
-import { checkAddable, checkSameCall, notAHandle, notIn, ADDED as HANDLE_ADDED } from "./call/handle-checks.js";
-import { ACQUIRED, IN_FRAME, ObjectCore, REMOVED } from "./call/object-core.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED, STAGED } from "./call/handle-checks.js";
+import { ObjectCore } from "./call/object-core.js";
 import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./call/object-views.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
@@ -23,10 +23,8 @@ import {
   type Box,
   type BoxInit,
   type MaskParams,
-  type Rect,
   type RectParams,
   type RectParamsInit,
-  type Text,
   type TextParams,
   type TextParamsInit,
 } from "./values.js";
@@ -44,7 +42,6 @@ interface ObjectInternals {
 
 // Assigned by ObjectMeta's static block.
 let objectInternals: ObjectInternals;
-
 
 /**
  * Where an object's parent is, in a {@link ObjectMetaJSON}: `batch.frameItems[frameIndex].objectItems[objectIndex]`.
@@ -93,9 +90,9 @@ export interface ObjectMetaJSON extends RecordFieldsJSON<ObjectMeta, ObjectField
   /** See {@link ObjectMeta.label}. */
   label: string;
   /** See {@link ObjectMeta.rectParams}. */
-  rectParams: Rect;
+  rectParams: RectParams;
   /** See {@link ObjectMeta.textParams}. */
-  textParams: Text;
+  textParams: TextParams;
   /** See {@link ObjectMeta.maskParams}; null when none. */
   maskParams: MaskParamsJSON | null;
   /** See {@link ObjectMeta.detectorBboxInfo}. */
@@ -280,7 +277,7 @@ export class ObjectMeta {
   get parent(): ObjectMeta | undefined {
     const core = this.#core;
     const row = core.read(OBJ_PARENT_ROW, "parent");
-    if (row < 0 || core.status === ACQUIRED) return undefined;
+    if (row < 0 || core.status === STAGED) return undefined;
     const parent = objectAtRow(core.scope, row);
     return parent.#core.status === REMOVED ? undefined : parent;
   }
@@ -299,11 +296,8 @@ export class ObjectMeta {
     core.check("classifierItems");
     if (core.classifierItems === undefined) {
       const scope = core.scope;
-      const meta = scope.meta;
       core.classifierItems = Object.freeze(
-        meta === undefined
-          ? []
-          : meta.listClassifiers(scope.callId, core.row).map((read) => classifierInternals.fromNative(scope, core, read)),
+        scope.meta.listClassifiers(scope.callId, core.row).map((read) => classifierInternals.fromNative(scope, core, read)),
       );
     }
     return core.classifierItems;
@@ -337,6 +331,15 @@ export class ObjectMeta {
     return tensorOutputs(this.userMetaItems);
   }
 
+  /** What add/removeClassifierMeta check first: a usable object, a ClassifierMeta of its call. */
+  #checkClassifier(classifier: ClassifierMeta, operation: string): ObjectCore {
+    const core = this.#core;
+    core.check(`${operation}()`, "calling");
+    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", `ObjectMeta.${operation} classifier`, classifier);
+    checkSameCall(classifierInternals.scopeOf(classifier), core.scope, "ClassifierMeta", operation);
+    return core;
+  }
+
   /**
    * Attaches a classifier result (from `batch.acquireClassifierMeta()`, with its label infos)
    * to the object (`nvds_add_classifier_meta_to_object`); the classifier is read-only afterwards.
@@ -350,14 +353,10 @@ export class ObjectMeta {
    * ```
    */
   addClassifierMeta(classifier: ClassifierMeta): void {
-    const core = this.#core;
-    core.check("addClassifierMeta()", "calling");
-    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", "ObjectMeta.addClassifierMeta classifier", classifier);
-    const scope = core.scope;
-    checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "addClassifierMeta");
+    const core = this.#checkClassifier(classifier, "addClassifierMeta");
     checkAddable(classifierInternals.statusOf(classifier), "ClassifierMeta", "addClassifierMeta", "removeClassifierMeta");
-    const meta = scope.requireMeta("ObjectMeta.addClassifierMeta()");
-    const index = meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
+    const scope = core.scope;
+    const index = scope.meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
     classifierInternals.markAdded(classifier, core, index);
     core.classifierItems = undefined;
   }
@@ -372,17 +371,13 @@ export class ObjectMeta {
    * ```
    */
   removeClassifierMeta(classifier: ClassifierMeta): void {
-    const core = this.#core;
-    core.check("removeClassifierMeta()", "calling");
-    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", "ObjectMeta.removeClassifierMeta classifier", classifier);
+    const core = this.#checkClassifier(classifier, "removeClassifierMeta");
     const scope = core.scope;
-    checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "removeClassifierMeta");
     const status = classifierInternals.statusOf(classifier);
-    if (status !== HANDLE_ADDED || classifierInternals.ownerOf(classifier) !== core) {
+    if (status !== ADDED || classifierInternals.ownerOf(classifier) !== core) {
       notIn(status, "ClassifierMeta", "object", "removeClassifierMeta", "removeClassifierMeta");
     }
-    const meta = scope.requireMeta("ObjectMeta.removeClassifierMeta()");
-    meta.removeClassifier(scope.callId, core.row, classifierInternals.indexOf(classifier));
+    scope.meta.removeClassifier(scope.callId, core.row, classifierInternals.indexOf(classifier));
     classifierInternals.markRemoved(classifier);
     core.classifierItems = undefined;
   }
@@ -565,7 +560,7 @@ export function objectAtRow(scope: TransformScope, row: number): ObjectMeta {
   let object = objects[row];
   if (object === undefined) {
     const frameIndex = scope.table[row * OBJ_STRIDE + OBJ_FRAME_INDEX] as number;
-    object = new ObjectMeta(new ObjectCore(scope, row, frameIndex < 0 ? ACQUIRED : IN_FRAME, frameIndex));
+    object = new ObjectMeta(new ObjectCore(scope, row, frameIndex < 0 ? STAGED : ADDED, frameIndex));
     objects[row] = object;
   }
   return object;
@@ -574,7 +569,7 @@ export function objectAtRow(scope: TransformScope, row: number): ObjectMeta {
 /** @internal A new object from the batch's pool. */
 export function acquireObject(scope: TransformScope): ObjectMeta {
   const row = scope.acquireRow();
-  const object = new ObjectMeta(new ObjectCore(scope, row, ACQUIRED, -1));
+  const object = new ObjectMeta(new ObjectCore(scope, row, STAGED, -1));
   (scope.objects ??= [])[row] = object;
   return object;
 }

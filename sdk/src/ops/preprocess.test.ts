@@ -203,7 +203,7 @@ function compare(images: Image[], options: PreprocessOptions, frames?: TensorHan
     const g = geometry(image, full);
     const t = transforms[n]!;
     expect(t).toBeInstanceOf(FrameTransform);
-    expect([t.resizedWidth, t.resizedHeight, t.padX, t.padY, t.sourceWidth, t.sourceHeight]).toEqual([
+    expect([t.resizedWidth, t.resizedHeight, t.padX, t.padY, t.frameWidth, t.frameHeight]).toEqual([
       g.resizedWidth,
       g.resizedHeight,
       g.padX,

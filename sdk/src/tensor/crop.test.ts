@@ -109,7 +109,7 @@ describe("TensorHandle.crop of a frame", () => {
       try {
         expect(fromCrops.tensor.shape).toEqual([3, 3, 16, 16]);
         expect(Array.from(fromCrops.tensor.toTypedArray() as Float32Array)).toEqual(Array.from(fromCopies.tensor.toTypedArray() as Float32Array));
-        expect(fromCrops.transforms.map((t) => [t.sourceWidth, t.sourceHeight])).toEqual([[20, 10], [34, 36], [14, 8]]);
+        expect(fromCrops.transforms.map((t) => [t.frameWidth, t.frameHeight])).toEqual([[20, 10], [34, 36], [14, 8]]);
       } finally {
         fromCrops.tensor.dispose();
         fromCopies.tensor.dispose();

@@ -142,7 +142,7 @@ describe("Buffer.extract", () => {
     expect(() => frame!.dataPtr).toThrow(StaleHandleError);
     expect(() => frame!.dispose()).not.toThrow();
     expect(() => (kept as { extract(id: number): unknown }).extract(0)).toThrow(
-      "Buffer used after its transform() call returned (calling extract())",
+      "GstBuffer used after its transform() call returned (calling extract())",
     );
   });
 

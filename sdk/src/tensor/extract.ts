@@ -16,7 +16,7 @@ const extracted = new WeakMap<FrameCall, Map<number, TensorHandle>>();
 
 /** @internal */
 export function extractFrame(call: FrameCall, batchId: unknown): TensorHandle {
-  if (!call.alive) throw new StaleHandleError("Buffer", "extract()", "calling");
+  if (!call.alive) throw new StaleHandleError("GstBuffer", "extract()", "calling");
   if (typeof batchId !== "number") {
     throw new InvalidTypeError(expectedMessage("a whole number ≥ 0", "batchId of Buffer.extract()", describeValue(batchId)));
   }

@@ -3,7 +3,7 @@
  * frames of one format, laid out as Buffer.extract expects (frame b at b × stride × height),
  * with the stream info a pipeline would give them (harness.setVideo).
  */
-import { Buffer } from "../stream/buffer.js";
+import { GstBuffer } from "../stream/gst-buffer.js";
 import {
   FRAME_BATCH_ID,
   FRAME_NUM,
@@ -86,15 +86,15 @@ export function makeFrameBuffer(addon: StandaloneBinding, options: FrameBufferOp
   return { buffer, frames, stride, frameBytes, bytes, pixel };
 }
 
-/** Runs `body` in a call over `frames` with the call's Buffer handle (closed after). */
+/** Runs `body` in a call over `frames` with the call's GstBuffer handle (closed after). */
 export function inFrameCall<T>(
   addon: StandaloneBinding,
   frames: { buffer: object; frames: number },
-  body: (buffer: Buffer, batch: BatchMeta, call: OpenCall) => T,
+  body: (buffer: GstBuffer, batch: BatchMeta, call: OpenCall) => T,
 ): T {
   const call = openCall(addon, frames.buffer, frames.frames);
   try {
-    return body(new Buffer(call.scope), call.batch, call);
+    return body(new GstBuffer(call.scope), call.batch, call);
   } finally {
     call.close();
   }

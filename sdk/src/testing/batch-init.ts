@@ -253,7 +253,7 @@ export interface FrameInit {
 /**
  * A synthetic batched buffer: what {@link ElementHarness.push} turns into a GstBuffer with a
  * batch meta, as nvstreammux and the elements after it would have made it. Times are in
- * nanoseconds; omitted ones are none (`GST_CLOCK_TIME_NONE`, `undefined` in `Buffer`).
+ * nanoseconds; omitted ones are none (`GST_CLOCK_TIME_NONE`, `undefined` in `GstBuffer`).
  *
  * @example
  * ```ts
@@ -271,9 +271,9 @@ export interface BatchInit {
   maxFramesInBatch?: number;
   /** Batch-level user metas, in order. */
   userMeta?: UserMetaInit[];
-  /** The buffer's PTS (`Buffer.pts`), ns. */
+  /** The buffer's PTS (`GstBuffer.pts`), ns. */
   pts?: number;
-  /** The buffer's DTS (`Buffer.dts`), ns. */
+  /** The buffer's DTS (`GstBuffer.dts`), ns. */
   dts?: number;
   /** The buffer's duration (`Buffer.duration`), ns. */
   duration?: number;

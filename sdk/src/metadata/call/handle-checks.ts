@@ -8,12 +8,17 @@
 import { InvalidTypeError, MetaStateError, StaleHandleError } from "../../errors/errors.js";
 import type { TransformScope } from "./transform-scope.js";
 
-/** Staged or acquired, not added yet. */
+/**
+ * Where a handle is in its life, the same for every kind (ObjectMeta, ClassifierMeta,
+ * LabelInfo, DisplayMeta, UserMeta): {@link STAGED}, {@link ADDED} or {@link REMOVED}.
+ */
+export type HandleState = typeof STAGED | typeof ADDED | typeof REMOVED;
+/** Acquired (or staged), not added yet: an object's writes travel with addObjectMeta. */
 export const STAGED = 0;
-/** Added (by this call, or read from the buffer). */
+/** Added by this call, or read from the buffer: an object's writes are queued for commit. */
 export const ADDED = 1;
 /** Removed: every member throws. */
-export const REMOVED_HANDLE = 2;
+export const REMOVED = 2;
 
 function article(type: string): string {
   // ObjectMeta is the one handle name read with a vowel sound ("a UserMeta", "a LabelInfo").
@@ -30,15 +35,15 @@ export function checkSameCall(handleScope: TransformScope, scope: TransformScope
 }
 
 /** Throws unless the handle was never added (add twice, add after remove). */
-export function checkAddable(status: number, type: string, operation: string, removeOperation: string): void {
+export function checkAddable(status: HandleState, type: string, operation: string, removeOperation: string): void {
   if (status === STAGED) return;
-  if (status === REMOVED_HANDLE) throw new MetaStateError(`${type} used after ${removeOperation} (passing it to ${operation}())`);
+  if (status === REMOVED) throw new MetaStateError(`${type} used after ${removeOperation} (passing it to ${operation}())`);
   throw new MetaStateError(`Expected a newly acquired ${type} for ${operation} but received one already added`);
 }
 
 /** Throws the error for removing a handle from an owner it is not in. */
-export function notIn(status: number, type: string, owner: string, operation: string, removeOperation: string): never {
-  if (status === REMOVED_HANDLE) throw new MetaStateError(`${type} used after ${removeOperation} (passing it to ${operation}())`);
+export function notIn(status: HandleState, type: string, owner: string, operation: string, removeOperation: string): never {
+  if (status === REMOVED) throw new MetaStateError(`${type} used after ${removeOperation} (passing it to ${operation}())`);
   const received = status === STAGED ? "one acquired but never added" : "one that is not in it";
   throw new MetaStateError(`Expected ${article(type)} ${type} of this ${owner} for ${operation} but received ${received}`);
 }
@@ -68,12 +73,12 @@ function describe(value: unknown): string {
  */
 export function checkUsable(
   scope: TransformScope,
-  status: number,
+  status: HandleState,
   type: string,
   member: string,
   action: "reading" | "writing" | "calling",
 ): void {
   if (!scope.alive) throw new StaleHandleError(type, member, action);
-  if (status === REMOVED_HANDLE) throw new MetaStateError(`${type} used after remove${type} (${action} ${member})`);
+  if (status === REMOVED) throw new MetaStateError(`${type} used after remove${type} (${action} ${member})`);
   if (action === "writing" && status === ADDED) throw readOnly(type, member, `add${type}`);
 }

@@ -10,16 +10,10 @@ import { MetaStateError, StaleHandleError } from "../../errors/errors.js";
 import type { NativeText } from "../../native/meta-binding.js";
 import { OBJ_STRIDE } from "../../protocol/transform-state.js";
 import type { ClassifierMeta } from "../classifier-meta.js";
+import { ADDED, REMOVED, STAGED, type HandleState } from "./handle-checks.js";
 import type { TransformScope } from "./transform-scope.js";
 import type { UserMeta } from "../user-meta.js";
 import { maskFromNative, type MaskParams } from "../values.js";
-
-/** Acquired from the pool, not added yet: writes travel with addObjectMeta. */
-export const ACQUIRED = 0;
-/** In a frame (added by this call or listed): writes are queued for commit. */
-export const IN_FRAME = 1;
-/** Removed: every member throws. */
-export const REMOVED = 2;
 
 export const OBJECT = "ObjectMeta";
 const NONE: readonly never[] = Object.freeze([]);
@@ -41,7 +35,7 @@ export class ObjectCore {
   readonly row: number;
   /** First double of the row in the table. */
   readonly base: number;
-  status: number;
+  status: HandleState;
   /** Index of the frame (in frameItems) the object is in; -1 when not added. */
   frameIndex: number;
   dirty = false;
@@ -61,13 +55,13 @@ export class ObjectCore {
   classifierItems: readonly ClassifierMeta[] | undefined;
   userMetaItems: readonly UserMeta[] | undefined;
 
-  constructor(scope: TransformScope, row: number, status: number, frameIndex: number) {
+  constructor(scope: TransformScope, row: number, status: HandleState, frameIndex: number) {
     this.scope = scope;
     this.row = row;
     this.base = row * OBJ_STRIDE;
     this.status = status;
     this.frameIndex = frameIndex;
-    if (status === ACQUIRED) {
+    if (status === STAGED) {
       // A pool object starts zeroed: no native call needed to know its extras (the text
       // params are made on first use).
       this.fresh = true;
@@ -96,7 +90,7 @@ export class ObjectCore {
 
   /** Records that a row member or string changed (sent at commit once the object is in a frame). */
   touch(): void {
-    if (this.status === IN_FRAME && !this.dirty) {
+    if (this.status === ADDED && !this.dirty) {
       this.dirty = true;
       this.scope.markDirty(this);
     }
@@ -109,7 +103,7 @@ export class ObjectCore {
       return;
     }
     if (this.label !== undefined && this.text !== undefined && this.maskLoaded) return;
-    const meta = this.scope.requireMeta("ObjectMeta");
+    const meta = this.scope.meta;
     const extras = meta.readObjectExtras(this.scope.callId, this.row);
     if (this.label === undefined) this.label = extras.label;
     if (this.text === undefined) this.text = extras.text;
@@ -152,8 +146,8 @@ export class ObjectCore {
   /** Sends a dirty object's row and changed extras (TransformScope.commit). */
   flush(): void {
     if (!this.dirty) return;
-    if (this.status === IN_FRAME) {
-      const meta = this.scope.requireMeta("ObjectMeta");
+    if (this.status === ADDED) {
+      const meta = this.scope.meta;
       meta.writeObject(this.scope.callId, this.row, this.changedLabel(), this.changedText(), this.changedMask());
     }
     this.sent();

@@ -36,12 +36,9 @@ import {
   type Color,
   type ColorInit,
   type FontParams,
-  type Font,
   type FontParamsInit,
-  type Rect,
   type RectParams,
   type RectParamsInit,
-  type Text,
   type TextParams,
   type TextParamsInit,
 } from "../values.js";
@@ -391,7 +388,7 @@ export class ObjectRectParams implements RectParams {
   }
 
   /** A plain copy. */
-  toJSON(): Rect {
+  toJSON(): RectParams {
     const box = this.#box.toJSON();
     return {
       ...box,
@@ -543,7 +540,7 @@ class ObjectFontParams implements FontParams {
     this.#changed();
   }
 
-  toJSON(): Font {
+  toJSON(): FontParams {
     this.#core.check(FONT.member);
     const font = this.#core.textStore().font;
     return { name: font.name, size: font.size, color: plainColor(font.color) };
@@ -645,7 +642,7 @@ export class ObjectTextParams implements TextParams {
   }
 
   /** A plain copy. */
-  toJSON(): Text {
+  toJSON(): TextParams {
     this.#core.check(TEXT.member);
     const text = this.#core.textStore();
     return {

@@ -42,8 +42,8 @@ export class TransformScope {
   alive = true;
   /** The call's state array (header + frame records); a private copy after detach(). */
   state: Float64Array;
-  /** The metadata binding; undefined where there is none (pure-JS tests): lists are then empty. */
-  readonly meta: MetaBinding | undefined;
+  /** The metadata binding every native function of the call goes through. */
+  readonly meta: MetaBinding;
   /** `state[STATE_CALL_ID]`, taken before anything can rewrite the shared array. */
   readonly callId: number;
   /** The object table bound for this call (empty until the first object operation). */
@@ -64,12 +64,12 @@ export class TransformScope {
   #rowsSeen = 0;
   #dirty: ObjectCore[] | undefined;
 
-  constructor(state: Float64Array, meta?: MetaBinding, tables: ObjectTablePool = sharedObjectTables) {
+  constructor(state: Float64Array, meta: MetaBinding, tables: ObjectTablePool = sharedObjectTables) {
     this.state = state;
     this.meta = meta;
     this.callId = state[STATE_CALL_ID] ?? 0;
     this.#tables = tables;
-    if (meta !== undefined && meta !== checkedBinding) checkLayout(meta);
+    if (meta !== checkedBinding) checkLayout(meta);
   }
 
   /**
@@ -112,15 +112,6 @@ export class TransformScope {
     this.batch = undefined;
   }
 
-  /** The binding, or an error naming what needed it. */
-  requireMeta(what: string): MetaBinding {
-    if (this.meta !== undefined) return this.meta;
-    throw new Error(
-      `${what} needs ds-element's native metadata binding, which this transform() call was not given ` +
-        `(run the element inside GStreamer or through ds-element/testing)`,
-    );
-  }
-
   /** Queues an object whose row or strings changed after it was added. */
   markDirty(core: ObjectCore): void {
     (this.#dirty ??= []).push(core);
@@ -128,7 +119,7 @@ export class TransformScope {
 
   /** Acquires an object from the batch's pool: its row, filled with DeepStream's defaults. */
   acquireRow(): number {
-    const meta = this.requireMeta("BatchMeta.acquireObjectMeta()");
+    const meta = this.meta;
     this.#bindTable(meta);
     if (this.#rowsSeen >= this.table.length / OBJ_STRIDE) this.#growTable(meta, this.#rowsSeen + 1);
     let row: number;
@@ -146,7 +137,7 @@ export class TransformScope {
 
   /** The rows of frame `frameIndex`'s objects, in list order: `rows[0..count)`. */
   listRows(frameIndex: number): { rows: Int32Array; count: number } {
-    const meta = this.requireMeta("FrameMeta.objectItems");
+    const meta = this.meta;
     // Listing refills the rows from native metadata: send pending writes first.
     this.commit();
     this.#bindTable(meta);

@@ -3,24 +3,24 @@ import { extractFrame } from "../tensor/extract.js";
 import type { TensorHandle } from "../tensor/tensor-handle.js";
 import { readClockTime, readState, type TransformScope } from "../metadata/call/transform-scope.js";
 
-const HANDLE = "Buffer";
+const HANDLE = "GstBuffer";
 
 /**
  * The GstBuffer being transformed (in place). Times are in nanoseconds, `undefined` when the
  * buffer has none. `extract(batchId)` gives a frame's pixels as a zero-copy tensor.
  *
  * Valid only during the transform() call that received it (see {@link StaleHandleError}).
- * Note: this is ds-element's `Buffer`, not Node's; import it as a type where both are used.
+ * Named after GStreamer's type so that it never hides Node's global `Buffer`.
  *
  * @example
  * ```ts
- * import type { Buffer } from "ds-element";
- * transform(batch: BatchMeta, buffer: Buffer) {
+ * import type { GstBuffer } from "ds-element";
+ * transform(batch: BatchMeta, buffer: GstBuffer) {
  *   if (buffer.pts !== undefined) this.lastPtsMs = buffer.pts / 1e6;
  * }
  * ```
  */
-export class Buffer {
+export class GstBuffer {
   readonly #scope: TransformScope;
 
   /** @internal Buffers come from the host; user code never constructs them. */
@@ -110,13 +110,13 @@ export class Buffer {
    * ```
    */
   toJSON(): {
-    /** See {@link Buffer.pts}. */
+    /** See {@link GstBuffer.pts}. */
     pts: number | undefined;
-    /** See {@link Buffer.dts}. */
+    /** See {@link GstBuffer.dts}. */
     dts: number | undefined;
-    /** See {@link Buffer.duration}. */
+    /** See {@link GstBuffer.duration}. */
     duration: number | undefined;
-    /** See {@link Buffer.size}. */
+    /** See {@link GstBuffer.size}. */
     size: number;
   } {
     return { pts: this.pts, dts: this.dts, duration: this.duration, size: this.size };
