@@ -34,11 +34,9 @@ function argument(index, fallback, minimum) {
   return value;
 }
 
+/** The standalone binding, through the SDK's one native loader (its version check included). */
 function loadAddon() {
-  const path = process.env.DSNODE_STANDALONE_BINDING ?? require(join(root, "native-host", "index.js")).standaloneBindingPath;
-  const module = { exports: {} };
-  process.dlopen(module, path);
-  return module.exports;
+  return require(join(root, "sdk", "dist", "native", "loader.js")).loadStandaloneBinding();
 }
 
 /** The detections both sides write (meta_bench.cpp makes the same ones). */

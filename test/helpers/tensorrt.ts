@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
+import { loadStandaloneBinding } from "../../sdk/src/native/loader";
 import * as onnx from "../../sdk/src/testing/models/onnx-encoding";
 import { repoRoot } from "./gst";
 
@@ -71,20 +72,17 @@ export interface TensorRTAddon {
 }
 
 /**
- * The standalone binding (DSNODE_STANDALONE_BINDING, else ds-element-native's build) with the
+ * The standalone binding (through the SDK's one loader, sdk/src/native/loader.ts) with the
  * test-only `cudaTesting` of dsnode_cuda_testing.node beside it (built here from the native
  * build folder, where CMake found TensorRT and CUDA), or why not.
  */
 export function loadTestingAddon(): TensorRTAddon | string {
   const require = createRequire(__filename);
-  const path =
-    process.env.DSNODE_STANDALONE_BINDING ?? (require("ds-element-native") as { standaloneBindingPath: string }).standaloneBindingPath;
-  if (!existsSync(path)) return `the standalone binding ${path} is not built (npm run build)`;
   let addon: TensorRTAddon;
   try {
-    addon = require(path) as TensorRTAddon;
+    addon = loadStandaloneBinding();
   } catch (error) {
-    return `the standalone binding ${path} does not load: ${(error as Error).message}`;
+    return (error as Error).message;
   }
   if (addon.loadTensorRT === undefined) return addon;
   const build = process.env.DSNODE_META_BUILD_DIR ?? join(repoRoot, "native-host", "build");

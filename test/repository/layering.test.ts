@@ -131,6 +131,21 @@ const TEST_ONLY_NATIVE = /\bStandaloneHarness\b|\bloadStandaloneBinding\b|\.harn
 /** Where they are defined, and ds-element/testing, whose harness is for users' tests. */
 const MAY_USE_TEST_ONLY = new Set([NATIVE_LOADER, "sdk/src/native/meta-binding.ts"]);
 
+describe("test/, bench/ and scripts/", () => {
+  const sources = () =>
+    [...files("test", /\.(ts|mjs|js|cjs)$/), ...files("bench", /\.(ts|mjs|js|cjs)$/), ...files("scripts", /\.(ts|mjs|js|cjs)$/)].filter(
+      (file) => file !== "test/repository/layering.test.ts",
+    );
+
+  it(`load the shipped binaries only through ${NATIVE_LOADER}`, () => {
+    expect(sources().filter((file) => LOADS_NATIVE.test(read(file)))).toEqual([]);
+  });
+
+  it("load the test-only dsnode_cuda_testing.node in one place, the GPU tests' helper", () => {
+    expect(sources().filter((file) => /_testing\.node\b/.test(read(file)))).toEqual(["test/helpers/tensorrt.ts"]);
+  });
+});
+
 describe("sdk/src", () => {
   it(`loads native binaries only in ${NATIVE_LOADER}`, () => {
     // Tests included: they take the loader's bindings (test-support) instead of loading their own.

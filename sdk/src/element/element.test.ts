@@ -4,7 +4,7 @@ import { ElementDefinitionError, PropertyValidationError, StaleHandleError } fro
 import type { BatchMeta } from "../metadata/batch-meta.js";
 import type { GstBuffer } from "../stream/gst-buffer.js";
 import { HOST_PROTOCOL_V1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
-import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
+import { standaloneBindings } from "../native/loader.js";
 import { makeTransformState, writeTransformState } from "../test-support/transform-state.js";
 import { Element } from "./element.js";
 
@@ -38,11 +38,11 @@ class FrameCounter extends Element.define(declaration) {
   }
 }
 
-const addon = requireStandaloneBinding();
+const bindings = standaloneBindings();
 
-/** The host's services, with the real metadata binding (these tests read only frame fields, which make no native call). */
+/** The host's services, with the real bindings (these tests read only frame fields, which make no native call). */
 function hostServices() {
-  return { log: vi.fn(), postError: vi.fn(), meta: addon.meta } satisfies HostServicesV1;
+  return { log: vi.fn(), postError: vi.fn(), bindings } satisfies HostServicesV1;
 }
 
 describe("Element.create", () => {
@@ -116,7 +116,7 @@ describe("host protocol v1 adapter", () => {
   it("refuses a transform from a host that gave no metadata binding, naming the element", () => {
     const instance = adapterOf({ log: vi.fn(), postError: vi.fn() }).instantiate(1, { location: "/tmp/x" });
     expect(() => instance.transform(makeTransformState({ frames: [{}] }))).toThrow(
-      "framecounter: transform() called by a host that gave no metadata binding (HostServicesV1.meta)",
+      "framecounter: transform() called by a host that gave no native bindings (HostServicesV1.bindings)",
     );
   });
 

@@ -93,7 +93,7 @@ class HostedElement implements ElementInstanceV1 {
     this.hooks?.beforeTransform();
     if (this.meta === undefined) {
       // The host hands the binding to every runtime that transforms; only `ds-element build` (reading the manifest) has none.
-      throw new Error(`${this.definition.name}: transform() called by a host that gave no metadata binding (HostServicesV1.meta)`);
+      throw new Error(`${this.definition.name}: transform() called by a host that gave no native bindings (HostServicesV1.bindings)`);
     }
     const scope = new TransformScope(state, this.meta);
     let result: unknown;

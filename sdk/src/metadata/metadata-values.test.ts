@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, MetaStateError } from "../errors/errors.js";
 import type { MetaBinding } from "../native/meta-binding.js";
-import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
 import { makeBuffer, requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { openNativeCall } from "../testing/native-call.js";
 import { makeTransformState } from "../test-support/transform-state.js";
@@ -428,13 +427,6 @@ describe("staging and defaults", () => {
     expect(obj.maskParams?.data).toEqual(new Float32Array([0.5]));
     obj.maskParams = undefined;
     expect(obj.maskParams).toBeUndefined();
-  });
-
-  it("refuses a binding of another layout version", () => {
-    const meta = { ...addon.meta, layoutVersion: META_LAYOUT_VERSION + 1 };
-    expect(() => new TransformScope(makeTransformState(), meta)).toThrow(
-      `Expected metadata layout version ${META_LAYOUT_VERSION} for the native binding but received ${META_LAYOUT_VERSION + 1}`,
-    );
   });
 });
 

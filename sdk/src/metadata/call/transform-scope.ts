@@ -1,7 +1,6 @@
 import { StaleHandleError } from "../../errors/errors.js";
 import type { MetaBinding } from "../../native/meta-binding.js";
 import {
-  META_LAYOUT_VERSION,
   OBJ_PARENT_ROW,
   OBJ_STRIDE,
   STATE_CALL_ID,
@@ -20,7 +19,6 @@ import type { UserMeta } from "../user-meta.js";
 const NO_TABLE = new Float64Array(0);
 /** The code of the RangeError `acquireObject` throws when the bound table has no room. */
 const TABLE_FULL = "ERR_DS_ELEMENT_TABLE_FULL";
-let checkedBinding: MetaBinding | undefined;
 
 /**
  * The life of one transform() call, shared by every handle that call hands out. Ending the
@@ -69,7 +67,6 @@ export class TransformScope {
     this.meta = meta;
     this.callId = state[STATE_CALL_ID] ?? 0;
     this.#tables = tables;
-    if (meta !== checkedBinding) checkLayout(meta);
   }
 
   /**
@@ -185,16 +182,6 @@ export class TransformScope {
     meta.bindObjectTable(this.callId, table);
     this.table = table;
   }
-}
-
-function checkLayout(meta: MetaBinding): void {
-  if (meta.layoutVersion !== META_LAYOUT_VERSION) {
-    throw new Error(
-      `Expected metadata layout version ${META_LAYOUT_VERSION} for the native binding but received ${meta.layoutVersion}: ` +
-        `ds-element and ds-element-native are from different releases (reinstall them together)`,
-    );
-  }
-  checkedBinding = meta;
 }
 
 /** Reads one double of a live scope, or throws StaleHandleError naming the handle and member. */
