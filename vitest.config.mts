@@ -15,8 +15,33 @@ export default defineConfig({
       },
       {
         test: {
+          // Type tests: tsc over the SDK and the tests (test/tsconfig.json) with expectTypeOf
+          // and @ts-expect-error checked; a type error anywhere in them fails the run. The
+          // *.types.test.ts files also run as ordinary tests in the projects above.
+          name: "types",
+          include: [],
+          typecheck: {
+            enabled: true,
+            only: true,
+            include: ["sdk/src/**/*.types.test.ts", "test/**/*.types.test.ts"],
+            tsconfig: "test/tsconfig.json",
+          },
+        },
+      },
+      {
+        test: {
+          // What the repository's sources must keep (layering, no code in strings): reads files,
+          // builds nothing.
+          name: "repository",
+          include: ["test/repository/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
+          exclude: ["test/repository/**"],
           globalSetup: ["test/helpers/projects.ts"],
           environment: "node",
           // Real pipelines: builds, Node start-up inside GStreamer, one file at a time.

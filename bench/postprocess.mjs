@@ -16,6 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeMachine } from "./harness/machine.mjs";
 import { median } from "./harness/statistics.mjs";
+import { seededRandom } from "../sdk/src/test-support/seeded-random.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "bench", "out", "postprocess");
@@ -238,13 +239,3 @@ function syntheticOutput(objects, seed) {
   return output;
 }
 
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -18,7 +18,7 @@
 // DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
 // DS_BENCH_OSD_FRAMES (100), DS_BENCH_OSD_ROUNDS (9), DS_BENCH_OSD_OBJECTS (50),
 // DS_BENCH_NATIVE_DIR (measure another native build's libgstdsnode.so + libdsnode-runtime.so.0,
-// dsnode_meta.node, dsnode-meta-bench and dsnode-pipeline-bench).
+// dsnode_standalone.node, dsnode-meta-bench and dsnode-pipeline-bench).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -143,7 +143,7 @@ async function main() {
       peers, objects: settings.metaObjects, rounds: settings.metaRounds, trials: settings.metaTrials, onProgress: progress("metadata peer runs"),
     });
     printMeta(meta, machine.cores);
-    results.meta = { ...meta, targets: "bulk <= 2x C++, one by one <= 10x C++ (issue 3)" };
+    results.meta = { ...meta, targets: "bulk <= 2x C++, one by one <= 10x C++" };
   }
 
   if (sections.has("onnx-runner")) {

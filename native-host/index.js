@@ -2,7 +2,7 @@
 // Where the native artefacts of ds-element-native live. Only sdk/src/native/ reads this.
 //
 // DS_ELEMENT_NATIVE_DIR names another build of this package's native code (a folder holding
-// libgstdsnode.so, libdsnode-runtime.so.0 and dsnode_meta.node): `npm run test:deepstream`
+// libgstdsnode.so, libdsnode-runtime.so.0 and dsnode_standalone.node): `npm run test:deepstream`
 // points it at native-host/build-deepstream/Release so that the DeepStream build never
 // replaces the portable one in build/Release.
 const path = require('node:path');
@@ -14,6 +14,6 @@ module.exports = {
   buildDir,
   pluginPath: path.join(buildDir, 'libgstdsnode.so'),
   runtimePath: path.join(buildDir, 'libdsnode-runtime.so.0'),
-  // The testing addon: the metadata binding + harness, loadable by any Node (process.dlopen).
-  metaAddonPath: path.join(buildDir, 'dsnode_meta.node'),
+  // The standalone binding: the metadata binding + harness, loadable by any Node (process.dlopen).
+  standaloneBindingPath: path.join(buildDir, 'dsnode_standalone.node'),
 };

@@ -24,7 +24,7 @@ cxx="${CXX:-c++}"
 # shellcheck disable=SC2046
 "$cxx" -std=c++17 -Wall -Wextra -Wno-unused-parameter -Werror -fPIC -c \
   -I"$here/native-host/src" -isystem "$include_dir" $(pkg-config --cflags gstreamer-1.0 gstreamer-video-1.0 gstreamer-base-1.0) \
-  -DDSNODE_HAVE_DEEPSTREAM=1 \
+  -DDSNODE_HAVE_DEEPSTREAM=1 -DDSNODE_DEEPSTREAM_LIB_DIR="\"$include_dir/../lib\"" \
   "$here/native-host/src/meta/deepstream_backend.cpp" -o "$out/deepstream_backend.o"
 # The plugin's element picks the DeepStream backend per buffer on such a build: compile that
 # branch too (it names no DeepStream type, so no DeepStream header is needed for it).
@@ -39,6 +39,6 @@ cxx="${CXX:-c++}"
   -I"$here/native-host/src" -isystem "$include_dir" $(pkg-config --cflags gstreamer-1.0 gstreamer-video-1.0) \
   -DDSNODE_HAVE_DEEPSTREAM=1 \
   "$here/native-host/src/tensor/frame_access.cpp" -o "$out/frame_access.o"
-undefined="$(nm -C --undefined-only "$out/deepstream_backend.o" | grep -oE '\b(nvds_[a-z_]+|gst_buffer_[a-z_]+nvds[a-z_]*)\b' | sort -u | paste -sd' ' -)"
+undefined="$(nm -C --undefined-only "$out/deepstream_backend.o" | { grep -oE '\b(nvds_[a-z_]+|gst_buffer_[a-z_]+nvds[a-z_]*)\b' || true; } | sort -u | paste -sd' ' -)"
 echo "ok: deepstream_backend.cpp, gst/element.cpp (DeepStream branch) and tensor/frame_access.cpp (NVMM frames) compile against DeepStream ${version:-?} headers in $include_dir"
-echo "DeepStream symbols it needs at link time: $undefined"
+echo "DeepStream symbols it needs at link time: ${undefined:-none (NVIDIA libraries are opened with dlopen when an element starts)}"

@@ -38,8 +38,8 @@ strict=(-std=c++17 -Wall -Wextra -Werror -fPIC -c -I"$src" -isystem "$include_di
 napi=(-I"$node_include" -I"$here/native-host/$addon_api" -DNAPI_VERSION=8 -DNAPI_DISABLE_CPP_EXCEPTIONS=0 -DNODE_ADDON_API_DISABLE_DEPRECATED)
 "$cxx" "${strict[@]}" "$src/runners/tensorrt_runner.cpp" -o "$out/tensorrt_runner.o"
 "$cxx" "${strict[@]}" "$src/runners/gpu_completion.cpp" -o "$out/gpu_completion.o"
-"$cxx" "${strict[@]}" "${napi[@]}" "$src/runners/tensorrt_binding.cpp" -o "$out/tensorrt_binding.o"
-"$cxx" "${strict[@]}" "${napi[@]}" "$src/runners/cuda_testing_binding.cpp" -o "$out/cuda_testing_binding.o"
+"$cxx" "${strict[@]}" "${napi[@]}" "$src/binding/tensorrt_binding.cpp" -o "$out/tensorrt_binding.o"
+"$cxx" "${strict[@]}" "${napi[@]}" "$here/native-host/test/cuda_testing_binding.cpp" -o "$out/cuda_testing_binding.o"
 # NvOnnxParser.h is in include/ from 10.14 (before, in the parsers/onnx submodule).
 builder_note="test/tensorrt_build_engine.cpp (no NvOnnxParser.h there: not compiled)"
 if [[ -f "$include_dir/NvOnnxParser.h" ]]; then
@@ -53,9 +53,9 @@ project=(-std=c++17 -Wall -Wextra -Wno-unused-parameter -Werror -fPIC -c -I"$src
   $(pkg-config --cflags gstreamer-1.0 gstreamer-base-1.0 gstreamer-video-1.0))
 "$cxx" "${project[@]}" -isystem "${LIBNODE_INCLUDE_ROOT:-/usr/include/nodejs}/deps/v8/include" \
   -isystem "${LIBNODE_INCLUDE_ROOT:-/usr/include/nodejs}/deps/uv/include" "$src/binding/binding.cpp" -o "$out/binding.o"
-"$cxx" "${project[@]}" "$src/harness/harness_addon.cpp" -o "$out/harness_addon.o"
+"$cxx" "${project[@]}" "$src/binding/standalone_binding.cpp" -o "$out/standalone_binding.o"
 trt_symbols="$(nm --undefined-only "$out"/tensorrt_*.o | awk '{print $2}' | grep -E '^(create|get)[A-Za-z]*(Infer|Onnx)[A-Za-z_]*$' | sort -u | paste -sd' ' -)"
 cuda_symbols="$(nm --undefined-only "$out"/tensorrt_runner.o "$out"/gpu_completion.o "$out"/cuda_testing_binding.o | awk '{print $2}' | grep -E '^cuda[A-Z]' | sort -u | paste -sd' ' -)"
-echo "ok: runners/tensorrt_runner.cpp, runners/gpu_completion.cpp, runners/tensorrt_binding.cpp, runners/cuda_testing_binding.cpp and $builder_note compile against TensorRT $version headers in $include_dir (CUDA headers: $cuda_include); binding.cpp and harness_addon.cpp compile with DSNODE_HAVE_TENSORRT"
+echo "ok: runners/tensorrt_runner.cpp, runners/gpu_completion.cpp, binding/tensorrt_binding.cpp, test/cuda_testing_binding.cpp and $builder_note compile against TensorRT $version headers in $include_dir (CUDA headers: $cuda_include); binding.cpp and standalone_binding.cpp compile with DSNODE_HAVE_TENSORRT"
 echo "TensorRT symbols they need at link time (libnvinfer, libnvonnxparser): $trt_symbols"
 echo "CUDA runtime symbols: $cuda_symbols"

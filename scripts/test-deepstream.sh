@@ -58,14 +58,14 @@ native="$repo/native-host/build-deepstream/Release"
 log "building the native host against $root in native-host/build-deepstream"
 (cd native-host && npx cmake-js compile --out build-deepstream --CDCMAKE_BUILD_TYPE=Release --CDDS_SDK_ROOT="$root")
 # The plugin opens NVIDIA's libraries itself (dlopen, native-host/src/meta/deepstream_backend.cpp):
-# ask the build's testing addon which libnvds_meta.so that is.
+# ask the build's standalone binding which libnvds_meta.so that is.
 export LD_LIBRARY_PATH="$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 linked=$(node -e '
   const addon = { exports: {} };
   process.dlopen(addon, process.argv[1]);
   const { backend, deepstreamLibrary } = addon.exports.harness;
   if (backend !== "deepstream" || !deepstreamLibrary) process.exit(1);
-  console.log(deepstreamLibrary);' "$native/dsnode_meta.node") \
+  console.log(deepstreamLibrary);' "$native/dsnode_standalone.node") \
   || fail "the native build in $native has no working DeepStream backend (see the cmake output above)"
 log "backend: DeepStream (NvDsBatchMeta), libnvds_meta.so: $(readlink -f "$linked")"
 

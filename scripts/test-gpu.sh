@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run test:gpu`: the GPU acceptance tests (issue 4; docs/internals/gpu-testing.md).
+# `npm run test:gpu`: the GPU acceptance tests (docs/internals/gpu-testing.md).
 #
 # On a machine with an NVIDIA GPU (nvidia-smi lists one) and everything installed (scripts/setup.sh:
 # GStreamer, libnode, nvcc for the CUDA build): builds, then runs scripts/gpu/device-run.sh on this
@@ -28,7 +28,7 @@ if has_gpu && [ "${DS_GPU_FORCE_BUNDLE:-0}" != 1 ]; then
   if [ -n "${TENSORRT_ROOT:-}" ]; then
     (cd native-host && npx cmake-js compile --out build --CDCMAKE_BUILD_TYPE=Release --CDTENSORRT_ROOT="$TENSORRT_ROOT")
   fi
-  node -e 'const a = require(require("ds-element-native").metaAddonPath);
+  node -e 'const a = require(require("ds-element-native").standaloneBindingPath);
     console.log("[test:gpu] TensorRT runner: " + (a.loadTensorRT ? "built, TensorRT " + a.tensorRTVersion
       : "not built (CMake found no TensorRT; set TENSORRT_ROOT): test/gpu/tensorrt-runner.test.ts is skipped"))' || true
   # The fixture elements, built as the integration tests build them.

@@ -1,4 +1,4 @@
-// Issue 4, acceptance 1: the ball detector example (an InferenceElement on the ONNX test model)
+// The ball detector example (an InferenceElement on the ONNX test model)
 // runs in a real pipeline; the ball is located independently from the pixels of the same
 // frames, and every frame's detection must overlap it with IoU >= 0.7.
 import { cpSync, mkdtempSync, readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 4: the test detector that scripts/make-ball-model.mjs writes, checked on CPU with ONNX
+// The test detector that scripts/make-ball-model.mjs writes, checked on CPU with ONNX
 // Runtime against real `videotestsrc pattern=ball` frames: letterboxed the way a YOLOv8
 // pipeline does, decoded with a confidence threshold and NMS, mapped back to the frame and
 // compared with the ball's box found from the pixels alone.

@@ -1,4 +1,4 @@
-// Issue 16, acceptance 4: `ds-element dev` runs a live pipeline; edits of the element's source
+// `ds-element dev` runs a live pipeline; edits of the element's source
 // reach it at the next buffer without stopping it or losing a buffer (start() on the new code
 // before stop() on the old, onHotReload carrying state over), and an edit that does not build,
 // or whose start() throws, keeps the running code and says why.

@@ -1,4 +1,4 @@
-// Issue 16, acceptance 3: an element that returns Element.DROP for every other buffer, sync and
+// An element that returns Element.DROP for every other buffer, sync and
 // async. 100 buffers in, 50 out, EOS reaches the elements after it, no error.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

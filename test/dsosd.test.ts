@@ -1,4 +1,4 @@
-// Issue 16, acceptance 2: dsosd draws what osdscene wrote (test/fixtures/elements/src/osdscene.ts)
+// dsosd draws what osdscene wrote (test/fixtures/elements/src/osdscene.ts)
 // at the right pixels on each packed format, every display element past the 16 of one DeepStream
 // display meta, 10 000 labelled objects without error, refuses bad sizes naming the field, and
 // draws only what its display-* properties ask for. The frames come out of a real pipeline

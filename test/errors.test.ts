@@ -1,4 +1,4 @@
-// Acceptance 4: every way user code can fail ends in a pipeline ERROR that names the element
+// Every way user code can fail ends in a pipeline ERROR that names the element
 // and shows the user's file:line — never a crash, never a hang of the host process.
 import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Issue 4: Buffer.extract in real pipelines. Two pixelprobe elements in a row on videotestsrc
+// Buffer.extract in real pipelines. Two pixelprobe elements in a row on videotestsrc
 // frames of one solid colour: the first records what it extracts (descriptor, pixels,
 // preprocess output) and paints one pixel white in place; the second must find that pixel as
 // the brightest, which proves the view is zero-copy and writes reach downstream. An

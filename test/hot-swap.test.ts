@@ -1,4 +1,4 @@
-// Issue 4, acceptance 3: changing an InferenceElement's `model` while PLAYING. The ball
+// Changing an InferenceElement's `model` while PLAYING. The ball
 // detector starts on the model that reports the ball as class 0 and is switched to its twin
 // that reports it as class 1; a python3-gi host sets the property from a pad probe just before
 // a known buffer and counts buffers in and out. No buffer may be lost, every frame must carry

@@ -1,4 +1,4 @@
-// Acceptance 2: gst-inspect-1.0 shows everything from the manifest, without starting Node.
+// gst-inspect-1.0 shows everything from the manifest, without starting Node.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { inspect, repoRoot, scratchDir } from "./helpers/gst";
@@ -52,6 +52,17 @@ describe("gst-inspect-1.0 framecounter", () => {
     property("tags", "Tags written into every line", 'Default: "<  >"\\s+GstValueArray of GValues of type "gchararray"');
     property("mark-frames", "Frame numbers to log at INFO level", 'Default: "<  >"\\s+GstValueArray of GValues of type "gint"');
     expect(run.stdout).toMatch(/\(1\): accurate\s+- accurate/);
+  });
+
+  it("shows what the checked-in surface shows (test/snapshots/framecounter.gst-inspect.txt)", async () => {
+    // The element's whole public surface as users see it: a change to a property, a pad
+    // template or the element metadata fails here until the snapshot is updated on purpose
+    // (`npx vitest run -u test/inspect.test.ts`). Where the plugin lies and trailing blanks
+    // are not part of it.
+    const surface = run.stdout
+      .replace(/^(\s+Filename\s+).*\/(libgstdsnode\.so)$/m, "$1<dist>/$2")
+      .replace(/[ \t]+$/gm, "");
+    await expect(surface).toMatchFileSnapshot("snapshots/framecounter.gst-inspect.txt");
   });
 
   it("registers the element from its manifest without loading libnode", () => {

@@ -1,12 +1,9 @@
 // The metadata binding's raw functions (sdk/src/native/meta-binding.ts) in an ordinary Node,
-// through the testing addon dsnode_meta.node: calls opened on GstBuffers with portable batches,
+// through the standalone binding dsnode_standalone.node: calls opened on GstBuffers with portable batches,
 // every kind of meta written, read back, copied with the buffer, and the error texts users see.
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type {
-  HarnessBinding,
+  StandaloneHarness,
   MetaBinding,
   NativeColor,
   NativeDisplayContent,
@@ -19,37 +16,36 @@ import {
   FRAME_BUF_DURATION,
   FRAME_BUF_PTS,
   FRAME_INFER_DONE,
-  FRAME_MISC,
-  FRAME_NTP_HI,
-  FRAME_NTP_LO,
+  FRAME_MISC_FRAME_INFO,
+  FRAME_NTP_TIMESTAMP,
   FRAME_NUM,
-  FRAME_NUM_SURFACES,
+  FRAME_NUM_SURFACES_PER_FRAME,
   FRAME_PAD_INDEX,
   FRAME_PIPELINE_HEIGHT,
   FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
+  FRAME_SOURCE_FRAME_HEIGHT,
   FRAME_SOURCE_ID,
-  FRAME_SOURCE_WIDTH,
+  FRAME_SOURCE_FRAME_WIDTH,
   FRAME_SURFACE_INDEX,
   FRAME_SURFACE_TYPE,
   META_LAYOUT_VERSION,
-  OBJ_BG_COLOR,
-  OBJ_BORDER_COLOR,
-  OBJ_BORDER_WIDTH,
+  OBJ_RECT_PARAMS_BG_COLOR,
+  OBJ_RECT_PARAMS_BORDER_COLOR,
+  OBJ_RECT_PARAMS_BORDER_WIDTH,
   OBJ_CLASS_ID,
-  OBJ_COLOR_ID,
+  OBJ_RECT_PARAMS_COLOR_ID,
   OBJ_CONFIDENCE,
-  OBJ_DETECTOR_BBOX,
+  OBJ_DETECTOR_BBOX_INFO,
   OBJ_FRAME_INDEX,
-  OBJ_HAS_BG_COLOR,
-  OBJ_HAS_COLOR_INFO,
-  OBJ_MISC,
+  OBJ_RECT_PARAMS_HAS_BG_COLOR,
+  OBJ_RECT_PARAMS_HAS_COLOR_INFO,
+  OBJ_MISC_OBJ_INFO,
   OBJ_OBJECT_ID,
   OBJ_PARENT_ROW,
-  OBJ_RECT,
-  OBJ_ROTATION_ANGLE,
+  OBJ_RECT_PARAMS,
+  OBJ_RECT_PARAMS_ROTATION_ANGLE,
   OBJ_STRIDE,
-  OBJ_TRACKER_BBOX,
+  OBJ_TRACKER_BBOX_INFO,
   OBJ_TRACKER_CONFIDENCE,
   OBJ_UNIQUE_COMPONENT_ID,
   STATE_BACKEND,
@@ -64,25 +60,16 @@ import {
   STATE_SIZE,
   stateLength,
 } from "../sdk/src/protocol/transform-state";
-import { repoRoot } from "./helpers/gst";
+import { loadStandaloneBinding } from "../sdk/src/native/loader";
 import { nativeBackend } from "./helpers/projects";
 
-const requireFromRoot = createRequire(join(repoRoot, "package.json"));
-// DSNODE_META_ADDON: another build of the addon (e.g. one with -fsanitize=address).
-const metaAddonPath =
-  process.env.DSNODE_META_ADDON ??
-  (requireFromRoot(join(repoRoot, "native-host", "index.js")) as { metaAddonPath: string }).metaAddonPath;
-
 let meta: MetaBinding;
-let harness: HarnessBinding;
+let harness: StandaloneHarness;
 
 beforeAll(() => {
-  if (!existsSync(metaAddonPath)) {
-    throw new Error(`${metaAddonPath} is missing: build it with \`npm run build -w ds-element-native\``);
-  }
-  const addon = { exports: {} as { meta: MetaBinding; harness: HarnessBinding } };
-  process.dlopen(addon, metaAddonPath);
-  ({ meta, harness } = addon.exports);
+  // The one loader (DSNODE_STANDALONE_BINDING: another build of the addon, e.g. one with
+  // -fsanitize=address); it throws, naming the path and the fix, when the addon is not built.
+  ({ meta, harness } = loadStandaloneBinding());
 });
 
 // ---------------------------------------------------------------- helpers
@@ -142,17 +129,17 @@ function frameRecord(v: FrameValues): Float64Array {
   record[FRAME_SOURCE_ID] = v.sourceId;
   record[FRAME_PAD_INDEX] = v.padIndex;
   record[FRAME_BATCH_ID] = v.batchId;
-  record[FRAME_SOURCE_WIDTH] = v.width;
-  record[FRAME_SOURCE_HEIGHT] = v.height;
+  record[FRAME_SOURCE_FRAME_WIDTH] = v.width;
+  record[FRAME_SOURCE_FRAME_HEIGHT] = v.height;
   record[FRAME_PIPELINE_WIDTH] = v.width / 2;
   record[FRAME_PIPELINE_HEIGHT] = v.height / 2;
-  record[FRAME_NTP_HI] = Number(v.ntp >> 32n);
-  record[FRAME_NTP_LO] = Number(v.ntp & 0xffffffffn);
+  record[FRAME_NTP_TIMESTAMP] = Number(v.ntp >> 32n);
+  record[FRAME_NTP_TIMESTAMP + 1] = Number(v.ntp & 0xffffffffn);
   record[FRAME_SURFACE_TYPE] = 1;
   record[FRAME_SURFACE_INDEX] = v.batchId;
-  record[FRAME_NUM_SURFACES] = 1;
+  record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
   record[FRAME_INFER_DONE] = 1;
-  v.misc.forEach((value, i) => (record[FRAME_MISC + i] = value));
+  v.misc.forEach((value, i) => (record[FRAME_MISC_FRAME_INFO + i] = value));
   return record;
 }
 
@@ -215,17 +202,17 @@ function readRow(table: Float64Array, row: number): RowValues & { parentRow: num
     uniqueComponentId: slot(OBJ_UNIQUE_COMPONENT_ID),
     confidence: slot(OBJ_CONFIDENCE),
     trackerConfidence: slot(OBJ_TRACKER_CONFIDENCE),
-    rect: slice(OBJ_RECT, 4),
-    borderWidth: slot(OBJ_BORDER_WIDTH),
-    borderColor: slice(OBJ_BORDER_COLOR, 4),
-    hasBgColor: slot(OBJ_HAS_BG_COLOR),
-    bgColor: slice(OBJ_BG_COLOR, 4),
-    hasColorInfo: slot(OBJ_HAS_COLOR_INFO),
-    colorId: slot(OBJ_COLOR_ID),
-    rotationAngle: slot(OBJ_ROTATION_ANGLE),
-    detectorBbox: slice(OBJ_DETECTOR_BBOX, 4),
-    trackerBbox: slice(OBJ_TRACKER_BBOX, 4),
-    misc: slice(OBJ_MISC, 4),
+    rect: slice(OBJ_RECT_PARAMS, 4),
+    borderWidth: slot(OBJ_RECT_PARAMS_BORDER_WIDTH),
+    borderColor: slice(OBJ_RECT_PARAMS_BORDER_COLOR, 4),
+    hasBgColor: slot(OBJ_RECT_PARAMS_HAS_BG_COLOR),
+    bgColor: slice(OBJ_RECT_PARAMS_BG_COLOR, 4),
+    hasColorInfo: slot(OBJ_RECT_PARAMS_HAS_COLOR_INFO),
+    colorId: slot(OBJ_RECT_PARAMS_COLOR_ID),
+    rotationAngle: slot(OBJ_RECT_PARAMS_ROTATION_ANGLE),
+    detectorBbox: slice(OBJ_DETECTOR_BBOX_INFO, 4),
+    trackerBbox: slice(OBJ_TRACKER_BBOX_INFO, 4),
+    misc: slice(OBJ_MISC_OBJ_INFO, 4),
     parentRow: slot(OBJ_PARENT_ROW),
     frameIndex: slot(OBJ_FRAME_INDEX),
   };
@@ -238,17 +225,17 @@ function writeRow(table: Float64Array, row: number, v: RowValues): void {
   table[at + OBJ_UNIQUE_COMPONENT_ID] = v.uniqueComponentId;
   table[at + OBJ_CONFIDENCE] = v.confidence;
   table[at + OBJ_TRACKER_CONFIDENCE] = v.trackerConfidence;
-  table.set(v.rect, at + OBJ_RECT);
-  table[at + OBJ_BORDER_WIDTH] = v.borderWidth;
-  table.set(v.borderColor, at + OBJ_BORDER_COLOR);
-  table[at + OBJ_HAS_BG_COLOR] = v.hasBgColor;
-  table.set(v.bgColor, at + OBJ_BG_COLOR);
-  table[at + OBJ_HAS_COLOR_INFO] = v.hasColorInfo;
-  table[at + OBJ_COLOR_ID] = v.colorId;
-  table[at + OBJ_ROTATION_ANGLE] = v.rotationAngle;
-  table.set(v.detectorBbox, at + OBJ_DETECTOR_BBOX);
-  table.set(v.trackerBbox, at + OBJ_TRACKER_BBOX);
-  table.set(v.misc, at + OBJ_MISC);
+  table.set(v.rect, at + OBJ_RECT_PARAMS);
+  table[at + OBJ_RECT_PARAMS_BORDER_WIDTH] = v.borderWidth;
+  table.set(v.borderColor, at + OBJ_RECT_PARAMS_BORDER_COLOR);
+  table[at + OBJ_RECT_PARAMS_HAS_BG_COLOR] = v.hasBgColor;
+  table.set(v.bgColor, at + OBJ_RECT_PARAMS_BG_COLOR);
+  table[at + OBJ_RECT_PARAMS_HAS_COLOR_INFO] = v.hasColorInfo;
+  table[at + OBJ_RECT_PARAMS_COLOR_ID] = v.colorId;
+  table[at + OBJ_RECT_PARAMS_ROTATION_ANGLE] = v.rotationAngle;
+  table.set(v.detectorBbox, at + OBJ_DETECTOR_BBOX_INFO);
+  table.set(v.trackerBbox, at + OBJ_TRACKER_BBOX_INFO);
+  table.set(v.misc, at + OBJ_MISC_OBJ_INFO);
 }
 
 /** Values every field of which differs from DeepStream's defaults (floats exact as float32). */
@@ -301,7 +288,7 @@ function list(call: OpenCall, frame: number): number[] {
 
 // ---------------------------------------------------------------- tests
 
-describe("meta binding (dsnode_meta.node)", () => {
+describe("meta binding (dsnode_standalone.node)", () => {
   it("opens a call: header, frame records (NTP in exact halves, no PTS as -1) and writeFrame", () => {
     expect(meta.layoutVersion).toBe(META_LAYOUT_VERSION);
     const buffer = twoFrameBuffer();
@@ -315,7 +302,7 @@ describe("meta binding (dsnode_meta.node)", () => {
     expected[FRAME_BUF_DTS] = 4_000; // the buffer's, in every frame record
     expected[FRAME_BUF_DURATION] = 33_000_000;
     expect(Array.from(first)).toEqual(Array.from(expected));
-    expect((BigInt(at(first, FRAME_NTP_HI)) << 32n) | BigInt(at(first, FRAME_NTP_LO))).toBe(NTP);
+    expect((BigInt(at(first, FRAME_NTP_TIMESTAMP)) << 32n) | BigInt(at(first, FRAME_NTP_TIMESTAMP + 1))).toBe(NTP);
     const second = state.subarray(STATE_FRAMES_BASE + STATE_FRAME_STRIDE, STATE_FRAMES_BASE + 2 * STATE_FRAME_STRIDE);
     expect([second[FRAME_NUM], second[FRAME_BUF_PTS], second[FRAME_SOURCE_ID]]).toEqual([8, -1, 4]);
 

@@ -1,4 +1,4 @@
-// Issue 3, acceptance 2: element A writes objects, classifier results, user and display metas;
+// Element A writes objects, classifier results, user and display metas;
 // a tee with two queue branches follows; element B in each branch reads them back
 // identically, and dsmetadump's output matches what A wrote. The tee makes each branch's
 // in-place element copy the buffer, so this also proves the metadata survives buffer copies

@@ -1,4 +1,4 @@
-// Acceptance 3: a TS element in a real gst-launch-1.0 pipeline sees every buffer, in order,
+// A TS element in a real gst-launch-1.0 pipeline sees every buffer, in order,
 // with the right timestamps and frame numbers, and gets its command-line properties typed.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Acceptance 5: two TS elements on two streaming threads, and a long-lived host process that
+// Two TS elements on two streaming threads, and a long-lived host process that
 // builds and tears pipelines down many times.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

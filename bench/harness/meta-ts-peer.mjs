@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The TypeScript side of the metadata section (bench/harness/meta.mjs): the same work as the
 // C++ peer native-host/bench/meta_bench.cpp, through the public metadata API of the built SDK
-// (sdk/dist) over the real binding in the testing addon (dsnode_meta.node), in plain Node.
+// (sdk/dist) over the real binding in the standalone binding (dsnode_standalone.node), in plain Node.
 //
 //   one by one  const obj = batch.acquireObjectMeta(); obj.classId = ...; obj.confidence = ...;
 //               obj.rectParams = { left, top, width, height }; obj.label = ...;
@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
-const { TransformScope } = require(join(root, "sdk", "dist", "metadata", "transform-scope.js"));
+const { TransformScope } = require(join(root, "sdk", "dist", "metadata", "call", "transform-scope.js"));
 const { BatchMeta } = require(join(root, "sdk", "dist", "metadata", "batch-meta.js"));
 const layout = require(join(root, "sdk", "dist", "protocol", "transform-state.js"));
 
@@ -34,11 +34,9 @@ function argument(index, fallback, minimum) {
   return value;
 }
 
+/** The standalone binding, through the SDK's one native loader (its version check included). */
 function loadAddon() {
-  const path = process.env.DSNODE_META_ADDON ?? require(join(root, "native-host", "index.js")).metaAddonPath;
-  const module = { exports: {} };
-  process.dlopen(module, path);
-  return module.exports;
+  return require(join(root, "sdk", "dist", "native", "loader.js")).loadStandaloneBinding();
 }
 
 /** The detections both sides write (meta_bench.cpp makes the same ones). */
@@ -68,14 +66,14 @@ function makeBuffer(harness) {
   const buffer = harness.createBuffer(1, 64);
   const record = new Float64Array(layout.STATE_FRAME_STRIDE);
   record[layout.FRAME_BUF_PTS] = -1;
-  record[layout.FRAME_SOURCE_WIDTH] = record[layout.FRAME_PIPELINE_WIDTH] = 640;
-  record[layout.FRAME_SOURCE_HEIGHT] = record[layout.FRAME_PIPELINE_HEIGHT] = 480;
-  record[layout.FRAME_NUM_SURFACES] = 1;
+  record[layout.FRAME_SOURCE_FRAME_WIDTH] = record[layout.FRAME_PIPELINE_WIDTH] = 640;
+  record[layout.FRAME_SOURCE_FRAME_HEIGHT] = record[layout.FRAME_PIPELINE_HEIGHT] = 480;
+  record[layout.FRAME_NUM_SURFACES_PER_FRAME] = 1;
   harness.addFrame(buffer, record);
   return buffer;
 }
 
-/** One call as the host adapter makes it (sdk/src/element/host-adapter-v1.ts, test-support/meta-addon.ts). */
+/** One call as the host adapter makes it (sdk/src/element/host-adapter-v1.ts, sdk/src/testing/native-call.ts). */
 function inCall(addon, buffer, state, body) {
   const callId = addon.harness.openCall(buffer, state);
   const scope = new TransformScope(state, addon.meta);

@@ -1,9 +1,9 @@
 // Metadata writes: the cost per object of writing detections from TypeScript (one by one and
 // with the bulk frame.addObjects) against the same work done directly in C++ on the portable
-// backend (issue 3: bulk <= 2x C++, one by one <= 10x C++). Two peer programs do the same
+// backend (targets: bulk <= 2x C++, one by one <= 10x C++). Two peer programs do the same
 // work and print ns/object as JSON: native-host/bench/meta_bench.cpp (built here as the CMake
 // target dsnode-meta-bench) and bench/harness/meta-ts-peer.mjs (the built SDK over the testing
-// addon dsnode_meta.node). Each trial runs both, in alternating order; the figures are the
+// addon dsnode_standalone.node). Each trial runs both, in alternating order; the figures are the
 // median over the trials of each program's median round.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +21,7 @@ export function metaWarmupRounds(objects) {
 
 /**
  * Where the peers come from: DS_BENCH_NATIVE_DIR (a CMake build folder of native-host, which
- * holds dsnode_meta.node itself) or native-host/build (cmake-js puts the addon in Release/).
+ * holds dsnode_standalone.node itself) or native-host/build (cmake-js puts the addon in Release/).
  */
 export function metaPeers(root) {
   const nativeDir = process.env.DS_BENCH_NATIVE_DIR;
@@ -29,7 +29,7 @@ export function metaPeers(root) {
   return {
     buildDir,
     executable: join(buildDir, "dsnode-meta-bench"),
-    addon: nativeDir ? join(nativeDir, "dsnode_meta.node") : join(buildDir, "Release", "dsnode_meta.node"),
+    addon: nativeDir ? join(nativeDir, "dsnode_standalone.node") : join(buildDir, "Release", "dsnode_standalone.node"),
     tsPeer: join(root, "bench", "harness", "meta-ts-peer.mjs"),
     sdk: join(root, "sdk", "dist", "metadata", "batch-meta.js"),
   };
@@ -49,7 +49,7 @@ export async function measureMeta({ peers, objects, rounds, trials, onProgress }
     "c++": [peers.executable, String(objects), String(rounds), String(warmup)],
     ts: [process.execPath, peers.tsPeer, String(objects), String(rounds), String(warmup)],
   };
-  const env = { ...process.env, DSNODE_META_ADDON: peers.addon };
+  const env = { ...process.env, DSNODE_STANDALONE_BINDING: peers.addon };
   const runs = { "c++": [], ts: [] };
   const busyBeforeS = machineBusySeconds();
   const startedAt = process.hrtime.bigint();

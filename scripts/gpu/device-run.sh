@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU acceptance run (issue 4), in one call on a machine with an NVIDIA GPU: run from the
+# The GPU acceptance run, in one call on a machine with an NVIDIA GPU: run from the
 # repository root of a copy of the working tree, with gpu-bundle/ carried along
 # (scripts/gpu/make-bundle.sh; docs/internals/gpu-testing.md has the exact device call).
 #

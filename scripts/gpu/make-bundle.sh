@@ -101,7 +101,7 @@ for extra in ${GPU_BUNDLE_DISTS:-}; do
   [ -d "$extra/ds-elements" ] || die "GPU_BUNDLE_DISTS: $extra is not a dist/ folder (no ds-elements/)"
   cp -a "$extra" "$stage/dists/$(basename "$(dirname "$(realpath "$extra")")")"
 done
-# Every shared object of the native build (the plugin, the runtime, the testing addon...), for
+# Every shared object of the native build (the plugin, the runtime, the standalone binding...), for
 # programs and tests that load them by name; the dist/ folders get hard links (stored once).
 find "$native_dir" -maxdepth 1 -type f \( -name '*.so' -o -name '*.so.*' -o -name '*.node' \) \
   -exec cp -L {} "$stage/native/" \;

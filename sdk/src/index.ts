@@ -3,13 +3,16 @@
  *
  * @example
  * ```ts
- * import { Element, z, type BatchMeta, type Buffer } from "ds-element";
+ * import { Element, z, type BatchMeta, type GstBuffer } from "ds-element";
  * ```
  * @packageDocumentation
  */
+
+// ---------------------------------------------------------------- elements
 export { z } from "zod";
 export { Element, type ElementClass, type CreateOptions, type TransformResult } from "./element/element.js";
 export type { ElementDeclaration } from "./element/declaration.js";
+export type { ElementLogger, LogSink } from "./element/logger.js";
 export {
   InferenceElement,
   type InferenceElementClass,
@@ -20,8 +23,13 @@ export {
   type ModelInput,
   type ModelProperty,
 } from "./element/inference-element.js";
-export { loadRunner, type Runner, type RunnerBackend, type RunnerInputs, type TensorInfo, type LoadRunnerOptions } from "./runners/index.js";
-export type { ElementLogger, LogSink } from "./element/logger.js";
+
+// ---------------------------------------------------------------- the buffer and its stream
+export { GstBuffer } from "./stream/gst-buffer.js";
+export type { Caps, Structure } from "./stream/caps.js";
+export type { StreamEvent, StreamEventType } from "./stream/stream-event.js";
+
+// ---------------------------------------------------------------- metadata (NvDsBatchMeta and below)
 export { BatchMeta, type BatchMetaJSON } from "./metadata/batch-meta.js";
 export { FrameMeta, type FrameMetaJSON, type ObjectColumns } from "./metadata/frame-meta.js";
 export { ObjectMeta, type ObjectMetaJSON, type ObjectMetaReference, type MaskParamsJSON } from "./metadata/object-meta.js";
@@ -38,6 +46,7 @@ export {
   type TensorDataType,
   type NetworkInfo,
 } from "./metadata/tensor-output-meta.js";
+// The values metadata is made of: DeepStream's NvOSD_*Params, one family for objects and display meta.
 export type {
   Color,
   ColorInit,
@@ -49,21 +58,17 @@ export type {
   TextParamsInit,
   FontParams,
   FontParamsInit,
-  Font,
   MaskParams,
-  Rect,
-  RectInit,
-  Text,
-  TextInit,
-  Line,
-  LineInit,
-  Arrow,
-  ArrowInit,
+  LineParams,
+  LineParamsInit,
+  ArrowParams,
+  ArrowParamsInit,
   ArrowHead,
-  Circle,
-  CircleInit,
+  CircleParams,
+  CircleParamsInit,
 } from "./metadata/values.js";
-export { Buffer } from "./metadata/buffer.js";
+
+// ---------------------------------------------------------------- tensors and pre-processing
 export {
   TensorHandle,
   cropRegion,
@@ -73,9 +78,13 @@ export {
 } from "./tensor/tensor-handle.js";
 export type { Device, DeviceType, DType, PixelFormat, TensorData } from "./tensor/types.js";
 export { tensorStats, type TensorStats } from "./tensor/tensor-stats.js";
-export { preprocess, FrameTransform, type PreprocessOptions, type PreprocessResult } from "./ops/index.js";
-export * as ops from "./ops/index.js";
-export { drawOverlay, type OverlayOptions, type OverlayStats } from "./osd/draw-overlay.js";
+export { preprocess, type PreprocessOptions, type PreprocessResult } from "./ops/preprocess.js";
+export { FrameTransform } from "./ops/frame-transform.js";
+
+// ---------------------------------------------------------------- runners
+export { loadRunner, type Runner, type RunnerBackend, type RunnerInputs, type TensorInfo, type LoadRunnerOptions } from "./runners/index.js";
+
+// ---------------------------------------------------------------- post-processing
 export { type Detections, type Detection, detectionItems, detectionsFrom } from "./postprocess/detections.js";
 export {
   decodeYolo,
@@ -86,15 +95,14 @@ export {
   type BatchDetections,
 } from "./postprocess/decode-yolo.js";
 export { nms, DEFAULT_IOU_THRESHOLD, DEFAULT_MAX_DETECTIONS, type NmsOptions } from "./postprocess/nms.js";
-export {
-  mapBoxes,
-  letterboxTransform,
-  type LetterboxTransform,
-  type LetterboxOptions,
-  type MapBoxesOptions,
-} from "./postprocess/map-boxes.js";
+export { mapBoxes, letterboxTransform, type LetterboxOptions, type MapBoxesOptions } from "./postprocess/map-boxes.js";
 export { PostprocessScratch } from "./postprocess/scratch.js";
 export { parseLabels, readLabelFile } from "./postprocess/labels.js";
+
+// ---------------------------------------------------------------- drawing
+export { drawOverlay, type OverlayOptions, type OverlayStats } from "./osd/draw-overlay.js";
+
+// ---------------------------------------------------------------- errors
 export {
   StaleHandleError,
   PropertyValidationError,
@@ -106,7 +114,7 @@ export {
   RunnerError,
   type RunnerErrorCode,
 } from "./errors/errors.js";
-export type { Caps, Structure } from "./stream/caps.js";
-export type { StreamEvent, StreamEventType } from "./stream/stream-event.js";
+
+// ---------------------------------------------------------------- build output (element.json) and version
 export type { ManifestV1, ManifestProperty, ManifestPropertyType, ManifestEnumValue } from "./protocol/manifest.js";
 export { SDK_VERSION } from "./version.js";

@@ -1,4 +1,4 @@
-// Issue 4: the TensorRT backend of loadRunner (native-host/src/runners/, docs/internals/runners.md)
+// The TensorRT backend of loadRunner (native-host/src/runners/, docs/internals/runners.md)
 // on a real GPU, with the checks the ONNX Runtime backend gets: the inputs and outputs it lists,
 // results equal to ONNX Runtime's within tolerance, a dynamic batch, and the exact error texts.
 // Engines are built here from ONNX models (two tiny ones written by test/helpers/tensorrt.ts and
@@ -11,7 +11,10 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeYolo } from "../../sdk/src/postprocess/decode-yolo";
+import { detectionItems } from "../../sdk/src/postprocess/detections";
 import { loadRunner } from "../../sdk/src/runners/load-runner";
+import { tensorStats } from "../../sdk/src/tensor/tensor-stats";
 import { deviceTensorFromRunner, TensorHandle } from "../../sdk/src/tensor/tensor-handle";
 import { repoRoot, scratchDir } from "../helpers/gst";
 import {
@@ -346,5 +349,22 @@ describe.skipIf(skipped !== undefined)(`TensorRT runner${skipped ? ` (skipped: $
     const cpu = await rejection(ts.infer({ images: TensorHandle.fromTypedArray(images, [batch, 3, 4, 4]), bias: upload(Float32Array.of(0), [1]) }));
     expect(cpu.message).toMatch(/^Expected a CUDA tensor for input "images" but received a cpu tensor \(TensorRT runs /);
     await ts.dispose();
+  });
+
+  it("decodeYolo takes a CUDA TensorHandle: one host copy for the call, freed after, the results of the host data", () => {
+    // [1, 4 + 2, 64]: boxes of 8..57 px, class scores 0..0.99.
+    const shape = [1, 6, 64];
+    const data = Float32Array.from({ length: 6 * 64 }, (_, i) => (i < 4 * 64 ? 8 + (i % 50) : ((i * 37) % 100) / 100));
+    const device = memory.tensor(data, "float32", shape);
+    const tensor = deviceTensorFromRunner({ deviceId: 0, dtype: "float32", shape, dataPtr: device.dataPtr, byteLength: data.byteLength, release: () => undefined });
+    const before = tensorStats();
+    const fromDevice = decodeYolo(tensor, { confidenceThreshold: 0.5 }).map((detections) => [...detectionItems(detections)]);
+    const after = tensorStats();
+    expect(after.hostCopies - before.hostCopies).toBe(1);
+    expect(after.pool.liveBlocks).toBe(before.pool.liveBlocks);
+    const fromHost = decodeYolo({ data, dims: shape }, { confidenceThreshold: 0.5 }).map((detections) => [...detectionItems(detections)]);
+    expect(fromDevice[0]!.length).toBeGreaterThan(0);
+    expect(fromDevice).toEqual(fromHost);
+    tensor.dispose();
   });
 });

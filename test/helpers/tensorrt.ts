@@ -1,10 +1,12 @@
-// What the TensorRT runner's GPU test (test/gpu/tensorrt-runner.test.ts) needs: the testing
-// addon's loadTensorRT and cudaTesting, tiny ONNX models written here, and an engine builder
-// (dsnode-trt-build-engine from the native build, else trtexec).
+// What the TensorRT runner's GPU test (test/gpu/tensorrt-runner.test.ts) needs: the standalone
+// binding's loadTensorRT, the test-only module dsnode_cuda_testing.node's cudaTesting, tiny ONNX
+// models written here, and an engine builder (dsnode-trt-build-engine from the native build,
+// else trtexec).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
+import { loadStandaloneBinding } from "../../sdk/src/native/loader";
 import * as onnx from "../../sdk/src/testing/models/onnx-encoding";
 import { repoRoot } from "./gst";
 
@@ -69,16 +71,30 @@ export interface TensorRTAddon {
   cudaTesting?: CudaTesting;
 }
 
-/** The testing addon (DSNODE_META_ADDON, else ds-element-native's build), or why not. */
+/**
+ * The standalone binding (through the SDK's one loader, sdk/src/native/loader.ts) with the
+ * test-only `cudaTesting` of dsnode_cuda_testing.node beside it (built here from the native
+ * build folder, where CMake found TensorRT and CUDA), or why not.
+ */
 export function loadTestingAddon(): TensorRTAddon | string {
   const require = createRequire(__filename);
-  const path =
-    process.env.DSNODE_META_ADDON ?? (require("ds-element-native") as { metaAddonPath: string }).metaAddonPath;
-  if (!existsSync(path)) return `the testing addon ${path} is not built (npm run build)`;
+  let addon: TensorRTAddon;
   try {
-    return require(path) as TensorRTAddon;
+    addon = loadStandaloneBinding();
   } catch (error) {
-    return `the testing addon ${path} does not load: ${(error as Error).message}`;
+    return (error as Error).message;
+  }
+  if (addon.loadTensorRT === undefined) return addon;
+  const build = process.env.DSNODE_META_BUILD_DIR ?? join(repoRoot, "native-host", "build");
+  const built = spawnSync("cmake", ["--build", build, "--target", "dsnode-cuda-testing"], { encoding: "utf8" });
+  const testing = join(build, "test-modules", "dsnode_cuda_testing.node");
+  if (built.status !== 0 || !existsSync(testing)) {
+    return `the test module dsnode_cuda_testing.node does not build in ${build}: ${built.stderr || built.stdout}`;
+  }
+  try {
+    return { ...addon, cudaTesting: (require(testing) as { cudaTesting: CudaTesting }).cudaTesting };
+  } catch (error) {
+    return `the test module ${testing} does not load: ${(error as Error).message}`;
   }
 }
 

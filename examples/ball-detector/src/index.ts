@@ -39,37 +39,29 @@ export default class BallDetector extends InferenceElement.define({
   }),
 }) {
   postprocess(inference: InferenceBatch, [output]: TensorHandle[]) {
-    const host = output!.device.type === "cuda" ? output!.toHost() : output!;
-    try {
-      const images = decodeYolo(
-        { data: host.toTypedArray() as Float32Array, dims: host.shape },
-        { confidenceThreshold: this.props.confidenceThreshold },
-      );
-      for (const [i, frame] of inference.frames.entries()) {
-        const transform = inference.transforms[i]!;
-        const kept = nms(images[i]!, { iouThreshold: this.props.iouThreshold });
-        const boxes = mapBoxes(kept, transform, { frameWidth: transform.sourceWidth, frameHeight: transform.sourceHeight });
-        // A border and a label on each, as nvinfer writes them, for nvdsosd (or dsosd) to draw.
-        const added = frame.addObjects({
-          ...boxes,
-          labels: this.props.labels,
-          uniqueComponentId: this.props.uniqueComponentId,
-          borderWidth: 3,
-          borderColor: BORDER_COLOR,
-        });
-        for (const object of frame.objectItems.slice(frame.objectItems.length - added)) {
-          object.textParams = {
-            displayText: `${object.label} ${object.confidence.toFixed(2)}`,
-            xOffset: Math.max(0, Math.round(object.rectParams.left)),
-            yOffset: Math.max(0, Math.round(object.rectParams.top) - LABEL_HEIGHT),
-            font: LABEL_FONT,
-            setBgColor: true,
-            bgColor: LABEL_BACKGROUND,
-          };
-        }
+    const images = decodeYolo(output!, { confidenceThreshold: this.props.confidenceThreshold });
+    for (const [i, frame] of inference.frames.entries()) {
+      const transform = inference.transforms[i]!;
+      const kept = nms(images[i]!, { iouThreshold: this.props.iouThreshold });
+      const boxes = mapBoxes(kept, transform);
+      // A border and a label on each, as nvinfer writes them, for nvdsosd (or dsosd) to draw.
+      const added = frame.addObjects({
+        ...boxes,
+        labels: this.props.labels,
+        uniqueComponentId: this.props.uniqueComponentId,
+        borderWidth: 3,
+        borderColor: BORDER_COLOR,
+      });
+      for (const object of frame.objectItems.slice(frame.objectItems.length - added)) {
+        object.textParams = {
+          displayText: `${object.label} ${object.confidence.toFixed(2)}`,
+          xOffset: Math.max(0, Math.round(object.rectParams.left)),
+          yOffset: Math.max(0, Math.round(object.rectParams.top) - LABEL_HEIGHT),
+          font: LABEL_FONT,
+          setBgColor: true,
+          bgColor: LABEL_BACKGROUND,
+        };
       }
-    } finally {
-      if (host !== output) host.dispose();
     }
   }
 }

@@ -1,5 +1,5 @@
 import { appendFileSync, writeFileSync } from "node:fs";
-import { Element, z, type BatchMeta, type Buffer, type Caps, type StreamEvent } from "ds-element";
+import { Element, z, type BatchMeta, type GstBuffer, type Caps, type StreamEvent } from "ds-element";
 
 const properties = z.object({
   location: z.string().min(1).describe("File the JSON lines are written to (truncated at start)"),
@@ -43,7 +43,7 @@ export default class FrameCounter extends Element.define({
     this.log.info(`counting frames into ${this.props.location} (${this.props.mode} mode)`);
   }
 
-  transform(batch: BatchMeta, buffer: Buffer) {
+  transform(batch: BatchMeta, buffer: GstBuffer) {
     for (const frame of batch.frameItems) {
       this.count++;
       const rate = this.frameRate(frame.bufPts);

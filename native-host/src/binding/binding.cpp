@@ -17,14 +17,14 @@
 #include <string>
 
 #include "binding/meta_binding.h"
-#include "binding/state_layout.h"
+#include "protocol/state_layout.h"
 #include "binding/tensor_binding.h"
 #include "runtime/call.h"
 #include "runtime/handoff.h"
 #include "runtime/instance.h"
 #include "runtime/js_executor.h"
 #ifdef DSNODE_HAVE_TENSORRT
-#include "runners/tensorrt_binding.h"
+#include "binding/tensorrt_binding.h"
 #endif
 
 #ifdef NAPI_CPP_EXCEPTIONS
@@ -34,7 +34,7 @@
 namespace dsnode {
 namespace {
 
-// transformState: header and frame records as binding/state_layout.h lays them out.
+// transformState: header and frame records as protocol/state_layout.h lays them out.
 constexpr size_t kStateLength = layout::state_length(kMaxFramesPerBatch);
 
 // Indexed by CallKind.

@@ -295,6 +295,12 @@ ObjectBuilder& ObjectBuilder::set(const char* key, napi_value value) {
   return *this;
 }
 
+ObjectBuilder& ObjectBuilder::function(const Export& entry, void* data) {
+  napi_value function = nullptr;
+  if (ok_) ok_ = napi_create_function(env_, entry.name, NAPI_AUTO_LENGTH, entry.callback, data, &function) == napi_ok;
+  return ok_ ? set(entry.name, function) : *this;
+}
+
 ObjectBuilder& ObjectBuilder::number(const char* key, double value) {
   return ok_ ? set(key, make_number(env_, value)) : *this;
 }

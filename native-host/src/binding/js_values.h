@@ -1,4 +1,4 @@
-// Reading and building JS values for the metadata binding and the testing addon, with the
+// Reading and building JS values for the metadata binding and the standalone binding, with the
 // project's error shape ("Expected <what> for <name> but received <value>") and a `code` on
 // every error. C++ exceptions are off (an exception must never unwind through V8): every
 // reader returns false, and every builder null, with a JS exception pending when it fails.
@@ -127,10 +127,23 @@ class FieldReader {
 };
 
 // Builds one plain JS object; any failure leaves `ok()` false with an error pending.
+// One exported function of a binding object: its JS name and its callback.
+struct Export {
+  const char* name;
+  napi_callback callback;
+};
+
 class ObjectBuilder {
  public:
   explicit ObjectBuilder(napi_env env);
   ObjectBuilder& set(const char* key, napi_value value);
+  // Sets one function per entry, each created with `data` as its callback data.
+  template <size_t N>
+  ObjectBuilder& functions(const Export (&exports)[N], void* data = nullptr) {
+    for (const Export& entry : exports) function(entry, data);
+    return *this;
+  }
+  ObjectBuilder& function(const Export& entry, void* data);
   ObjectBuilder& number(const char* key, double value);
   ObjectBuilder& boolean(const char* key, bool value);
   ObjectBuilder& string(const char* key, const char* text, size_t length);

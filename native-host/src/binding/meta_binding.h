@@ -1,6 +1,6 @@
 // The metadata half of the Node-API binding (sdk/src/native/meta-binding.ts documents every
 // function): per-call registry of open batches, and the `meta` export. Linked into
-// libdsnode-runtime.so.0 (pipelines) and into the testing addon dsnode_meta.node.
+// libdsnode-runtime.so.0 (pipelines) and into the standalone binding dsnode_standalone.node.
 #ifndef DSNODE_BINDING_META_BINDING_H
 #define DSNODE_BINDING_META_BINDING_H
 

@@ -1,5 +1,5 @@
 // What other parts of the binding need from the per-call registry beyond meta_binding.h:
-// - the testing addon (harness/harness_addon.cpp): attaching a user meta made outside the
+// - the standalone binding (binding/standalone_binding.cpp): attaching a user meta made outside the
 //   MetaBinding functions (the portable backend's synthetic tensor output) so it gets this
 //   call's user meta index;
 // - the tensor binding (binding/tensor_binding.cpp): the call's buffer and stream, per-call
@@ -45,7 +45,7 @@ class LiveCall {
   explicit operator bool() const { return call_ != nullptr; }
   uint32_t id() const;
   GstBuffer* buffer() const;                  // may be null
-  const DsnodeStreamInfo* stream() const;     // may be null (the testing addon without setVideo)
+  const DsnodeStreamInfo* stream() const;     // may be null (the standalone binding without setVideo)
   meta::Batch* batch() const;                 // may be null
   CallAttachment* attachment(const void* key) const;
   void attach(const void* key, std::unique_ptr<CallAttachment> attachment);

@@ -6,8 +6,8 @@
 // call closes, after the views handed out over it are detached. Owned tensors: a pooled block
 // (tensor/tensor_pool.h) held by a wrapped "storage" object, which its ArrayBuffer view keeps
 // alive, so the block goes back to the pool when neither is reachable, or at once at release()
-// (which detaches the view). DLPack capsules: externals whose finalizer runs the
-// DLManagedTensor's deleter; they hold their own reference on the memory.
+// (which detaches the view). DLPack capsules (tensor/dlpack_capsule.h): externals whose
+// finalizer runs the DLManagedTensor's deleter; they hold their own reference on the memory.
 #include "binding/tensor_binding.h"
 
 #include <gst/gst.h>
@@ -25,8 +25,10 @@
 #include "ops/ops.h"
 #include "osd/overlay.h"
 #include "postprocess/class_argmax.h"
+#include "tensor/copy.h"
 #include "tensor/cuda_scope.h"
 #include "tensor/dlpack.h"
+#include "tensor/dlpack_capsule.h"
 #include "tensor/frame_access.h"
 
 #ifdef DSNODE_HAVE_CUDA
@@ -87,15 +89,6 @@ napi_value throw_frame_error(napi_env env, const tensor::FrameError& error) {
   return throw_tensor_error(env, error.message);
 }
 
-// "a float32 tensor of shape [2, 3] on cuda:0"
-std::string describe(const Desc& desc) {
-  std::string shape = "[";
-  for (int32_t d = 0; d < desc.ndim; ++d) shape += (d ? ", " : "") + std::to_string(desc.shape[d]);
-  shape += "]";
-  std::string text = std::string("a ") + tensor::dtype_name(desc.dtype) + " tensor of shape " + shape;
-  if (desc.format != PixelFormat::kNone) text += std::string(" (") + tensor::format_name(desc.format) + ")";
-  return text + " on " + tensor::describe_device(desc.device, desc.device_id);
-}
 
 // ---------------------------------------------------------------- reading arguments
 
@@ -287,81 +280,6 @@ bool apply_region(napi_env env, napi_value source, const char* name, Desc* desc)
   return true;
 }
 
-// ---------------------------------------------------------------- copies
-
-// Copies `src` (host-visible) into dense `dst`: the longest run of contiguous trailing
-// dimensions at a time (a frame's rows).
-void copy_host(const Desc& src, uint8_t* dst) {
-  const size_t element = tensor::dtype_size(src.dtype);
-  if (tensor::element_count(src) == 0) return;
-  int32_t inner = src.ndim;
-  int64_t chunk = 1;
-  while (inner > 0 && (src.strides[inner - 1] == chunk || src.shape[inner - 1] == 1)) {
-    chunk *= src.shape[inner - 1];
-    --inner;
-  }
-  const size_t chunk_bytes = static_cast<size_t>(chunk) * element;
-  int64_t index[tensor::kMaxDims] = {};
-  int64_t outer = 1;
-  for (int32_t d = 0; d < inner; ++d) outer *= src.shape[d];
-  const uint8_t* base = src.first();
-  for (int64_t i = 0; i < outer; ++i) {
-    int64_t offset = 0;
-    for (int32_t d = 0; d < inner; ++d) offset += index[d] * src.strides[d];
-    std::memcpy(dst + static_cast<size_t>(i) * chunk_bytes, base + offset * static_cast<int64_t>(element), chunk_bytes);
-    for (int32_t d = inner - 1; d >= 0; --d) {
-      if (++index[d] < src.shape[d]) break;
-      index[d] = 0;
-    }
-  }
-}
-
-// Copies from device memory to the host, ever (tensorStats().hostCopies): the GPU path's pass
-// mark is that extract and the ops make none.
-std::atomic<uint64_t> host_copies{0};
-std::atomic<uint64_t> host_copy_bytes{0};
-
-// Device → dense host: one copy for dense tensors, a 2D copy for rows (frames). False with
-// *error set otherwise.
-bool copy_device(const Desc& src, uint8_t* dst, std::string* error) {
-  tensor::CudaScope scope(src.device_id, src.cuda_context);
-  if (!scope.ok()) {
-    *error = scope.error();
-    return false;
-  }
-#ifdef DSNODE_HAVE_CUDA
-  const size_t element = tensor::dtype_size(src.dtype);
-  if (tensor::element_count(src) == 0) return true;
-  cudaError_t status = cudaSuccess;
-  if (tensor::is_dense(src)) {
-    status = cudaMemcpy(dst, src.first(), tensor::span_bytes(src), cudaMemcpyDeviceToHost);
-  } else {
-    int64_t row = 1;
-    int32_t inner = src.ndim;
-    while (inner > 0 && (src.strides[inner - 1] == row || src.shape[inner - 1] == 1)) {
-      row *= src.shape[inner - 1];
-      --inner;
-    }
-    if (inner != 1) {
-      *error = "toHost() of a CUDA tensor needs it dense, or rows of contiguous elements (like a frame), but received " +
-               describe(src);
-      return false;
-    }
-    status = cudaMemcpy2D(dst, static_cast<size_t>(row) * element, src.first(), static_cast<size_t>(src.strides[0]) * element,
-        static_cast<size_t>(row) * element, static_cast<size_t>(src.shape[0]), cudaMemcpyDeviceToHost);
-  }
-  if (status != cudaSuccess) {
-    *error = tensor::cuda_error_text(status, "cudaMemcpy (toHost)");
-    return false;
-  }
-  host_copies.fetch_add(1);
-  host_copy_bytes.fetch_add(static_cast<uint64_t>(tensor::element_count(src)) * element);
-  return true;
-#else
-  return false;
-#endif
-}
-
 // ---------------------------------------------------------------- DLPack capsules
 
 // Two tags, so a consumer can check what an external holds (napi_check_object_type_tag).
@@ -388,29 +306,8 @@ struct HeldMemory {
   }
 };
 
-struct Capsule {
-  DLManagedTensor managed{};
-  DLManagedTensorVersioned versioned{};
-  bool is_versioned = false;
-  int64_t shape[tensor::kMaxDims] = {};
-  int64_t strides[tensor::kMaxDims] = {};
-  HeldMemory memory;
-  napi_env env = nullptr;
-
-  ~Capsule() { memory.drop(env); }
-};
-
-void delete_managed(DLManagedTensor* self) { delete static_cast<Capsule*>(self->manager_ctx); }
-void delete_versioned(DLManagedTensorVersioned* self) { delete static_cast<Capsule*>(self->manager_ctx); }
-
-void finalize_capsule(napi_env env, void* data, void* hint) {
-  auto* capsule = static_cast<Capsule*>(hint);
-  if (capsule->is_versioned) {
-    capsule->versioned.deleter(&capsule->versioned);
-  } else {
-    capsule->managed.deleter(&capsule->managed);
-  }
-}
+// The external of a capsule nobody consumed was collected: drop it (tensor/dlpack_capsule.h).
+void finalize_capsule(napi_env env, void* data, void* hint) { static_cast<tensor::DLPackCapsule*>(hint)->drop(); }
 
 // ---------------------------------------------------------------- functions
 
@@ -488,8 +385,8 @@ napi_value to_host(napi_env env, napi_callback_info info) {
   if (block == nullptr) return throw_tensor_error(env, error);
   out.data = block->ptr;
   if (tensor::host_visible(source.desc.device)) {
-    copy_host(source.desc, static_cast<uint8_t*>(block->ptr));
-  } else if (!copy_device(source.desc, static_cast<uint8_t*>(block->ptr), &error)) {
+    tensor::copy_host(source.desc, static_cast<uint8_t*>(block->ptr));
+  } else if (!tensor::copy_device(source.desc, static_cast<uint8_t*>(block->ptr), &error)) {
     return throw_tensor_error(env, error);
   }
   return make_owned(env, std::move(block), out);
@@ -503,43 +400,16 @@ napi_value to_dlpack(napi_env env, napi_callback_info info) {
       !metabind::read_bool(env, args[1], FieldName("versioned"), &versioned)) {
     return nullptr;
   }
-  auto* capsule = new Capsule();
-  capsule->is_versioned = versioned;
-  capsule->env = env;
-  if (!capsule->memory.take(env, &source)) {
-    delete capsule;
+  HeldMemory memory;
+  if (!memory.take(env, &source)) {
+    memory.drop(env);
     return nullptr;
   }
-  const Desc& desc = source.desc;
-  for (int32_t d = 0; d < desc.ndim; ++d) {
-    capsule->shape[d] = desc.shape[d];
-    capsule->strides[d] = desc.strides[d];
-  }
-  DLTensor tensor{};
-  tensor.data = desc.data;
-  tensor.device = DLDevice{static_cast<DLDeviceType>(desc.device), desc.device_id};
-  tensor.ndim = desc.ndim;
-  tensor.dtype = tensor::dlpack_dtype(desc.dtype);
-  tensor.shape = capsule->shape;
-  tensor.strides = capsule->strides;
-  tensor.byte_offset = desc.byte_offset;
-  void* pointer = nullptr;
-  if (versioned) {
-    capsule->versioned.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
-    capsule->versioned.manager_ctx = capsule;
-    capsule->versioned.deleter = delete_versioned;
-    capsule->versioned.flags = 0;
-    capsule->versioned.dl_tensor = tensor;
-    pointer = &capsule->versioned;
-  } else {
-    capsule->managed.dl_tensor = tensor;
-    capsule->managed.manager_ctx = capsule;
-    capsule->managed.deleter = delete_managed;
-    pointer = &capsule->managed;
-  }
+  // The capsule owns the memory's keepers; its deleter lets go of them.
+  auto* capsule = tensor::DLPackCapsule::create(source.desc, versioned, [memory, env]() mutable { memory.drop(env); });
   napi_value external = nullptr;
-  if (napi_create_external(env, pointer, finalize_capsule, capsule, &external) != napi_ok) {
-    delete capsule;
+  if (napi_create_external(env, capsule->managed(), finalize_capsule, capsule, &external) != napi_ok) {
+    capsule->drop();
     return nullptr;
   }
   // Where Node can tag externals (Node >= 18.19 / 20.10); a consumer may check the tag.
@@ -607,7 +477,7 @@ napi_value inspect_dlpack(napi_env env, napi_callback_info info) {
       desc.data = tensor->data;
       desc.byte_offset = tensor->byte_offset;
       std::vector<uint8_t> bytes(static_cast<size_t>(tensor::element_count(desc)) * tensor::dtype_size(desc.dtype));
-      copy_host(desc, bytes.data());
+      tensor::copy_host(desc, bytes.data());
       out.set("elements", metabind::make_bytes(env, bytes.data(), bytes.size()));
     }
   }
@@ -818,7 +688,7 @@ napi_value preprocess(napi_env env, napi_callback_info info) {
     if (!tensor::is_frame_layout(desc)) {
       return throw_error(env, ErrorKind::kType,
           "Expected a frame ([height, width, channels] uint8 with a pixel format, pixels contiguous) for " + name +
-              " but received " + describe(desc));
+              " but received " + tensor::describe(desc));
     }
     const Desc& first = frames[0].desc;
     const bool on_gpu = desc.device == Device::kCuda;
@@ -908,9 +778,10 @@ napi_value preprocess(napi_env env, napi_callback_info info) {
 
 napi_value stats(napi_env env, napi_callback_info info) {
   const tensor::PoolStats stats = tensor::Pool::instance().stats();
+  const tensor::HostCopyStats copies = tensor::host_copy_stats();
   metabind::ObjectBuilder out(env);
-  out.number("hostCopies", static_cast<double>(host_copies.load()))
-      .number("hostCopyBytes", static_cast<double>(host_copy_bytes.load()))
+  out.number("hostCopies", static_cast<double>(copies.copies))
+      .number("hostCopyBytes", static_cast<double>(copies.bytes))
       .number("liveBlocks", static_cast<double>(stats.live_blocks))
       .number("liveBytes", static_cast<double>(stats.live_bytes))
       .number("cachedBlocks", static_cast<double>(stats.cached_blocks))
@@ -1017,12 +888,7 @@ napi_value draw_overlay(napi_env env, napi_callback_info info) {
   return out.value();
 }
 
-struct Export {
-  const char* name;
-  napi_callback callback;
-};
-
-constexpr Export kExports[] = {
+constexpr metabind::Export kExports[] = {
     {"extract", extract},
     {"allocate", allocate},
     {"release", release},
@@ -1123,7 +989,7 @@ bool resolve(napi_env env, napi_value source, const char* name, Resolved* out) {
         desc.byte_offset % element != 0 || desc.byte_offset + tensor::span_bytes(desc) > length) {
       throw_error(env, ErrorKind::kRange,
           "Expected a tensor inside its ArrayBuffer of " + std::to_string(length) + " bytes for " + name +
-              " but received " + describe(desc) + " from byte " + metabind::describe_value(env, offset_value));
+              " but received " + tensor::describe(desc) + " from byte " + metabind::describe_value(env, offset_value));
       return false;
     }
     desc.device = Device::kCpu;
@@ -1159,7 +1025,7 @@ bool resolve(napi_env env, napi_value source, const char* name, Resolved* out) {
         static_cast<double>(desc.byte_offset) != byte_offset || desc.byte_offset % tensor::dtype_size(desc.dtype) != 0) {
       throw_error(env, ErrorKind::kRange,
           std::string("Expected a CUDA tensor with one stride per dimension and an aligned byte offset for ") + name +
-              " but received " + device + ":" + std::to_string(device_id) + " " + describe(desc));
+              " but received " + device + ":" + std::to_string(device_id) + " " + tensor::describe(desc));
       return false;
     }
     desc.device = Device::kCuda;
@@ -1218,11 +1084,7 @@ void install(Napi::Env env, Napi::Object exports) {
   napi_get_boolean(raw, false, &flag);
 #endif
   object.set("deepstreamCompiled", flag);
-  for (const Export& entry : kExports) {
-    napi_value function = nullptr;
-    if (napi_create_function(raw, entry.name, NAPI_AUTO_LENGTH, entry.callback, nullptr, &function) != napi_ok) return;
-    object.set(entry.name, function);
-  }
+  object.functions(kExports);
   if (object.ok()) napi_set_named_property(raw, exports, "tensor", object.value());
 }
 

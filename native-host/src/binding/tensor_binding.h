@@ -2,7 +2,7 @@
 // documents every function; docs/internals/tensors.md the design). Frame views over the
 // buffer of a running transform call (through the metadata binding's per-call registry),
 // owned tensors from the pool, DLPack capsules, and the pre-processing ops (src/ops/ops.h).
-// Linked into libdsnode-runtime.so.0 and into the testing addon dsnode_meta.node.
+// Linked into libdsnode-runtime.so.0 and into the standalone binding dsnode_standalone.node.
 //
 // For other native bindings (runners): resolve() turns the source a TensorHandle hands to
 // native code (`nativeTensorSource(tensor)` in TS) into a descriptor, and make_owned() turns a

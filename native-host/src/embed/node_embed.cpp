@@ -46,6 +46,7 @@
 #include <node.h>
 #include <uv.h>
 
+#include "embed/bootstrap_bundle.h"  // generated (native-host/scripts/embed-bundle.mjs)
 #include "runtime/handoff.h"
 #include "runtime/cpu_relax.h"
 #include "runtime/instance.h"
@@ -55,103 +56,9 @@
 namespace dsnode::embed {
 namespace {
 
-// Runs once, before host.js, as function(process, builtinRequire, hostJsPath, runtimePath).
-// Node 18's LoadEnvironment only offers the builtin require, hence createRequire.
-constexpr char kBootstrapSource[] = R"JS(
-'use strict';
-// process.exit() would end the host process. Node's exit() emits 'exit' and then calls
-// process.reallyExit (meant to be replaceable): throw from there instead, so the code that
-// called exit() stops where it stands and whatever ran it (a handler: the waiting call fails;
-// a timer: 'uncaughtException') reports an error whose stack points at the exit() call.
-process.reallyExit = function reallyExit(code) {
-  process._exiting = false;  // left true, it silently turns process.nextTick into a no-op
-  const error = new Error(
-      `process.exit(${code}) was called; an element cannot end the host process`);
-  error.code = 'ERR_DS_ELEMENT_PROCESS_EXIT';
-  Error.captureStackTrace(error, reallyExit);
-  throw error;
-};
-
-// For the fatal path below (Node 18 internals, reachable through the builtin require).
-const asyncHooks = builtinRequire('internal/async_hooks');
-const { setImmediate } = builtinRequire('timers');
-
-// Remembered for the fatal path below, where Node no longer hands the error to anyone.
-let lastUncaught;
-process.on('uncaughtExceptionMonitor', (error) => {
-  lastUncaught = (error !== null && typeof error === 'object') ? new WeakRef(error)
-                                                               : { deref: () => error };
-});
-
-// Node's async context stack, for the runtime to empty when it terminates JavaScript (the
-// watchdog, the heap limit): terminated JavaScript skips the finally blocks that pop what it
-// pushed (a timer's, a nextTick's, a Promise hook's context), and the next callback scope to
-// close would abort the process ("async hook stack has become corrupted"), the same repair as
-// afterFatalException's below. The fields are Node 18's internal async_wrap binding, reached
-// through process.binding (its deprecation warning is not the user's business).
-const asyncIdStack = (() => {
-  const quiet = process.noDeprecation;
-  process.noDeprecation = true;
-  try {
-    const { async_hook_fields, async_id_fields, constants } = process.binding('async_wrap');
-    return [async_hook_fields, async_id_fields, constants.kStackLength, constants.kExecutionAsyncId,
-      constants.kTriggerAsyncId];
-  } catch {
-    return undefined;
-  } finally {
-    process.noDeprecation = quiet;
-  }
-})();
-
-Object.defineProperty(globalThis, Symbol.for('ds-element.runtime.v1'), {
-  value: Object.freeze({ runtimePath, hostJsPath }),
-});
-
-builtinRequire('module').createRequire(hostJsPath)(hostJsPath);
-
-// Called (from the process-exit handler) where Node would have ended the process: an uncaught
-// exception that no 'uncaughtException' listener took, or one thrown by such a listener.
-// Carries asyncIdStack for the runtime (see above).
-return Object.assign(function afterFatalException(exitCode) {
-  process._exiting = false;
-  process.exitCode = undefined;
-  // Expecting to exit, Node skipped what it does after a handled exception: the async context
-  // stack still holds the frames the exception unwound, and the next callback scope to close
-  // would abort the process ("async hook stack has become corrupted"). Same steps as
-  // lib/internal/process/execution.js, handled branch.
-  try {
-    setImmediate(() => {});
-    if (asyncHooks.afterHooksExist()) {
-      do {
-        const asyncId = asyncHooks.executionAsyncId();
-        if (asyncId === 0) asyncHooks.popAsyncContext(0);
-        else asyncHooks.emitAfter(asyncId);
-      } while (asyncHooks.hasAsyncIdStack());
-    }
-  } finally {
-    asyncHooks.clearAsyncIdStack();
-  }
-  const error = lastUncaught === undefined ? undefined : lastUncaught.deref();
-  lastUncaught = undefined;
-  if (error === undefined) {
-    return [`JavaScript ended with exit code ${exitCode}; the host process keeps running`, ''];
-  }
-  let message;
-  let stack;
-  try {
-    message = error instanceof Error ? error.message : String(error);
-  } catch {
-    message = '(a thrown value that cannot be converted to a string)';
-  }
-  try {
-    stack = (error !== null && typeof error === 'object' && typeof error.stack === 'string')
-        ? error.stack : message;
-  } catch {
-    stack = message;
-  }
-  return [`Uncaught exception: ${message}`, stack];
-}, { asyncIdStack });
-)JS";
+// The bootstrap (kBootstrapBundle) is sdk/src/native/bootstrap.ts, bundled at build time: a
+// CommonJS module whose export bootstrap(process, builtinRequire, hostJsPath, runtimePath) runs
+// once, before host.js, and returns afterFatalException (see on_exit_request).
 
 constexpr int kMaxPlatformThreads = 4;  // Node's default --v8-pool-size
 
@@ -894,19 +801,33 @@ size_t NodeRuntime::near_heap_limit(void*, size_t current_limit, size_t initial_
 v8::MaybeLocal<v8::Value> NodeRuntime::bootstrap(const node::StartExecutionCallbackInfo& info) {
   v8::EscapableHandleScope scope(isolate_);
   v8::Local<v8::Context> context = isolate_->GetCurrentContext();
+  // The bundle as a CommonJS module: function(exports, module), then module.exports.bootstrap.
   v8::ScriptOrigin origin(isolate_, v8_string(isolate_, "dsnode:bootstrap"));
-  v8::ScriptCompiler::Source source(v8_string(isolate_, kBootstrapSource), origin);
-  v8::Local<v8::String> params[] = {
-      v8_string(isolate_, "process"), v8_string(isolate_, "builtinRequire"),
-      v8_string(isolate_, "hostJsPath"), v8_string(isolate_, "runtimePath")};
-  v8::Local<v8::Function> function;
-  if (!v8::ScriptCompiler::CompileFunction(context, &source, 4, params).ToLocal(&function)) {
+  v8::ScriptCompiler::Source source(v8_string(isolate_, kBootstrapBundle), origin);
+  v8::Local<v8::String> params[] = {v8_string(isolate_, "exports"), v8_string(isolate_, "module")};
+  v8::Local<v8::Function> module_function;
+  if (!v8::ScriptCompiler::CompileFunction(context, &source, 2, params).ToLocal(&module_function)) {
+    return {};
+  }
+  v8::Local<v8::Object> exports = v8::Object::New(isolate_);
+  v8::Local<v8::Object> module = v8::Object::New(isolate_);
+  if (module->Set(context, v8_string(isolate_, "exports"), exports).IsNothing()) return {};
+  v8::Local<v8::Value> module_argv[] = {exports, module};
+  if (module_function->Call(context, v8::Undefined(isolate_), 2, module_argv).IsEmpty()) return {};
+  v8::Local<v8::Value> exported;
+  v8::Local<v8::Value> entry;
+  if (!module->Get(context, v8_string(isolate_, "exports")).ToLocal(&exported) || !exported->IsObject() ||
+      !exported.As<v8::Object>()->Get(context, v8_string(isolate_, "bootstrap")).ToLocal(&entry) ||
+      !entry->IsFunction()) {
+    isolate_->ThrowException(v8::Exception::TypeError(v8_string(
+        isolate_, "Expected a function bootstrap exported by the runtime's bootstrap bundle but received none; "
+                  "rebuild with `npm run build -w ds-element-native`")));
     return {};
   }
   v8::Local<v8::Value> argv[] = {info.process_object, info.native_require,
                                  v8_string(isolate_, host_js_), v8_string(isolate_, runtime_path_)};
   v8::Local<v8::Value> result;
-  if (!function->Call(context, v8::Undefined(isolate_), 4, argv).ToLocal(&result)) return {};
+  if (!entry.As<v8::Function>()->Call(context, v8::Undefined(isolate_), 4, argv).ToLocal(&result)) return {};
   return scope.Escape(result);
 }
 

@@ -255,51 +255,117 @@ void tensor_meta_release(gpointer data, gpointer) {
 
 // --- conversions between the model and DeepStream's structs
 
-NvOSD_ColorParams to_ds(const ColorParams &c) { return {c.red, c.green, c.blue, c.alpha}; }
-ColorParams from_ds(const NvOSD_ColorParams &c) { return {c.red, c.green, c.blue, c.alpha}; }
+// The structs and records of the table (sdk/src/protocol/meta-fields.mjs): to_ds / from_ds
+// for ColorParams, BboxCoords and RectParams, check_supported (members older DeepStream lacks),
+// and read_ / write_ of FrameFields and ObjectFields' numeric fields.
+// generated: deepstream copies (npm run generate)
+// ColorParams <-> NvOSD_ColorParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_color_params(const From &from, To *to) {
+  to->red = from.red;
+  to->green = from.green;
+  to->blue = from.blue;
+  to->alpha = from.alpha;
+}
+[[maybe_unused]] NvOSD_ColorParams to_ds(const ColorParams &from) { NvOSD_ColorParams to{}; copy_color_params(from, &to); return to; }
+[[maybe_unused]] ColorParams from_ds(const NvOSD_ColorParams &from) { ColorParams to; copy_color_params(from, &to); return to; }
+
+// BboxCoords <-> NvBbox_Coords: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_bbox_coords(const From &from, To *to) {
+  to->left = from.left;
+  to->top = from.top;
+  to->width = from.width;
+  to->height = from.height;
+}
+[[maybe_unused]] NvBbox_Coords to_ds(const BboxCoords &from) { NvBbox_Coords to{}; copy_bbox_coords(from, &to); return to; }
+[[maybe_unused]] BboxCoords from_ds(const NvBbox_Coords &from) { BboxCoords to; copy_bbox_coords(from, &to); return to; }
+
+// RectParams <-> NvOSD_RectParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_rect_params(const From &from, To *to) {
+  copy_bbox_coords(from, to);
+  to->border_width = from.border_width;
+  copy_color_params(from.border_color, &to->border_color);
+  to->has_bg_color = from.has_bg_color;
+  to->reserved = from.reserved;
+  copy_color_params(from.bg_color, &to->bg_color);
+  to->has_color_info = from.has_color_info;
+  to->color_id = from.color_id;
+#if NVDS_VERSION_MAJOR >= 9  // rotation_angle is new in DeepStream 9.0
+  to->rotation_angle = from.rotation_angle;
+#endif
+}
+[[maybe_unused]] NvOSD_RectParams to_ds(const RectParams &from) { NvOSD_RectParams to{}; copy_rect_params(from, &to); return to; }
+[[maybe_unused]] RectParams from_ds(const NvOSD_RectParams &from) { RectParams to; copy_rect_params(from, &to); return to; }
+
+// Members of NvOSD_RectParams this DeepStream lacks must keep their default (`path` and `where`
+// name the value in messages).
+Status check_supported(const RectParams &value, const std::string &path, const char *where = "") {
+  (void)value; (void)path; (void)where;
+#if NVDS_VERSION_MAJOR < 9
+  if (value.rotation_angle != 0)
+    return Status::Invalid("Expected 0 for " + path + ".rotation_angle" + where + " (DeepStream " + std::to_string(NVDS_VERSION_MAJOR) +
+        "." + std::to_string(NVDS_VERSION_MINOR) + " has no rotated boxes; NvOSD_RectParams::rotation_angle is new in 9.0) but received " +
+        std::to_string(value.rotation_angle));
+#endif
+  return Status::Ok();
+}
+
+// NvDsFrameMeta's value fields to the model and back.
+template <typename From, typename To>
+void copy_frame_fields(const From &from, To *to) {
+  to->frame_num = from.frame_num;
+  to->source_id = from.source_id;
+  to->pad_index = from.pad_index;
+  to->batch_id = from.batch_id;
+  to->buf_pts = from.buf_pts;
+  to->ntp_timestamp = from.ntp_timestamp;
+  to->source_frame_width = from.source_frame_width;
+  to->source_frame_height = from.source_frame_height;
+  to->pipeline_width = from.pipeline_width;
+  to->pipeline_height = from.pipeline_height;
+  to->surface_type = from.surface_type;
+  to->surface_index = from.surface_index;
+  to->num_surfaces_per_frame = from.num_surfaces_per_frame;
+  to->bInferDone = from.bInferDone;
+  std::memcpy(to->misc_frame_info, from.misc_frame_info, sizeof to->misc_frame_info);
+}
+void read_frame_fields(const NvDsFrameMeta &from, FrameFields *to) {
+  copy_frame_fields(from, to);
+}
+void write_frame_fields(const FrameFields &from, NvDsFrameMeta *to) {
+  copy_frame_fields(from, to);
+}
+
+// NvDsObjectMeta's numeric fields (its row) to the model and back.
+template <typename From, typename To>
+void copy_object_fields(const From &from, To *to) {
+  to->class_id = from.class_id;
+  to->object_id = from.object_id;
+  to->unique_component_id = from.unique_component_id;
+  to->confidence = from.confidence;
+  to->tracker_confidence = from.tracker_confidence;
+  copy_rect_params(from.rect_params, &to->rect_params);
+  std::memcpy(to->misc_obj_info, from.misc_obj_info, sizeof to->misc_obj_info);
+}
+void read_object_fields(const NvDsObjectMeta &from, ObjectFields *to) {
+  copy_object_fields(from, to);
+  copy_bbox_coords(from.detector_bbox_info.org_bbox_coords, &to->detector_bbox_info);
+  copy_bbox_coords(from.tracker_bbox_info.org_bbox_coords, &to->tracker_bbox_info);
+}
+void write_object_fields(const ObjectFields &from, NvDsObjectMeta *to) {
+  copy_object_fields(from, to);
+  copy_bbox_coords(from.detector_bbox_info, &to->detector_bbox_info.org_bbox_coords);
+  copy_bbox_coords(from.tracker_bbox_info, &to->tracker_bbox_info.org_bbox_coords);
+}
+// end generated: deepstream copies
 
 // DeepStream g_free()s display_text when it releases a meta (nvinfer g_strdup()s it); it
 // never frees font_name (nvinfer points it at a static string): we intern font names.
 char *dup_or_null(const std::string &text) { return text.empty() ? nullptr : g_strdup(text.c_str()); }
 char *intern_or_null(const std::string &text) {
   return text.empty() ? nullptr : const_cast<char *>(g_intern_string(text.c_str()));
-}
-
-void to_ds(const RectParams &r, NvOSD_RectParams *d) {
-  d->left = r.left; d->top = r.top; d->width = r.width; d->height = r.height;
-  d->border_width = r.border_width; d->border_color = to_ds(r.border_color);
-  d->has_bg_color = r.has_bg_color; d->reserved = r.reserved; d->bg_color = to_ds(r.bg_color);
-  d->has_color_info = r.has_color_info; d->color_id = r.color_id;
-#if NVDS_VERSION_MAJOR >= 9  // NvOSD_RectParams::rotation_angle (oriented boxes) is new in DeepStream 9.0
-  d->rotation_angle = r.rotation_angle;
-#endif
-}
-
-RectParams from_ds(const NvOSD_RectParams &d) {
-  RectParams r;
-  r.left = d.left; r.top = d.top; r.width = d.width; r.height = d.height;
-  r.border_width = d.border_width; r.border_color = from_ds(d.border_color);
-  r.has_bg_color = d.has_bg_color; r.reserved = d.reserved; r.bg_color = from_ds(d.bg_color);
-  r.has_color_info = d.has_color_info; r.color_id = d.color_id;
-#if NVDS_VERSION_MAJOR >= 9
-  r.rotation_angle = d.rotation_angle;
-#endif
-  return r;
-}
-
-// DeepStream before 9.0 has no rotated boxes: a rotation it cannot store is an error, not lost.
-Status check_rotation(const RectParams &r, const char *field) {
-#if NVDS_VERSION_MAJOR >= 9
-  (void)r; (void)field;
-  return Status::Ok();
-#else
-  if (r.rotation_angle == 0)
-    return Status::Ok();
-  return Status::Invalid(std::string("Expected 0 for ") + field + " (DeepStream " +
-      std::to_string(NVDS_VERSION_MAJOR) + "." + std::to_string(NVDS_VERSION_MINOR) +
-      " has no rotated boxes; NvOSD_RectParams::rotation_angle is new in 9.0) but received " +
-      std::to_string(r.rotation_angle));
-#endif
 }
 
 void to_ds(const TextParams &t, NvOSD_TextParams *d) {
@@ -345,8 +411,6 @@ CircleParams from_ds(const NvOSD_CircleParams &d) {
       d.reserved};
 }
 
-BboxCoords from_ds(const NvBbox_Coords &b) { return {b.left, b.top, b.width, b.height}; }
-NvBbox_Coords to_ds(const BboxCoords &b) { return {b.left, b.top, b.width, b.height}; }
 
 class MetaLock {
  public:
@@ -425,7 +489,7 @@ class DeepStreamBackend final : public Batch {
   // onto the buffer).
   bool modified() const { return modified_; }
   // The detached spare's one frame, for the next buffer (not a change the call made).
-  void reset_first_frame(const FrameFields &fields) { write_frame_fields(frames_.at(0), fields); }
+  void reset_first_frame(const FrameFields &fields) { write_frame_fields(fields, frames_.at(0)); }
   NvDsBatchMeta *raw() const { return batch_; }
 
   void refresh_frames() {
@@ -441,7 +505,7 @@ class DeepStreamBackend final : public Batch {
     MetaLock lock(batch_);
     NvDsFrameMeta *frame = ds().nvds_acquire_frame_meta_from_pool(batch_);
     FrameHandle handle{frame};
-    write_frame_fields(frame, fields);
+    write_frame_fields(fields, frame);
     ds().nvds_add_frame_meta_to_batch(batch_, frame);
     frames_.push_back(frame);
     return handle;
@@ -454,21 +518,14 @@ class DeepStreamBackend final : public Batch {
   }
 
   void read_frame(FrameHandle handle, FrameFields *out) const override {
-    const auto *f = as<NvDsFrameMeta>(handle);
-    out->pad_index = f->pad_index; out->batch_id = f->batch_id; out->frame_num = f->frame_num;
-    out->buf_pts = f->buf_pts; out->ntp_timestamp = f->ntp_timestamp; out->source_id = f->source_id;
-    out->num_surfaces_per_frame = f->num_surfaces_per_frame;
-    out->source_frame_width = f->source_frame_width; out->source_frame_height = f->source_frame_height;
-    out->surface_type = f->surface_type; out->surface_index = f->surface_index; out->bInferDone = f->bInferDone;
-    out->pipeline_width = f->pipeline_width; out->pipeline_height = f->pipeline_height;
-    std::memcpy(out->misc_frame_info, f->misc_frame_info, sizeof out->misc_frame_info);
+    read_frame_fields(*as<NvDsFrameMeta>(handle), out);
   }
 
   Status write_frame(FrameHandle handle, const FrameFields &fields) override {
     modified_ = true;
     Status status = validate_frame(fields);
     if (status.ok())
-      write_frame_fields(as<NvDsFrameMeta>(handle), fields);
+      write_frame_fields(fields, as<NvDsFrameMeta>(handle));
     return status;
   }
 
@@ -530,11 +587,7 @@ class DeepStreamBackend final : public Batch {
 
   void read_object(ObjectHandle handle, ObjectFields *out) const override {
     const auto *o = as<NvDsObjectMeta>(handle);
-    out->unique_component_id = o->unique_component_id; out->class_id = o->class_id; out->object_id = o->object_id;
-    out->detector_bbox_info = from_ds(o->detector_bbox_info.org_bbox_coords);
-    out->tracker_bbox_info = from_ds(o->tracker_bbox_info.org_bbox_coords);
-    out->confidence = o->confidence; out->tracker_confidence = o->tracker_confidence;
-    out->rect_params = from_ds(o->rect_params);
+    read_object_fields(*o, out);
     const NvOSD_MaskParams &mask = o->mask_params;
     const size_t cells = static_cast<size_t>(mask.width) * mask.height;
     if (mask.data != nullptr && cells > 0 && mask.size >= cells * sizeof(float))
@@ -547,22 +600,17 @@ class DeepStreamBackend final : public Batch {
     out->text_params = from_ds(o->text_params);
     std::memcpy(out->obj_label, o->obj_label, kMaxLabelSize);
     out->obj_label[kMaxLabelSize - 1] = '\0';
-    std::memcpy(out->misc_obj_info, o->misc_obj_info, sizeof out->misc_obj_info);
   }
 
   Status write_object(ObjectHandle handle, const ObjectFields &fields) override {
     modified_ = true;
     Status status = validate_object(fields);
     if (status.ok())
-      status = check_rotation(fields.rect_params, "rect_params.rotation_angle");
+      status = check_supported(fields.rect_params, "rect_params");
     if (!status.ok())
       return status;
     auto *o = as<NvDsObjectMeta>(handle);
-    o->unique_component_id = fields.unique_component_id; o->class_id = fields.class_id; o->object_id = fields.object_id;
-    o->detector_bbox_info.org_bbox_coords = to_ds(fields.detector_bbox_info);
-    o->tracker_bbox_info.org_bbox_coords = to_ds(fields.tracker_bbox_info);
-    o->confidence = fields.confidence; o->tracker_confidence = fields.tracker_confidence;
-    to_ds(fields.rect_params, &o->rect_params);
+    write_object_fields(fields, o);
     // nvinfer g_malloc()s the mask and DeepStream g_free()s it on release: same here.
     g_free(o->mask_params.data);
     o->mask_params.data = nullptr;
@@ -577,7 +625,6 @@ class DeepStreamBackend final : public Batch {
     o->mask_params.height = fields.mask_params.height;
     to_ds(fields.text_params, &o->text_params);
     std::memcpy(o->obj_label, fields.obj_label, kMaxLabelSize);
-    std::memcpy(o->misc_obj_info, fields.misc_obj_info, sizeof o->misc_obj_info);
     return Status::Ok();
   }
 
@@ -766,7 +813,7 @@ class DeepStreamBackend final : public Batch {
     modified_ = true;
     Status status = validate_display(fields);
     for (uint32_t i = 0; status.ok() && i < fields.num_rects; ++i)
-      status = check_rotation(fields.rect_params[i], "rect_params[].rotation_angle of a display meta");
+      status = check_supported(fields.rect_params[i], "rect_params[]", " of a display meta");
     if (!status.ok())
       return status;
     auto *d = as<NvDsDisplayMeta>(handle);
@@ -777,7 +824,7 @@ class DeepStreamBackend final : public Batch {
     }
     d->num_rects = fields.num_rects; d->num_labels = fields.num_labels; d->num_lines = fields.num_lines;
     d->num_arrows = fields.num_arrows; d->num_circles = fields.num_circles;
-    for (uint32_t i = 0; i < fields.num_rects; ++i) to_ds(fields.rect_params[i], &d->rect_params[i]);
+    for (uint32_t i = 0; i < fields.num_rects; ++i) copy_rect_params(fields.rect_params[i], &d->rect_params[i]);
     for (uint32_t i = 0; i < fields.num_labels; ++i) to_ds(fields.text_params[i], &d->text_params[i]);
     for (uint32_t i = 0; i < fields.num_lines; ++i) d->line_params[i] = to_ds(fields.line_params[i]);
     for (uint32_t i = 0; i < fields.num_arrows; ++i) d->arrow_params[i] = to_ds(fields.arrow_params[i]);
@@ -982,15 +1029,6 @@ class DeepStreamBackend final : public Batch {
     return nullptr;
   }
 
-  static void write_frame_fields(NvDsFrameMeta *f, const FrameFields &fields) {
-    f->pad_index = fields.pad_index; f->batch_id = fields.batch_id; f->frame_num = fields.frame_num;
-    f->buf_pts = fields.buf_pts; f->ntp_timestamp = fields.ntp_timestamp; f->source_id = fields.source_id;
-    f->num_surfaces_per_frame = fields.num_surfaces_per_frame;
-    f->source_frame_width = fields.source_frame_width; f->source_frame_height = fields.source_frame_height;
-    f->surface_type = fields.surface_type; f->surface_index = fields.surface_index; f->bInferDone = fields.bInferDone;
-    f->pipeline_width = fields.pipeline_width; f->pipeline_height = fields.pipeline_height;
-    std::memcpy(f->misc_frame_info, fields.misc_frame_info, sizeof f->misc_frame_info);
-  }
 
   NvDsBatchMeta *batch_;
   bool modified_ = false;

@@ -30,11 +30,21 @@ inline constexpr float kNoConfidence = -0.1f;
 inline constexpr size_t kMaxUserMetaTypeSize = kMaxLabelSize;
 
 struct ColorParams {      // NvOSD_ColorParams, each component 0..1
-  double red = 0, green = 0, blue = 0, alpha = 0;
+  // generated: struct ColorParams (npm run generate)
+  double red = 0;
+  double green = 0;
+  double blue = 0;
+  double alpha = 0;
+  // end generated: struct ColorParams
 };
 
 struct BboxCoords {       // NvBbox_Coords
-  float left = 0, top = 0, width = 0, height = 0;
+  // generated: struct BboxCoords (npm run generate)
+  float left = 0;
+  float top = 0;
+  float width = 0;
+  float height = 0;
+  // end generated: struct BboxCoords
 };
 
 struct FontParams {       // NvOSD_FontParams
@@ -52,7 +62,11 @@ struct TextParams {       // NvOSD_TextParams
 };
 
 struct RectParams {       // NvOSD_RectParams
-  float left = 0, top = 0, width = 0, height = 0;
+  // generated: struct RectParams (npm run generate)
+  float left = 0;
+  float top = 0;
+  float width = 0;
+  float height = 0;
   uint32_t border_width = 0;
   ColorParams border_color;
   uint32_t has_bg_color = 0;
@@ -60,7 +74,8 @@ struct RectParams {       // NvOSD_RectParams
   ColorParams bg_color;
   int32_t has_color_info = 0;
   int32_t color_id = 0;
-  float rotation_angle = 0;  // degrees, oriented boxes
+  float rotation_angle = 0;  // DeepStream 9.0 and later
+  // end generated: struct RectParams
 };
 
 struct MaskParams {       // NvOSD_MaskParams; size = data bytes (width * height * 4)
@@ -94,34 +109,41 @@ struct CircleParams {     // NvOSD_CircleParams
 
 // NvDsFrameMeta's value fields. The lists (objects, display, user) are reached through Batch.
 struct FrameFields {
+  // generated: struct FrameFields (npm run generate)
+  int32_t frame_num = 0;
+  uint32_t source_id = 0;
   uint32_t pad_index = 0;
   uint32_t batch_id = 0;
-  int32_t frame_num = 0;
   uint64_t buf_pts = 0;
   uint64_t ntp_timestamp = 0;
-  uint32_t source_id = 0;
+  uint32_t source_frame_width = 0;
+  uint32_t source_frame_height = 0;
+  uint32_t pipeline_width = 0;
+  uint32_t pipeline_height = 0;
+  uint32_t surface_type = 0;
+  uint32_t surface_index = 0;
   int32_t num_surfaces_per_frame = 1;
-  uint32_t source_frame_width = 0, source_frame_height = 0;
-  uint32_t surface_type = 0, surface_index = 0;
   int32_t bInferDone = 0;
-  uint32_t pipeline_width = 0, pipeline_height = 0;
   int64_t misc_frame_info[kMaxUserFields] = {};
+  // end generated: struct FrameFields
 };
 
 // NvDsObjectMeta's value fields (parent and the lists are reached through Batch).
 struct ObjectFields {
-  int32_t unique_component_id = 0;
+  // generated: struct ObjectFields (npm run generate)
   int32_t class_id = 0;
   uint64_t object_id = kUntrackedObjectId;
-  BboxCoords detector_bbox_info;   // NvDsComp_BboxInfo::org_bbox_coords
-  BboxCoords tracker_bbox_info;
+  int32_t unique_component_id = 0;
   float confidence = 0;
   float tracker_confidence = 0;
-  RectParams rect_params;
-  MaskParams mask_params;
-  TextParams text_params;
   char obj_label[kMaxLabelSize] = {};
+  RectParams rect_params;
+  TextParams text_params;
+  MaskParams mask_params;
+  BboxCoords detector_bbox_info;
+  BboxCoords tracker_bbox_info;
   int64_t misc_obj_info[kMaxUserFields] = {};
+  // end generated: struct ObjectFields
 };
 
 struct ClassifierFields {  // NvDsClassifierMeta

@@ -101,43 +101,78 @@ Status terminated(const char (&value)[kMaxLabelSize], const Name &field) {
       "an unterminated string");
 }
 
+// An int32 that counts (num_surfaces_per_frame): its type holds negatives, the field does not.
 template <typename Name>
-Status color(const ColorParams &value, const Name &field) {
+Status count(int32_t value, const Name &field) {
+  if (value >= 0)
+    return Status::Ok();
+  return expected("an integer >= 0", field, std::to_string(value));
+}
+
+// The checks of every struct and record of the table (check_color_params, check_rect_params,
+// ..., validate_frame_record, validate_object_record): one line per field with a range.
+// generated: field validators (npm run generate)
+// NvOSD_ColorParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_color_params(const Value &value, const Name &field) {
   DSNODE_RETURN_IF_ERROR(unit_interval(value.red, member(field, "red")));
   DSNODE_RETURN_IF_ERROR(unit_interval(value.green, member(field, "green")));
   DSNODE_RETURN_IF_ERROR(unit_interval(value.blue, member(field, "blue")));
-  return unit_interval(value.alpha, member(field, "alpha"));
+  DSNODE_RETURN_IF_ERROR(unit_interval(value.alpha, member(field, "alpha")));
+  return Status::Ok();
 }
 
-// Any box with left/top/width/height (BboxCoords, RectParams): a finite corner, no negative size.
-template <typename Box, typename Name>
-Status bbox(const Box &box, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(finite(box.left, member(field, "left")));
-  DSNODE_RETURN_IF_ERROR(finite(box.top, member(field, "top")));
-  DSNODE_RETURN_IF_ERROR(non_negative(box.width, member(field, "width")));
-  return non_negative(box.height, member(field, "height"));
+// NvBbox_Coords: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_bbox_coords(const Value &value, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(finite(value.left, member(field, "left")));
+  DSNODE_RETURN_IF_ERROR(finite(value.top, member(field, "top")));
+  DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
+  DSNODE_RETURN_IF_ERROR(non_negative(value.height, member(field, "height")));
+  return Status::Ok();
 }
 
-template <typename Name>
-Status rect(const RectParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(bbox(value, field));
-  DSNODE_RETURN_IF_ERROR(color(value.border_color, member(field, "border_color")));
-  DSNODE_RETURN_IF_ERROR(color(value.bg_color, member(field, "bg_color")));
-  return finite(value.rotation_angle, member(field, "rotation_angle"));
+// NvOSD_RectParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_rect_params(const Value &value, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(check_bbox_coords(value, field));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.border_color, member(field, "border_color")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.bg_color, member(field, "bg_color")));
+  DSNODE_RETURN_IF_ERROR(finite(value.rotation_angle, member(field, "rotation_angle")));
+  return Status::Ok();
 }
+
+// NvDsFrameMeta's ranges beyond what its record's integer types hold.
+Status validate_frame_record(const FrameFields &frame) {
+  const auto name = root("NvDsFrameMeta");
+  DSNODE_RETURN_IF_ERROR(count(frame.num_surfaces_per_frame, member(name, "num_surfaces_per_frame")));
+  return Status::Ok();
+}
+
+// NvDsObjectMeta's numeric fields (those of its row).
+Status validate_object_record(const ObjectFields &object) {
+  const auto name = root("NvDsObjectMeta");
+  DSNODE_RETURN_IF_ERROR(confidence(object.confidence, member(name, "confidence")));
+  DSNODE_RETURN_IF_ERROR(confidence(object.tracker_confidence, member(name, "tracker_confidence")));
+  DSNODE_RETURN_IF_ERROR(check_rect_params(object.rect_params, member(name, "rect_params")));
+  DSNODE_RETURN_IF_ERROR(check_bbox_coords(object.detector_bbox_info, member(name, "detector_bbox_info.org_bbox_coords")));
+  DSNODE_RETURN_IF_ERROR(check_bbox_coords(object.tracker_bbox_info, member(name, "tracker_bbox_info.org_bbox_coords")));
+  return Status::Ok();
+}
+// end generated: field validators
 
 template <typename Name>
 Status text(const TextParams &value, const Name &field) {
   DSNODE_RETURN_IF_ERROR(c_string(value.display_text, member(field, "display_text")));
   auto font = member(field, "font_params");
   DSNODE_RETURN_IF_ERROR(c_string(value.font_params.font_name, member(font, "font_name")));
-  DSNODE_RETURN_IF_ERROR(color(value.font_params.font_color, member(font, "font_color")));
-  return color(value.text_bg_clr, member(field, "text_bg_clr"));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.font_params.font_color, member(font, "font_color")));
+  return check_color_params(value.text_bg_clr, member(field, "text_bg_clr"));
 }
 
 template <typename Name>
 Status line(const LineParams &value, const Name &field) {
-  return color(value.line_color, member(field, "line_color"));
+  return check_color_params(value.line_color, member(field, "line_color"));
 }
 
 template <typename Name>
@@ -146,13 +181,13 @@ Status arrow(const ArrowParams &value, const Name &field) {
   if (head < 0 || head > 2)
     return expected("0 (START_HEAD), 1 (END_HEAD) or 2 (BOTH_HEAD)", member(field, "arrow_head"),
         std::to_string(head));
-  return color(value.arrow_color, member(field, "arrow_color"));
+  return check_color_params(value.arrow_color, member(field, "arrow_color"));
 }
 
 template <typename Name>
 Status circle(const CircleParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(color(value.circle_color, member(field, "circle_color")));
-  return color(value.bg_color, member(field, "bg_color"));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.circle_color, member(field, "circle_color")));
+  return check_color_params(value.bg_color, member(field, "bg_color"));
 }
 
 template <typename T, typename Check>
@@ -168,25 +203,16 @@ const char *const kTypeForm = "a type of the form ORG.COMPONENT.DESCRIPTION (let
 }  // namespace
 
 Status validate_color(const ColorParams &value, const char *field) {
-  return color(value, root(field));
+  return check_color_params(value, root(field));
 }
 
 Status validate_frame(const FrameFields &frame) {
-  if (frame.num_surfaces_per_frame < 0)
-    return expected("an integer >= 0", root("NvDsFrameMeta.num_surfaces_per_frame"),
-        std::to_string(frame.num_surfaces_per_frame));
-  return Status::Ok();
+  return validate_frame_record(frame);
 }
 
 Status validate_object(const ObjectFields &object) {
+  DSNODE_RETURN_IF_ERROR(validate_object_record(object));
   const auto name = root("NvDsObjectMeta");
-  DSNODE_RETURN_IF_ERROR(confidence(object.confidence, member(name, "confidence")));
-  DSNODE_RETURN_IF_ERROR(confidence(object.tracker_confidence, member(name, "tracker_confidence")));
-  DSNODE_RETURN_IF_ERROR(rect(object.rect_params, member(name, "rect_params")));
-  const auto detector = member(name, "detector_bbox_info");
-  DSNODE_RETURN_IF_ERROR(bbox(object.detector_bbox_info, member(detector, "org_bbox_coords")));
-  const auto tracker = member(name, "tracker_bbox_info");
-  DSNODE_RETURN_IF_ERROR(bbox(object.tracker_bbox_info, member(tracker, "org_bbox_coords")));
   DSNODE_RETURN_IF_ERROR(text(object.text_params, member(name, "text_params")));
   DSNODE_RETURN_IF_ERROR(terminated(object.obj_label, member(name, "obj_label")));
   const MaskParams &mask = object.mask_params;
@@ -228,7 +254,7 @@ Status validate_display(const DisplayFields &display) {
       return expected("at most " + std::to_string(kMaxElementsInDisplayMeta), root(count.field),
           std::to_string(count.count));
   }
-  auto rects = [](const RectParams &v, const auto &n) { return rect(v, n); };
+  auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, n); };
   auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
   auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
   auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
@@ -242,7 +268,7 @@ Status validate_display(const DisplayFields &display) {
 
 // Indices in messages are those of the logical display meta the user wrote, not of a link.
 Status validate_display_content(const DisplayContent &content) {
-  auto rects = [](const RectParams &v, const auto &n) { return rect(v, n); };
+  auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, n); };
   auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
   auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
   auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };

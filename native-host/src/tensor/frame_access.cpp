@@ -103,7 +103,7 @@ std::unique_ptr<FrameMapping> FrameMapping::open(GstBuffer* buffer, const Dsnode
   if (stream == nullptr) {
     *error = fail(FrameError::Kind::kState,
         std::string("Expected a buffer whose caps are known for ") + caller +
-            " but received one without caps (in the testing addon, call harness.setVideo(buffer, caps) first)");
+            " but received one without caps (in the standalone binding, call harness.setVideo(buffer, caps) first)");
     return nullptr;
   }
   const std::string caps = stream->caps_string != nullptr ? stream->caps_string : "no caps";

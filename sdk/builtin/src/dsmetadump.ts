@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from "node:fs";
-import { Element, z, type BatchMeta, type Buffer } from "ds-element";
+import { Element, z, type BatchMeta, type GstBuffer } from "ds-element";
 
 const properties = z.object({
   location: z
@@ -40,7 +40,7 @@ export default class DsMetaDump extends Element.define({
     this.batches = 0;
   }
 
-  transform(batch: BatchMeta, buffer: Buffer) {
+  transform(batch: BatchMeta, buffer: GstBuffer) {
     const line = JSON.stringify({ batch: this.batches++, buffer: buffer.toJSON(), ...batch.toJSON() }, toJsonValue);
     writeSync(this.fd, `${line}\n`);
   }

@@ -56,7 +56,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("ds-element build", () => {
-  it("lays out dist/ with one folder per element and host.js", async () => {
+  it("lays out dist/ with one folder per element, host.js and the session worker", async () => {
     const dir = project();
     const result = await build(dir);
     expect(result.elements.map((element) => element.name)).toEqual(["counter", "marker"]);
@@ -70,6 +70,8 @@ describe("ds-element build", () => {
       "ds-elements/marker/index.js.map",
       "dsnode/host.js",
       "dsnode/host.js.map",
+      "dsnode/onnx-session-worker.js",
+      "dsnode/onnx-session-worker.js.map",
     ]);
   });
 

@@ -3,7 +3,7 @@
  * element.json from the class and lays out a dist/ folder GStreamer can load:
  *
  *   dist/libgstdsnode.so                      (the only *.so: GStreamer loads every *.so it finds)
- *   dist/dsnode/libdsnode-runtime.so.0, host.js
+ *   dist/dsnode/libdsnode-runtime.so.0, host.js, onnx-session-worker.js
  *   dist/ds-elements/<name>/element.json, index.js, index.js.map
  *   dist/node_modules/                        (Node-API packages, one copy for every element)
  *
@@ -12,14 +12,14 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { HOST_BUNDLE_OPTIONS } from "./bundle-options.js";
 import { capsProblem } from "./caps-check.js";
 import { installedFeatures, nameClash } from "./element-names.js";
 import type { ManifestV1 } from "../protocol/manifest.js";
 import { BuildError } from "./build-error.js";
-import { buildHost, rewriteSdkSources } from "./build-host.js";
+import { buildHost, HOST_BUNDLES, rewriteSdkSources } from "./build-host.js";
 import { formatEsbuildMessage, formatEsbuildMessages } from "./esbuild-messages.js";
 import { loadElementManifest } from "./load-element.js";
 import { findNativeArtefacts, type NativeArtefacts } from "./native-artefacts.js";
@@ -200,13 +200,15 @@ function sharedObjects(dir: string): string[] {
 
 function installHostJs(outDir: string): Promise<void> | void {
   const target = join(outDir, "dsnode", "host.js");
-  const prebuilt = join(sdkRoot(), "dist", "host.js");
-  if (existsSync(prebuilt)) {
-    copyFileSync(prebuilt, target);
-    if (existsSync(`${prebuilt}.map`)) copyFileSync(`${prebuilt}.map`, `${target}.map`);
+  const prebuilt = HOST_BUNDLES.map((bundle) => join(sdkRoot(), "dist", bundle.file));
+  if (prebuilt.every((file) => existsSync(file))) {
+    for (const file of prebuilt) {
+      copyFileSync(file, join(outDir, "dsnode", basename(file)));
+      if (existsSync(`${file}.map`)) copyFileSync(`${file}.map`, join(outDir, "dsnode", `${basename(file)}.map`));
+    }
     return;
   }
-  // Running from the SDK's sources (its own tests): bundle host.js on the spot.
+  // Running from the SDK's sources (its own tests): bundle host.js and the workers on the spot.
   return buildHost({ outFile: target }).then(() => undefined);
 }
 

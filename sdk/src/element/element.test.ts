@@ -2,8 +2,9 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ElementDefinitionError, PropertyValidationError, StaleHandleError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../metadata/buffer.js";
+import type { GstBuffer } from "../stream/gst-buffer.js";
 import { HOST_PROTOCOL_V1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
+import { standaloneBindings } from "../native/loader.js";
 import { makeTransformState, writeTransformState } from "../test-support/transform-state.js";
 import { Element } from "./element.js";
 
@@ -26,7 +27,7 @@ class FrameCounter extends Element.define(declaration) {
   kept: BatchMeta | undefined;
   changes: [string, unknown, unknown][] = [];
 
-  transform(batch: BatchMeta, buffer: Buffer) {
+  transform(batch: BatchMeta, buffer: GstBuffer) {
     this.count += batch.numFrames;
     this.kept = batch;
     if (this.count % this.props.everyN === 0) this.log.info(`${this.count} frames, pts ${buffer.pts}`);
@@ -37,8 +38,11 @@ class FrameCounter extends Element.define(declaration) {
   }
 }
 
+const bindings = standaloneBindings();
+
+/** The host's services, with the real bindings (these tests read only frame fields, which make no native call). */
 function hostServices() {
-  return { log: vi.fn(), postError: vi.fn() } satisfies HostServicesV1;
+  return { log: vi.fn(), postError: vi.fn(), bindings } satisfies HostServicesV1;
 }
 
 describe("Element.create", () => {
@@ -92,7 +96,7 @@ describe("Element.define", () => {
 });
 
 describe("host protocol v1 adapter", () => {
-  const adapterOf = (services = hostServices()) => FrameCounter[HOST_PROTOCOL_V1](services);
+  const adapterOf = (services: HostServicesV1 = hostServices()) => FrameCounter[HOST_PROTOCOL_V1](services);
 
   it("is found under Symbol.for, so another SDK copy's host finds it", () => {
     const factory = (FrameCounter as unknown as Record<symbol, unknown>)[Symbol.for("ds-element.host.v1")];
@@ -107,6 +111,13 @@ describe("host protocol v1 adapter", () => {
     const instance = adapterOf(services).instantiate(4, { location: "/tmp/x", everyN: null });
     instance.transform(makeTransformState({ pts: 5, frames: [{}] }));
     expect(services.log).toHaveBeenCalledWith(4, 4, "1 frames, pts 5", undefined, undefined);
+  });
+
+  it("refuses a transform from a host that gave no metadata binding, naming the element", () => {
+    const instance = adapterOf({ log: vi.fn(), postError: vi.fn() }).instantiate(1, { location: "/tmp/x" });
+    expect(() => instance.transform(makeTransformState({ frames: [{}] }))).toThrow(
+      "framecounter: transform() called by a host that gave no native bindings (HostServicesV1.bindings)",
+    );
   });
 
   it("rejects invalid props at instantiation", () => {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { ElementDefinitionError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../metadata/buffer.js";
+import type { GstBuffer } from "../stream/gst-buffer.js";
 import { HOST_PROTOCOL_V1, TRANSFORM_DROP_V1, type ElementAdapterV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";
@@ -228,12 +228,12 @@ export class Element<P extends object = {}> {
    *
    * @example
    * ```ts
-   * transform(batch: BatchMeta, buffer: Buffer) {
+   * transform(batch: BatchMeta, buffer: GstBuffer) {
    *   for (const frame of batch.frameItems) this.log.trace(`frame ${frame.frameNum} pts ${buffer.pts}`);
    * }
    * ```
    */
-  transform(batch: BatchMeta, buffer: Buffer): TransformResult | Promise<TransformResult> {}
+  transform(batch: BatchMeta, buffer: GstBuffer): TransformResult | Promise<TransformResult> {}
 
   /**
    * Called when the element goes from PAUSED to READY: flush and release what start() opened.

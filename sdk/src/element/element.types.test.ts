@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../metadata/buffer.js";
+import type { GstBuffer } from "../stream/gst-buffer.js";
 import { Element } from "./element.js";
 
 class FrameCounter extends Element.define({
@@ -22,7 +22,7 @@ class FrameCounter extends Element.define({
     note: z.string().optional(),
   }),
 }) {
-  transform(batch: BatchMeta, buffer: Buffer) {
+  transform(batch: BatchMeta, buffer: GstBuffer) {
     expectTypeOf(this.props.everyN).toEqualTypeOf<number>();
     expectTypeOf(batch.numFrames).toEqualTypeOf<number>();
     expectTypeOf(buffer.pts).toEqualTypeOf<number | undefined>();

@@ -4,11 +4,10 @@
  * zod- or handle-related happens here, in the bundle's own SDK copy.
  */
 import { BatchMeta } from "../metadata/batch-meta.js";
-import { Buffer } from "../metadata/buffer.js";
-import { TransformScope } from "../metadata/transform-scope.js";
+import { GstBuffer } from "../stream/gst-buffer.js";
+import { TransformScope } from "../metadata/call/transform-scope.js";
+import { installBindings } from "../native/bindings.js";
 import type { MetaBinding } from "../native/meta-binding.js";
-import { installRunnerBinding } from "../native/runner-binding.js";
-import { installTensorBinding } from "../native/tensor-binding.js";
 import { TRANSFORM_DROP_V1, type ElementAdapterV1, type ElementInstanceV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties, validatePropertyChange } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";
@@ -92,10 +91,14 @@ class HostedElement implements ElementInstanceV1 {
 
   transform(state: Float64Array): unknown {
     this.hooks?.beforeTransform();
+    if (this.meta === undefined) {
+      // The host hands the binding to every runtime that transforms; only `ds-element build` (reading the manifest) has none.
+      throw new Error(`${this.definition.name}: transform() called by a host that gave no native bindings (HostServicesV1.bindings)`);
+    }
     const scope = new TransformScope(state, this.meta);
     let result: unknown;
     try {
-      result = this.element.transform(new BatchMeta(scope), new Buffer(scope));
+      result = this.element.transform(new BatchMeta(scope), new GstBuffer(scope));
     } catch (error) {
       scope.end();
       throw error;
@@ -130,9 +133,10 @@ export function createAdapterV1(
   definition: ElementDefinition,
   services: HostServicesV1,
 ): ElementAdapterV1 {
-  // This bundle's tensors (Buffer.extract, ops) use the runtime's binding: the calls are its.
-  if (services.tensor !== undefined) installTensorBinding(services.tensor);
-  if (services.runners !== undefined) installRunnerBinding(services.runners);
+  // This bundle's metadata, tensors (Buffer.extract, ops) and runners use the host's bindings:
+  // the calls are its.
+  const bindings = services.bindings;
+  if (bindings !== undefined) installBindings(bindings);
   return Object.freeze({
     protocolVersion: 1 as const,
     sdkVersion: SDK_VERSION,
@@ -142,7 +146,7 @@ export function createAdapterV1(
       const props = validateProperties(definition.properties, values);
       const log = createLogger((level, message, file, line) => services.log(instanceId, level, message, file, line));
       const element = constructWithContext(cls, { props, log }) as AnyElement;
-      return new HostedElement(element, definition, services.meta);
+      return new HostedElement(element, definition, bindings?.meta);
     },
   });
 }

@@ -39,7 +39,7 @@ class Detector extends InferenceElement.define({
     const images = decodeYolo({ data: output!.toTypedArray() as Float32Array, dims: output!.shape });
     for (const [i, frame] of inference.frames.entries()) {
       const t = inference.transforms[i]!;
-      frame.addObjects({ ...mapBoxes(nms(images[i]!), t, { frameWidth: t.sourceWidth, frameHeight: t.sourceHeight }), labels: this.props.labels });
+      frame.addObjects({ ...mapBoxes(nms(images[i]!), t), labels: this.props.labels });
     }
   }
 }

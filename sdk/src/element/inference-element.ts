@@ -2,7 +2,7 @@ import { z } from "zod";
 import { expectedMessage } from "../errors/describe-value.js";
 import { ElementDefinitionError } from "../errors/errors.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import type { Buffer } from "../metadata/buffer.js";
+import type { GstBuffer } from "../stream/gst-buffer.js";
 import type { FrameMeta } from "../metadata/frame-meta.js";
 import type { ObjectMeta } from "../metadata/object-meta.js";
 import type { Box } from "../metadata/values.js";
@@ -254,7 +254,7 @@ interface ModelState {
  *     const images = decodeYolo({ data: host.toTypedArray() as Float32Array, dims: host.shape });
  *     for (const [i, frame] of inference.frames.entries()) {
  *       const t = inference.transforms[i]!;
- *       const boxes = mapBoxes(nms(images[i]!), t, { frameWidth: t.sourceWidth, frameHeight: t.sourceHeight });
+ *       const boxes = mapBoxes(nms(images[i]!), t);
  *       frame.addObjects({ ...boxes, labels: this.props.labels });
  *     }
  *   }
@@ -396,12 +396,12 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
    *
    * @example
    * ```ts
-   * async transform(batch: BatchMeta, buffer: Buffer) {
+   * async transform(batch: BatchMeta, buffer: GstBuffer) {
    *   if (batch.numFrames > 0) await super.transform(batch, buffer);
    * }
    * ```
    */
-  override async transform(batch: BatchMeta, buffer: Buffer): Promise<void> {
+  override async transform(batch: BatchMeta, buffer: GstBuffer): Promise<void> {
     const runner = this.runner;
     const images = this.#images(batch, buffer);
     if (images.length === 0) return;
@@ -440,7 +440,7 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
   }
 
   /** The images of this batch: each frame whole, or the crops of the objects objectsToProcess() chose. */
-  #images(batch: BatchMeta, buffer: Buffer): InferenceImage[] {
+  #images(batch: BatchMeta, buffer: GstBuffer): InferenceImage[] {
     const images: InferenceImage[] = [];
     for (const frame of batch.frameItems) {
       const objects = this.objectsToProcess(frame);

@@ -1,5 +1,5 @@
 /**
- * Thrown when a handle handed to `transform()` (BatchMeta, FrameMeta, Buffer) is used after
+ * Thrown when a handle handed to `transform()` (BatchMeta, FrameMeta, GstBuffer) is used after
  * that call returned or its Promise settled. The native buffer behind it has moved on, so its
  * values would belong to another buffer.
  *

@@ -5,7 +5,7 @@ import { DisplayMeta } from "./display-meta.js";
 import { FrameMeta, type FrameMetaJSON } from "./frame-meta.js";
 import { LabelInfo } from "./label-info.js";
 import { acquireObject, type ObjectMeta } from "./object-meta.js";
-import { readState, type TransformScope } from "./transform-scope.js";
+import { readState, type TransformScope } from "./call/transform-scope.js";
 import { BATCH_LEVEL, UserMeta, userInternals, type UserMetaJSON } from "./user-meta.js";
 
 const HANDLE = "BatchMeta";
@@ -38,7 +38,7 @@ export interface BatchMetaJSON {
  *
  * @example
  * ```ts
- * transform(batch: BatchMeta, buffer: Buffer) {
+ * transform(batch: BatchMeta, buffer: GstBuffer) {
  *   this.log.debug(`${batch.numFrames} frame(s) in a ${buffer.size}-byte buffer`);
  *   for (const frame of batch.frameItems) this.seen.add(frame.sourceId);
  * }

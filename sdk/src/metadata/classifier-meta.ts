@@ -1,17 +1,17 @@
-import { MetaStateError, StaleHandleError } from "../errors/errors.js";
+import { StaleHandleError } from "../errors/errors.js";
 import type { NativeClassifier, NativeClassifierRead } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
-import type { ObjectCore } from "./object-core.js";
-import type { TransformScope } from "./transform-scope.js";
-import { checkBoundedString, checkInt32, checkUint32 } from "./validation.js";
+import type { ObjectCore } from "./call/object-core.js";
+import type { TransformScope } from "./call/transform-scope.js";
+import { checkBoundedString, checkInt32, checkUint32 } from "./call/validation.js";
 
 const TYPE = "ClassifierMeta";
 
 /** @internal What ObjectMeta needs of a ClassifierMeta's private state. */
 export interface ClassifierInternals {
   scopeOf(classifier: ClassifierMeta): TransformScope;
-  statusOf(classifier: ClassifierMeta): number;
+  statusOf(classifier: ClassifierMeta): HandleState;
   ownerOf(classifier: ClassifierMeta): ObjectCore | undefined;
   indexOf(classifier: ClassifierMeta): number;
   toNative(classifier: ClassifierMeta): NativeClassifier;
@@ -67,7 +67,7 @@ export interface ClassifierMetaJSON {
  */
 export class ClassifierMeta {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   #index = -1;
   #owner: ObjectCore | undefined;
   #numLabels: number | undefined;
@@ -86,11 +86,7 @@ export class ClassifierMeta {
   }
 
   #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
-    if (this.#status === REMOVED_HANDLE) {
-      throw new MetaStateError(`ClassifierMeta used after removeClassifierMeta (${action} ${member})`);
-    }
-    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addClassifierMeta");
+    checkUsable(this.#scope, this.#status, TYPE, member, action);
   }
 
   /**
@@ -181,7 +177,7 @@ export class ClassifierMeta {
     checkAddable(labelInternals.statusOf(label), "LabelInfo", "addLabelInfo", "removeLabelInfo");
     if (this.#status === ADDED) {
       const scope = this.#scope;
-      const meta = scope.requireMeta("ClassifierMeta.addLabelInfo()");
+      const meta = scope.meta;
       const index = meta.addLabelInfo(scope.callId, this.#index, labelInternals.toNative(label));
       labelInternals.markAdded(label, this, index);
     } else {
@@ -210,7 +206,7 @@ export class ClassifierMeta {
     }
     if (this.#status === ADDED) {
       const scope = this.#scope;
-      const meta = scope.requireMeta("ClassifierMeta.removeLabelInfo()");
+      const meta = scope.meta;
       if (labelInternals.indexOf(label) < 0) this.#learnLabelIndices();
       meta.removeLabelInfo(scope.callId, this.#index, labelInternals.indexOf(label));
     }
@@ -222,7 +218,7 @@ export class ClassifierMeta {
   /** Labels sent with addClassifier have no index yet: native code gives them when listed. */
   #learnLabelIndices(): void {
     const owner = this.#owner as ObjectCore;
-    const meta = this.#scope.requireMeta("ClassifierMeta");
+    const meta = this.#scope.meta;
     for (const read of meta.listClassifiers(this.#scope.callId, owner.row)) {
       if (read.index === this.#index) this.#adoptLabelIndices(read);
     }
@@ -276,7 +272,7 @@ export class ClassifierMeta {
         (classifier.#scope.classifiers ??= new Map()).set(index, classifier);
       },
       markRemoved: (classifier) => {
-        classifier.#status = REMOVED_HANDLE;
+        classifier.#status = REMOVED;
         classifier.#scope.classifiers?.delete(classifier.#index);
         for (const label of classifier.#labels) labelInternals.markRemoved(label);
       },

@@ -1,7 +1,7 @@
-import { MetaStateError, StaleHandleError } from "../errors/errors.js";
+import { StaleHandleError } from "../errors/errors.js";
 import type { NativeDisplay, NativeDisplayContent } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
-import type { TransformScope } from "./transform-scope.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
+import type { TransformScope } from "./call/transform-scope.js";
 import {
   arrowFromNative,
   arrowToNative,
@@ -14,16 +14,16 @@ import {
   makeText,
   rectFromNative,
   textFromNative,
-  type Arrow,
-  type ArrowInit,
-  type Circle,
-  type CircleInit,
-  type Line,
-  type LineInit,
-  type Rect,
-  type RectInit,
-  type Text,
-  type TextInit,
+  type ArrowParams,
+  type ArrowParamsInit,
+  type CircleParams,
+  type CircleParamsInit,
+  type LineParams,
+  type LineParamsInit,
+  type RectParams,
+  type RectParamsInit,
+  type TextParams,
+  type TextParamsInit,
 } from "./values.js";
 
 const TYPE = "DisplayMeta";
@@ -33,7 +33,7 @@ const NO_MISC: readonly [number, number, number, number] = Object.freeze([0, 0, 
 export interface DisplayInternals {
   add(scope: TransformScope, frameIndex: number, display: DisplayMeta): void;
   remove(scope: TransformScope, frameIndex: number, display: DisplayMeta): void;
-  /** The frame's physical display metas, one JS handle per native index (empty without a binding). */
+  /** The frame's physical display metas, one JS handle per native index. */
   list(scope: TransformScope, frameIndex: number): readonly DisplayMeta[];
 }
 
@@ -50,15 +50,15 @@ export let displayInternals: DisplayInternals;
  */
 export interface DisplayMetaJSON {
   /** See {@link DisplayMeta.rects}. */
-  rects: Rect[];
+  rects: Readonly<RectParams>[];
   /** See {@link DisplayMeta.texts}. */
-  texts: Text[];
+  texts: Readonly<TextParams>[];
   /** See {@link DisplayMeta.lines}. */
-  lines: Line[];
+  lines: LineParams[];
   /** See {@link DisplayMeta.arrows}. */
-  arrows: Arrow[];
+  arrows: ArrowParams[];
   /** See {@link DisplayMeta.circles}. */
-  circles: Circle[];
+  circles: CircleParams[];
   /** See {@link DisplayMeta.miscOsdData}. */
   miscOsdData: [number, number, number, number];
 }
@@ -84,15 +84,15 @@ export interface DisplayMetaJSON {
  */
 export class DisplayMeta {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   /** The physical metas' indices once added (one per link of the chain). */
   #indices: readonly number[] = [];
   #frameIndex = -1;
-  #rects: Rect[] = [];
-  #texts: Text[] = [];
-  #lines: Line[] = [];
-  #arrows: Arrow[] = [];
-  #circles: Circle[] = [];
+  #rects: Readonly<RectParams>[] = [];
+  #texts: Readonly<TextParams>[] = [];
+  #lines: LineParams[] = [];
+  #arrows: ArrowParams[] = [];
+  #circles: CircleParams[] = [];
   #miscOsdData: readonly [number, number, number, number] = NO_MISC;
 
   /** @internal Display metas come from `batch.acquireDisplayMeta()` or the buffer; user code never constructs them. */
@@ -102,11 +102,7 @@ export class DisplayMeta {
   }
 
   #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
-    if (this.#status === REMOVED_HANDLE) {
-      throw new MetaStateError(`DisplayMeta used after removeDisplayMeta (${action} ${member})`);
-    }
-    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addDisplayMeta");
+    checkUsable(this.#scope, this.#status, TYPE, member, action);
   }
 
   /**
@@ -117,7 +113,7 @@ export class DisplayMeta {
    * const areas = display.rects.map((rect) => rect.width * rect.height);
    * ```
    */
-  get rects(): readonly Rect[] {
+  get rects(): readonly Readonly<RectParams>[] {
     this.#check("rects");
     return this.#rects;
   }
@@ -130,7 +126,7 @@ export class DisplayMeta {
    * const captions = display.texts.map((text) => text.displayText);
    * ```
    */
-  get texts(): readonly Text[] {
+  get texts(): readonly Readonly<TextParams>[] {
     this.#check("texts");
     return this.#texts;
   }
@@ -143,7 +139,7 @@ export class DisplayMeta {
    * const widths = display.lines.map((line) => line.lineWidth);
    * ```
    */
-  get lines(): readonly Line[] {
+  get lines(): readonly LineParams[] {
     this.#check("lines");
     return this.#lines;
   }
@@ -156,7 +152,7 @@ export class DisplayMeta {
    * const heads = display.arrows.map((arrow) => arrow.arrowHead);
    * ```
    */
-  get arrows(): readonly Arrow[] {
+  get arrows(): readonly ArrowParams[] {
     this.#check("arrows");
     return this.#arrows;
   }
@@ -169,7 +165,7 @@ export class DisplayMeta {
    * const centres = display.circles.map(({ xc, yc }) => [xc, yc]);
    * ```
    */
-  get circles(): readonly Circle[] {
+  get circles(): readonly CircleParams[] {
     this.#check("circles");
     return this.#circles;
   }
@@ -188,6 +184,13 @@ export class DisplayMeta {
     return this.#miscOsdData;
   }
 
+  /** Checks and appends one element; the name in its messages is its place, e.g. `DisplayMeta.rects[3]`. */
+  #add<T>(operation: string, member: string, list: T[], make: (init: unknown, name: string) => T, init: unknown): this {
+    this.#check(operation, "writing");
+    list.push(make(init, `DisplayMeta.${member}[${list.length}]`));
+    return this;
+  }
+
   /**
    * Adds a rectangle. Missing members default to 0/false, an opaque black border and a
    * transparent fill. Returns this display meta, for chaining.
@@ -197,10 +200,8 @@ export class DisplayMeta {
    * display.addRect({ left: 10, top: 10, width: 200, height: 40, hasBgColor: true, bgColor: { alpha: 0.4 } });
    * ```
    */
-  addRect(rect: RectInit = {}): this {
-    this.#check("addRect()", "writing");
-    this.#rects.push(makeRect(rect, `DisplayMeta.rects[${this.#rects.length}]`));
-    return this;
+  addRect(rect: RectParamsInit = {}): this {
+    return this.#add("addRect()", "rects", this.#rects, makeRect, rect);
   }
 
   /**
@@ -212,10 +213,8 @@ export class DisplayMeta {
    * display.addText({ displayText: "zone A", xOffset: 12, yOffset: 12, setBgColor: true, bgColor: { alpha: 0.6 } });
    * ```
    */
-  addText(text: TextInit = {}): this {
-    this.#check("addText()", "writing");
-    this.#texts.push(makeText(text, `DisplayMeta.texts[${this.#texts.length}]`));
-    return this;
+  addText(text: TextParamsInit = {}): this {
+    return this.#add("addText()", "texts", this.#texts, makeText, text);
   }
 
   /**
@@ -227,10 +226,8 @@ export class DisplayMeta {
    * display.addLine({ x1: 0, y1: 300, x2: 640, y2: 300, lineWidth: 3, lineColor: { green: 1 } });
    * ```
    */
-  addLine(line: LineInit = {}): this {
-    this.#check("addLine()", "writing");
-    this.#lines.push(makeLine(line, `DisplayMeta.lines[${this.#lines.length}]`));
-    return this;
+  addLine(line: LineParamsInit = {}): this {
+    return this.#add("addLine()", "lines", this.#lines, makeLine, line);
   }
 
   /**
@@ -242,10 +239,8 @@ export class DisplayMeta {
    * display.addArrow({ x1: 100, y1: 100, x2: 200, y2: 100, arrowWidth: 4, arrowHead: "both" });
    * ```
    */
-  addArrow(arrow: ArrowInit = {}): this {
-    this.#check("addArrow()", "writing");
-    this.#arrows.push(makeArrow(arrow, `DisplayMeta.arrows[${this.#arrows.length}]`));
-    return this;
+  addArrow(arrow: ArrowParamsInit = {}): this {
+    return this.#add("addArrow()", "arrows", this.#arrows, makeArrow, arrow);
   }
 
   /**
@@ -257,10 +252,8 @@ export class DisplayMeta {
    * display.addCircle({ xc: 320, yc: 240, radius: 30, circleWidth: 2, circleColor: { red: 1, green: 1 } });
    * ```
    */
-  addCircle(circle: CircleInit = {}): this {
-    this.#check("addCircle()", "writing");
-    this.#circles.push(makeCircle(circle, `DisplayMeta.circles[${this.#circles.length}]`));
-    return this;
+  addCircle(circle: CircleParamsInit = {}): this {
+    return this.#add("addCircle()", "circles", this.#circles, makeCircle, circle);
   }
 
   /**
@@ -290,7 +283,7 @@ export class DisplayMeta {
         if (!(display instanceof DisplayMeta)) notAHandle(TYPE, "FrameMeta.addDisplayMeta display", display);
         checkSameCall(display.#scope, scope, TYPE, "addDisplayMeta");
         checkAddable(display.#status, TYPE, "addDisplayMeta", "removeDisplayMeta");
-        const meta = scope.requireMeta("FrameMeta.addDisplayMeta()");
+        const meta = scope.meta;
         const content: NativeDisplayContent = {
           rects: display.#rects,
           texts: display.#texts,
@@ -311,22 +304,20 @@ export class DisplayMeta {
         if (display.#status !== ADDED || display.#frameIndex !== frameIndex) {
           notIn(display.#status, TYPE, "frame", "removeDisplayMeta", "removeDisplayMeta");
         }
-        const meta = scope.requireMeta("FrameMeta.removeDisplayMeta()");
+        const meta = scope.meta;
         // A chained display meta removes every link it was split into.
         for (const index of display.#indices) {
           meta.removeDisplay(scope.callId, frameIndex, index);
           const linked = scope.displays?.get(index);
           if (linked !== undefined) {
-            linked.#status = REMOVED_HANDLE;
+            linked.#status = REMOVED;
             scope.displays?.delete(index);
           }
         }
-        display.#status = REMOVED_HANDLE;
+        display.#status = REMOVED;
       },
       list(scope, frameIndex) {
-        const meta = scope.meta;
-        if (meta === undefined) return Object.freeze([]);
-        return Object.freeze(meta.listDisplays(scope.callId, frameIndex).map((read) => fromNative(scope, frameIndex, read)));
+        return Object.freeze(scope.meta.listDisplays(scope.callId, frameIndex).map((read) => fromNative(scope, frameIndex, read)));
       },
     };
 

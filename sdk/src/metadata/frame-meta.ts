@@ -1,48 +1,23 @@
 import { MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeBulkOptions, NativeObjectColumns } from "../native/meta-binding.js";
-import {
-  FRAME_BATCH_ID,
-  FRAME_BUF_PTS,
-  FRAME_INFER_DONE,
-  FRAME_MISC,
-  FRAME_NTP_HI,
-  FRAME_NTP_LO,
-  FRAME_NUM,
-  FRAME_NUM_SURFACES,
-  FRAME_PAD_INDEX,
-  FRAME_PIPELINE_HEIGHT,
-  FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
-  FRAME_SOURCE_ID,
-  FRAME_SOURCE_WIDTH,
-  FRAME_SURFACE_INDEX,
-  FRAME_SURFACE_TYPE,
-  OBJ_FRAME_INDEX,
-  OBJ_PARENT_ROW,
-  STATE_FRAME_STRIDE,
-  STATE_FRAMES_BASE,
-} from "../protocol/transform-state.js";
-import { checkSameCall, notAHandle, notIn } from "./handle-checks.js";
+import { FRAME_FIELDS, type FrameFieldName, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
 import { displayInternals, type DisplayMeta, type DisplayMetaJSON } from "./display-meta.js";
-import { ACQUIRED, IN_FRAME, REMOVED } from "./object-core.js";
 import { objectAtRow, objectCoreOf, tensorOutputs, type ObjectMeta, type ObjectMetaJSON } from "./object-meta.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
-import { readClockTime, readState, type TransformScope } from "./transform-scope.js";
+import { defineRecordFields, recordFieldsJSON, type RecordFieldsJSON } from "./call/record-fields.js";
+import type { TransformScope } from "./call/transform-scope.js";
 import { FRAME_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
 import {
-  checkBoolean,
   checkBoundedString,
   checkConfidence,
   checkFinite,
   checkInt32,
-  checkInteger,
-  checkMiscInfo,
   checkSize,
   checkUint32,
-  checkUint64,
   invalid,
   invalidReceived,
-} from "./validation.js";
+} from "./call/validation.js";
 import { makeColor, type ColorInit } from "./values.js";
 
 const HANDLE = "FrameMeta";
@@ -55,7 +30,6 @@ export interface FrameInternals {
 
 /** @internal Assigned by FrameMeta's static block. */
 export let frameInternals: FrameInternals;
-const INT32_MAX = 2147483647;
 const TRANSPARENT = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 0 });
 
 /**
@@ -96,45 +70,15 @@ export interface ObjectColumns {
 }
 
 /**
- * The plain values of a {@link FrameMeta}, as {@link FrameMeta.toJSON} returns them.
- * `ntpTimestamp` is a decimal string (JSON has no 64-bit integers).
+ * The plain values of a {@link FrameMeta}, as {@link FrameMeta.toJSON} returns them: its
+ * fields (`ntpTimestamp` as a decimal string: JSON has no 64-bit integers) and its lists.
  *
  * @example
  * ```ts
  * const frames: FrameMetaJSON[] = batch.frameItems.map((frame) => frame.toJSON());
  * ```
  */
-export interface FrameMetaJSON {
-  /** See {@link FrameMeta.batchId}. */
-  batchId: number;
-  /** See {@link FrameMeta.padIndex}. */
-  padIndex: number;
-  /** See {@link FrameMeta.sourceId}. */
-  sourceId: number;
-  /** See {@link FrameMeta.frameNum}. */
-  frameNum: number;
-  /** See {@link FrameMeta.bufPts}. */
-  bufPts: number | undefined;
-  /** See {@link FrameMeta.ntpTimestamp}, as a decimal string. */
-  ntpTimestamp: string;
-  /** See {@link FrameMeta.sourceFrameWidth}. */
-  sourceFrameWidth: number;
-  /** See {@link FrameMeta.sourceFrameHeight}. */
-  sourceFrameHeight: number;
-  /** See {@link FrameMeta.pipelineWidth}. */
-  pipelineWidth: number;
-  /** See {@link FrameMeta.pipelineHeight}. */
-  pipelineHeight: number;
-  /** See {@link FrameMeta.surfaceType}. */
-  surfaceType: number;
-  /** See {@link FrameMeta.surfaceIndex}. */
-  surfaceIndex: number;
-  /** See {@link FrameMeta.numSurfacesPerFrame}. */
-  numSurfacesPerFrame: number;
-  /** See {@link FrameMeta.inferDone}. */
-  inferDone: boolean;
-  /** See {@link FrameMeta.miscFrameInfo}. */
-  miscFrameInfo: [number, number, number, number];
+export interface FrameMetaJSON extends RecordFieldsJSON<FrameMeta, FrameFieldName> {
   /** Each object's {@link ObjectMeta.toJSON}. */
   objectItems: ObjectMetaJSON[];
   /** Each display meta's {@link DisplayMeta.toJSON}. */
@@ -177,14 +121,6 @@ export class FrameMeta {
     this.#base = STATE_FRAMES_BASE + index * STATE_FRAME_STRIDE;
   }
 
-  #read(slot: number, member: string): number {
-    return readState(this.#scope, this.#base + slot, HANDLE, member);
-  }
-
-  #writable(member: string): void {
-    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, member, "writing");
-  }
-
   /** Writes slots of the frame's record and sends the record (restored if native code refuses). */
   #write(slot: number, values: readonly number[]): void {
     const scope = this.#scope;
@@ -192,276 +128,12 @@ export class FrameMeta {
     const at = this.#base + slot;
     const previous = state.slice(at, at + values.length);
     state.set(values, at);
-    if (scope.meta === undefined) return;
     try {
       scope.meta.writeFrame(scope.callId, this.#index, state);
     } catch (error) {
       state.set(previous, at);
       throw error;
     }
-  }
-
-  /**
-   * Index of this frame inside the batch (`batch_id`): which surface of the batched buffer holds it.
-   *
-   * @example
-   * ```ts
-   * const tensor = buffer.extract(frame.batchId);
-   * ```
-   */
-  get batchId(): number {
-    return this.#read(FRAME_BATCH_ID, "batchId");
-  }
-
-  /**
-   * Sink pad of the muxer the frame came in on (`pad_index`, uint32).
-   *
-   * @example
-   * ```ts
-   * const camera = this.cameras[frame.padIndex];
-   * ```
-   */
-  get padIndex(): number {
-    return this.#read(FRAME_PAD_INDEX, "padIndex");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set padIndex(value: number) {
-    this.#writable("padIndex");
-    this.#write(FRAME_PAD_INDEX, [checkUint32(value, "FrameMeta.padIndex")]);
-  }
-
-  /**
-   * Source (camera/stream) the frame came from (`source_id`, uint32).
-   *
-   * @example
-   * ```ts
-   * this.counts.set(frame.sourceId, (this.counts.get(frame.sourceId) ?? 0) + 1);
-   * ```
-   */
-  get sourceId(): number {
-    return this.#read(FRAME_SOURCE_ID, "sourceId");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set sourceId(value: number) {
-    this.#writable("sourceId");
-    this.#write(FRAME_SOURCE_ID, [checkUint32(value, "FrameMeta.sourceId")]);
-  }
-
-  /**
-   * Frame number within its source (`frame_num`, int32).
-   *
-   * @example
-   * ```ts
-   * if (frame.frameNum % 30 === 0) this.log.info(`frame ${frame.frameNum}`);
-   * ```
-   */
-  get frameNum(): number {
-    return this.#read(FRAME_NUM, "frameNum");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set frameNum(value: number) {
-    this.#writable("frameNum");
-    this.#write(FRAME_NUM, [checkInt32(value, "FrameMeta.frameNum")]);
-  }
-
-  /**
-   * Presentation timestamp of the frame's original buffer in ns (`buf_pts`); undefined when it
-   * had none. Write an integer >= 0 or undefined.
-   *
-   * @example
-   * ```ts
-   * const seconds = (frame.bufPts ?? 0) / 1e9;
-   * ```
-   */
-  get bufPts(): number | undefined {
-    return readClockTime(this.#scope, this.#base + FRAME_BUF_PTS, HANDLE, "bufPts");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set bufPts(value: number | undefined) {
-    this.#writable("bufPts");
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      invalid(`an integer from 0 to ${Number.MAX_SAFE_INTEGER} (or undefined for none)`, "FrameMeta.bufPts", value, typeof value !== "number");
-    }
-    this.#write(FRAME_BUF_PTS, [value ?? -1]);
-  }
-
-  /**
-   * Wall-clock time the source captured the frame, ns since the Unix epoch (`ntp_timestamp`,
-   * uint64); set by nvstreammux when `attach-sys-ts` or RTCP sender reports give one.
-   *
-   * @example
-   * ```ts
-   * const captured = new Date(Number(frame.ntpTimestamp / 1_000_000n));
-   * ```
-   */
-  get ntpTimestamp(): bigint {
-    const high = this.#read(FRAME_NTP_HI, "ntpTimestamp");
-    const low = this.#scope.state[this.#base + FRAME_NTP_LO] as number;
-    return (BigInt(high) << 32n) | BigInt(low);
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set ntpTimestamp(value: bigint) {
-    this.#writable("ntpTimestamp");
-    const checked = checkUint64(value, "FrameMeta.ntpTimestamp");
-    this.#write(FRAME_NTP_HI, [Number(checked >> 32n), Number(checked & 0xffffffffn)]);
-  }
-
-  /**
-   * Width of the frame as the source produced it (`source_frame_width`, uint32).
-   *
-   * @example
-   * ```ts
-   * const scaleX = frame.sourceFrameWidth / frame.pipelineWidth;
-   * ```
-   */
-  get sourceFrameWidth(): number {
-    return this.#read(FRAME_SOURCE_WIDTH, "sourceFrameWidth");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set sourceFrameWidth(value: number) {
-    this.#writable("sourceFrameWidth");
-    this.#write(FRAME_SOURCE_WIDTH, [checkUint32(value, "FrameMeta.sourceFrameWidth")]);
-  }
-
-  /**
-   * Height of the frame as the source produced it (`source_frame_height`, uint32).
-   *
-   * @example
-   * ```ts
-   * const scaleY = frame.sourceFrameHeight / frame.pipelineHeight;
-   * ```
-   */
-  get sourceFrameHeight(): number {
-    return this.#read(FRAME_SOURCE_HEIGHT, "sourceFrameHeight");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set sourceFrameHeight(value: number) {
-    this.#writable("sourceFrameHeight");
-    this.#write(FRAME_SOURCE_HEIGHT, [checkUint32(value, "FrameMeta.sourceFrameHeight")]);
-  }
-
-  /**
-   * Width of the frame in this pipeline's buffers (`pipeline_width`, uint32).
-   *
-   * @example
-   * ```ts
-   * const right = Math.min(obj.rectParams.left + obj.rectParams.width, frame.pipelineWidth);
-   * ```
-   */
-  get pipelineWidth(): number {
-    return this.#read(FRAME_PIPELINE_WIDTH, "pipelineWidth");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set pipelineWidth(value: number) {
-    this.#writable("pipelineWidth");
-    this.#write(FRAME_PIPELINE_WIDTH, [checkUint32(value, "FrameMeta.pipelineWidth")]);
-  }
-
-  /**
-   * Height of the frame in this pipeline's buffers (`pipeline_height`, uint32).
-   *
-   * @example
-   * ```ts
-   * const bottom = Math.min(obj.rectParams.top + obj.rectParams.height, frame.pipelineHeight);
-   * ```
-   */
-  get pipelineHeight(): number {
-    return this.#read(FRAME_PIPELINE_HEIGHT, "pipelineHeight");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set pipelineHeight(value: number) {
-    this.#writable("pipelineHeight");
-    this.#write(FRAME_PIPELINE_HEIGHT, [checkUint32(value, "FrameMeta.pipelineHeight")]);
-  }
-
-  /**
-   * Surface type (`surface_type`, uint32; 0 for a regular frame, other values for 360° cameras).
-   *
-   * @example
-   * ```ts
-   * if (frame.surfaceType !== 0) return; // only regular surfaces
-   * ```
-   */
-  get surfaceType(): number {
-    return this.#read(FRAME_SURFACE_TYPE, "surfaceType");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set surfaceType(value: number) {
-    this.#writable("surfaceType");
-    this.#write(FRAME_SURFACE_TYPE, [checkUint32(value, "FrameMeta.surfaceType")]);
-  }
-
-  /**
-   * Which of the frame's surfaces this is (`surface_index`, uint32).
-   *
-   * @example
-   * ```ts
-   * const view = `${frame.sourceId}/${frame.surfaceIndex}`;
-   * ```
-   */
-  get surfaceIndex(): number {
-    return this.#read(FRAME_SURFACE_INDEX, "surfaceIndex");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set surfaceIndex(value: number) {
-    this.#writable("surfaceIndex");
-    this.#write(FRAME_SURFACE_INDEX, [checkUint32(value, "FrameMeta.surfaceIndex")]);
-  }
-
-  /**
-   * Number of surfaces the source frame has (`num_surfaces_per_frame`, 1 for a regular frame).
-   *
-   * @example
-   * ```ts
-   * const multi = frame.numSurfacesPerFrame > 1;
-   * ```
-   */
-  get numSurfacesPerFrame(): number {
-    return this.#read(FRAME_NUM_SURFACES, "numSurfacesPerFrame");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set numSurfacesPerFrame(value: number) {
-    this.#writable("numSurfacesPerFrame");
-    this.#write(FRAME_NUM_SURFACES, [checkInteger(value, 0, INT32_MAX, "FrameMeta.numSurfacesPerFrame")]);
-  }
-
-  /**
-   * Whether inference ran on this frame (`bInferDone`); nvinfer's `interval` skips frames.
-   * Set it when your element infers, so downstream elements can tell.
-   *
-   * @example
-   * ```ts
-   * frame.inferDone = true;
-   * ```
-   */
-  get inferDone(): boolean {
-    return this.#read(FRAME_INFER_DONE, "inferDone") !== 0;
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set inferDone(value: boolean) {
-    this.#writable("inferDone");
-    this.#write(FRAME_INFER_DONE, [checkBoolean(value, "FrameMeta.inferDone") ? 1 : 0]);
-  }
-
-  /**
-   * Four integers for your own use (`misc_frame_info`), set as a whole. int64 in DeepStream;
-   * exact here up to 2^53.
-   *
-   * @example
-   * ```ts
-   * frame.miscFrameInfo = [this.sceneId, 0, 0, 0];
-   * ```
-   */
-  get miscFrameInfo(): readonly [number, number, number, number] {
-    const state = this.#scope.state;
-    const at = this.#base + FRAME_MISC;
-    const first = this.#read(FRAME_MISC, "miscFrameInfo");
-    return Object.freeze([first, state[at + 1] as number, state[at + 2] as number, state[at + 3] as number] as const);
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set miscFrameInfo(value: readonly [number, number, number, number]) {
-    this.#writable("miscFrameInfo");
-    this.#write(FRAME_MISC, checkMiscInfo(value, "FrameMeta.miscFrameInfo"));
   }
 
   /**
@@ -478,14 +150,10 @@ export class FrameMeta {
     if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "objectItems");
     if (this.#objectItems === undefined) {
       const scope = this.#scope;
-      if (scope.meta === undefined) {
-        this.#objectItems = Object.freeze([]);
-      } else {
-        const { rows, count } = scope.listRows(this.#index);
-        const objects = new Array<ObjectMeta>(count);
-        for (let i = 0; i < count; i++) objects[i] = objectAtRow(scope, rows[i] as number);
-        this.#objectItems = Object.freeze(objects);
-      }
+      const { rows, count } = scope.listRows(this.#index);
+      const objects = new Array<ObjectMeta>(count);
+      for (let i = 0; i < count; i++) objects[i] = objectAtRow(scope, rows[i] as number);
+      this.#objectItems = Object.freeze(objects);
     }
     return this.#objectItems;
   }
@@ -509,23 +177,20 @@ export class FrameMeta {
     if (!scope.alive) throw new StaleHandleError(HANDLE, "addObjectMeta()", "calling");
     const core = objectCoreOf(obj) ?? notAHandle("ObjectMeta", "FrameMeta.addObjectMeta obj", obj);
     checkSameCall(core.scope, scope, "ObjectMeta", "addObjectMeta");
-    if (core.status !== ACQUIRED) {
-      if (core.status === REMOVED) throw new MetaStateError("ObjectMeta used after removeObjectMeta (passing it to addObjectMeta())");
-      throw new MetaStateError("Expected a newly acquired ObjectMeta for addObjectMeta but received one already added");
-    }
+    checkAddable(core.status, "ObjectMeta", "addObjectMeta", "removeObjectMeta");
     let parentRow = -1;
     if (parent !== undefined) {
       const parentCore = objectCoreOf(parent) ?? notAHandle("ObjectMeta", "FrameMeta.addObjectMeta parent", parent);
       checkSameCall(parentCore.scope, scope, "ObjectMeta", "addObjectMeta");
-      if (parentCore.status !== IN_FRAME) {
+      if (parentCore.status !== ADDED) {
         const received = parentCore.status === REMOVED ? "one removed with removeObjectMeta" : "one acquired but never added";
         throw new MetaStateError(`Expected an ObjectMeta added to a frame for addObjectMeta's parent but received ${received}`);
       }
       parentRow = parentCore.row;
     }
-    const meta = scope.requireMeta("FrameMeta.addObjectMeta()");
+    const meta = scope.meta;
     meta.addObject(scope.callId, core.row, this.#index, parentRow, core.changedLabel(), core.changedText(), core.changedMask());
-    core.status = IN_FRAME;
+    core.status = ADDED;
     core.frameIndex = this.#index;
     core.sent();
     const table = scope.table;
@@ -549,11 +214,8 @@ export class FrameMeta {
     if (!scope.alive) throw new StaleHandleError(HANDLE, "removeObjectMeta()", "calling");
     const core = objectCoreOf(obj) ?? notAHandle("ObjectMeta", "FrameMeta.removeObjectMeta obj", obj);
     checkSameCall(core.scope, scope, "ObjectMeta", "removeObjectMeta");
-    if (core.status !== IN_FRAME || core.frameIndex !== this.#index) {
-      if (core.status === REMOVED) throw new MetaStateError("ObjectMeta used after removeObjectMeta (passing it to removeObjectMeta())");
-      notIn(core.status === ACQUIRED ? 0 : 1, "ObjectMeta", "frame", "removeObjectMeta", "removeObjectMeta");
-    }
-    const meta = scope.requireMeta("FrameMeta.removeObjectMeta()");
+    if (core.status !== ADDED || core.frameIndex !== this.#index) notIn(core.status, "ObjectMeta", "frame", "removeObjectMeta", "removeObjectMeta");
+    const meta = scope.meta;
     meta.removeObject(scope.callId, core.row, this.#index);
     core.status = REMOVED;
     core.frameIndex = -1;
@@ -575,7 +237,7 @@ export class FrameMeta {
     const scope = this.#scope;
     if (!scope.alive) throw new StaleHandleError(HANDLE, "addObjects()", "calling");
     const { native, options } = checkColumns(columns);
-    const meta = scope.requireMeta("FrameMeta.addObjects()");
+    const meta = scope.meta;
     const added = meta.addObjects(scope.callId, this.#index, native, options);
     this.#objectItems = undefined;
     return added;
@@ -695,21 +357,7 @@ export class FrameMeta {
    */
   toJSON(): FrameMetaJSON {
     return {
-      batchId: this.batchId,
-      padIndex: this.padIndex,
-      sourceId: this.sourceId,
-      frameNum: this.frameNum,
-      bufPts: this.bufPts,
-      ntpTimestamp: this.ntpTimestamp.toString(),
-      sourceFrameWidth: this.sourceFrameWidth,
-      sourceFrameHeight: this.sourceFrameHeight,
-      pipelineWidth: this.pipelineWidth,
-      pipelineHeight: this.pipelineHeight,
-      surfaceType: this.surfaceType,
-      surfaceIndex: this.surfaceIndex,
-      numSurfacesPerFrame: this.numSurfacesPerFrame,
-      inferDone: this.inferDone,
-      miscFrameInfo: [...this.miscFrameInfo],
+      ...(recordFieldsJSON(this, FRAME_FIELDS) as Omit<FrameMetaJSON, "objectItems" | "displayMetaItems" | "userMetaItems">),
       objectItems: this.objectItems.map((obj) => obj.toJSON()),
       displayMetaItems: this.displayMetaItems.map((display) => display.toJSON()),
       userMetaItems: this.userMetaItems.map((user) => user.toJSON()),
@@ -717,11 +365,209 @@ export class FrameMeta {
   }
 
   static {
+    // batchId, padIndex, ... : one accessor per FRAME_FIELDS entry, over the frame's record in
+    // the call's state array (declared below, in `interface FrameMeta`).
+    defineRecordFields(FrameMeta, FRAME_FIELDS, {
+      owner: HANDLE,
+      check: (frame, member, action) => {
+        if (!frame.#scope.alive) throw new StaleHandleError(HANDLE, member, action);
+      },
+      array: (frame) => frame.#scope.state,
+      base: (frame) => frame.#base,
+      write: (frame, slot, values) => frame.#write(slot, values),
+    });
     frameInternals = {
       locate: (value) => (value instanceof FrameMeta ? { scope: value.#scope, index: value.#index } : undefined),
     };
   }
 }
+
+// generated: frame-fields (npm run generate)
+/** FrameMeta's fields held in its record: accessors made from the descriptors in protocol/transform-state.ts (metadata/call/record-fields.ts). */
+export interface FrameMeta {
+  /**
+   * Frame number within its source (`frame_num`, int32).
+   *
+   * Writes are checked first (an integer from -2147483648 to 2147483647): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * if (frame.frameNum % 30 === 0) this.log.info(`frame ${frame.frameNum}`);
+   * ```
+   */
+  frameNum: number;
+
+  /**
+   * Source (camera/stream) the frame came from (`source_id`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * this.counts.set(frame.sourceId, (this.counts.get(frame.sourceId) ?? 0) + 1);
+   * ```
+   */
+  sourceId: number;
+
+  /**
+   * Sink pad of the muxer the frame came in on (`pad_index`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const camera = this.cameras[frame.padIndex];
+   * ```
+   */
+  padIndex: number;
+
+  /**
+   * Index of this frame inside the batch (`batch_id`): which surface of the batched buffer holds it.
+   *
+   * @example
+   * ```ts
+   * const tensor = buffer.extract(frame.batchId);
+   * ```
+   */
+  readonly batchId: number;
+
+  /**
+   * Presentation timestamp of the frame's original buffer in ns (`buf_pts`); undefined when it
+   * had none. Write an integer >= 0 or undefined.
+   *
+   * Writes are checked first (an integer from 0 to 2^53 - 1, or undefined (-1 natively) for none): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const seconds = (frame.bufPts ?? 0) / 1e9;
+   * ```
+   */
+  bufPts: number | undefined;
+
+  /**
+   * Wall-clock time the source captured the frame, ns since the Unix epoch (`ntp_timestamp`,
+   * uint64); set by nvstreammux when `attach-sys-ts` or RTCP sender reports give one.
+   *
+   * Writes are checked first (a bigint from 0n to 2^64 - 1 (two exact 32-bit halves natively, high first)): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const captured = new Date(Number(frame.ntpTimestamp / 1_000_000n));
+   * ```
+   */
+  ntpTimestamp: bigint;
+
+  /**
+   * Width of the frame as the source produced it (`source_frame_width`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const scaleX = frame.sourceFrameWidth / frame.pipelineWidth;
+   * ```
+   */
+  sourceFrameWidth: number;
+
+  /**
+   * Height of the frame as the source produced it (`source_frame_height`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const scaleY = frame.sourceFrameHeight / frame.pipelineHeight;
+   * ```
+   */
+  sourceFrameHeight: number;
+
+  /**
+   * Width of the frame in this pipeline's buffers (`pipeline_width`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const right = Math.min(obj.rectParams.left + obj.rectParams.width, frame.pipelineWidth);
+   * ```
+   */
+  pipelineWidth: number;
+
+  /**
+   * Height of the frame in this pipeline's buffers (`pipeline_height`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const bottom = Math.min(obj.rectParams.top + obj.rectParams.height, frame.pipelineHeight);
+   * ```
+   */
+  pipelineHeight: number;
+
+  /**
+   * Surface type (`surface_type`, uint32; 0 for a regular frame, other values for 360° cameras).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * if (frame.surfaceType !== 0) return; // only regular surfaces
+   * ```
+   */
+  surfaceType: number;
+
+  /**
+   * Which of the frame's surfaces this is (`surface_index`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const view = `${frame.sourceId}/${frame.surfaceIndex}`;
+   * ```
+   */
+  surfaceIndex: number;
+
+  /**
+   * Number of surfaces the source frame has (`num_surfaces_per_frame`, 1 for a regular frame).
+   *
+   * Writes are checked first (an integer from 0 to 2147483647): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const multi = frame.numSurfacesPerFrame > 1;
+   * ```
+   */
+  numSurfacesPerFrame: number;
+
+  /**
+   * Whether inference ran on this frame (`bInferDone`); nvinfer's `interval` skips frames.
+   * Set it when your element infers, so downstream elements can tell.
+   *
+   * Writes are checked first (a boolean (0 or 1 natively)): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * frame.inferDone = true;
+   * ```
+   */
+  inferDone: boolean;
+
+  /**
+   * Four integers for your own use (`misc_frame_info`), set as a whole. int64 in DeepStream;
+   * exact here up to 2^53.
+   *
+   * Writes are checked first (four integers, each exact up to 2^53): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * frame.miscFrameInfo = [this.sceneId, 0, 0, 0];
+   * ```
+   */
+  miscFrameInfo: readonly [number, number, number, number];
+}
+// end generated: frame-fields
 
 const BULK = "FrameMeta.addObjects";
 

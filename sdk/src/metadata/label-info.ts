@@ -1,16 +1,16 @@
-import { MetaStateError, StaleHandleError } from "../errors/errors.js";
+import { StaleHandleError } from "../errors/errors.js";
 import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
-import { ADDED, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
-import type { TransformScope } from "./transform-scope.js";
-import { checkBoundedString, checkFloatUnit, checkUint32, MAX_RESULT_LABEL_BYTES } from "./validation.js";
+import { ADDED, checkUsable, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
+import type { TransformScope } from "./call/transform-scope.js";
+import { checkBoundedString, checkFloatUnit, checkUint32, MAX_RESULT_LABEL_BYTES } from "./call/validation.js";
 
 const TYPE = "LabelInfo";
 
 /** @internal What ClassifierMeta needs of a LabelInfo's private state. */
 export interface LabelInternals {
   scopeOf(label: LabelInfo): TransformScope;
-  statusOf(label: LabelInfo): number;
+  statusOf(label: LabelInfo): HandleState;
   classifierOf(label: LabelInfo): ClassifierMeta | undefined;
   indexOf(label: LabelInfo): number;
   setIndex(label: LabelInfo, index: number): void;
@@ -65,7 +65,7 @@ export interface LabelInfoJSON {
  */
 export class LabelInfo {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   #index = -1;
   #classifier: ClassifierMeta | undefined;
   #numClasses = 0;
@@ -81,9 +81,7 @@ export class LabelInfo {
   }
 
   #check(member: string, action: "reading" | "writing" = "reading"): void {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
-    if (this.#status === REMOVED_HANDLE) throw new MetaStateError(`LabelInfo used after removeLabelInfo (${action} ${member})`);
-    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addLabelInfo");
+    checkUsable(this.#scope, this.#status, TYPE, member, action);
   }
 
   /**
@@ -222,7 +220,7 @@ export class LabelInfo {
         if (index >= 0) (label.#scope.labelInfos ??= new Map()).set(index, label);
       },
       markRemoved: (label) => {
-        label.#status = REMOVED_HANDLE;
+        label.#status = REMOVED;
         if (label.#index >= 0) label.#scope.labelInfos?.delete(label.#index);
       },
       fromNative: (scope, read, classifier) => {

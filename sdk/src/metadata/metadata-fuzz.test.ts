@@ -1,4 +1,4 @@
-// Property-based fuzz of the metadata API over the real native binding (the testing addon: the
+// Property-based fuzz of the metadata API over the real native binding (the standalone binding: the
 // portable backend under `npm test`, NVIDIA's NvDsBatchMeta under `npm run test:deepstream`).
 // Random sequences of acquire / add / remove / set / read with random values, within one call:
 // every step either succeeds or throws one of the API's typed errors, and after every step
@@ -8,11 +8,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { INVALID_VALUE_CODE, META_STATE_CODE } from "../errors/errors.js";
-import { inCall, makeBuffer, requireMetaAddon } from "../test-support/meta-addon.js";
+import { inCall, makeBuffer, requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import type { BatchMeta } from "./batch-meta.js";
 import type { ObjectMeta } from "./object-meta.js";
 
-const addon = requireMetaAddon();
+const addon = requireStandaloneBinding();
 const FRAMES = 2;
 
 // ---------------------------------------------------------------- values

@@ -1,14 +1,38 @@
-// End-to-end tests of the metadata API over the real native binding (the testing addon,
+// End-to-end tests of the metadata API over the real native binding (the standalone binding,
 // portable backend): write in one call, commit, close, then read back in a new call.
 import { describe, expect, it } from "vitest";
 import { InvalidValueError, MetaStateError, StaleHandleError } from "../errors/errors.js";
-import { inCall, makeBuffer, openCall, requireMetaAddon } from "../test-support/meta-addon.js";
+import { inCall, makeBuffer, openCall, requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import type { BatchMeta } from "./batch-meta.js";
 import type { ObjectMeta } from "./object-meta.js";
 
 // `npm test` builds the addon first; a missing addon is a failure, not a skip.
-const addon = requireMetaAddon();
+const addon = requireStandaloneBinding();
 const f = Math.fround;
+
+// Every member of NvOSD_RectParams and NvOSD_TextParams away from its default: written to objects and
+// display metas (one vocabulary for both), then expected back.
+const RECT = {
+  left: -5.5,
+  top: 20.25,
+  width: 100,
+  height: 50.5,
+  borderWidth: 3,
+  borderColor: { red: 1, green: 0.5, blue: 0.25, alpha: 1 },
+  hasBgColor: true,
+  bgColor: { red: 0, green: 0, blue: 1, alpha: 0.5 },
+  colorId: 7,
+  hasColorInfo: true,
+  rotationAngle: 12.5,
+};
+const TEXT = {
+  displayText: "car 75%",
+  xOffset: 4,
+  yOffset: 6,
+  font: { name: "Sans", size: 14, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
+  setBgColor: true,
+  bgColor: { red: 0.25, green: 0.25, blue: 0.25, alpha: 0.75 },
+};
 
 describe("metadata over the native binding", () => {
   const buffers: object[] = [];
@@ -85,31 +109,23 @@ describe("metadata over the native binding", () => {
       obj.confidence = 0.75;
       obj.trackerConfidence = -0.1;
       obj.label = "véhicule";
-      obj.rectParams = {
-        left: -5.5,
-        top: 20.25,
-        width: 100,
-        height: 50.5,
-        borderWidth: 3,
-        borderColor: { red: 1, green: 0.5, blue: 0.25, alpha: 1 },
-        hasBgColor: true,
-        bgColor: { red: 0, green: 0, blue: 1, alpha: 0.5 },
-        colorId: 7,
-        hasColorInfo: true,
-        rotationAngle: 12.5,
-      };
-      obj.textParams = {
-        displayText: "car 75%",
-        xOffset: 4,
-        yOffset: 6,
-        font: { name: "Sans", size: 14, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
-        setBgColor: true,
-        bgColor: { red: 0.25, green: 0.25, blue: 0.25, alpha: 0.75 },
-      };
+      obj.rectParams = RECT;
+      obj.textParams = TEXT;
       obj.maskParams = { data: new Float32Array([0, 0.25, 0.5, 1, 0.75, 0.125]), threshold: 0.5, width: 3, height: 2 };
       obj.detectorBboxInfo = { left: 1, top: 2, width: 3, height: 4 };
       obj.trackerBboxInfo = { left: 5, top: 6, width: 7, height: 8 };
       obj.miscObjInfo = [1, 2, -3, 2 ** 50];
+    }
+
+    /** A buffer whose frame holds one object with every member set by fill(), added in a call of its own. */
+    function bufferWithFilledObject(): object {
+      const buf = buffer();
+      inCall(addon, buf, 1, (batch) => {
+        const obj = batch.acquireObjectMeta();
+        fill(obj);
+        batch.frameItems[0]!.addObjectMeta(obj);
+      });
+      return buf;
     }
 
     const expected = {
@@ -119,27 +135,8 @@ describe("metadata over the native binding", () => {
       confidence: 0.75,
       trackerConfidence: f(-0.1),
       label: "véhicule",
-      rectParams: {
-        left: -5.5,
-        top: 20.25,
-        width: 100,
-        height: 50.5,
-        borderWidth: 3,
-        borderColor: { red: 1, green: 0.5, blue: 0.25, alpha: 1 },
-        hasBgColor: true,
-        bgColor: { red: 0, green: 0, blue: 1, alpha: 0.5 },
-        colorId: 7,
-        hasColorInfo: true,
-        rotationAngle: 12.5,
-      },
-      textParams: {
-        displayText: "car 75%",
-        xOffset: 4,
-        yOffset: 6,
-        font: { name: "Sans", size: 14, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
-        setBgColor: true,
-        bgColor: { red: 0.25, green: 0.25, blue: 0.25, alpha: 0.75 },
-      },
+      rectParams: RECT,
+      textParams: TEXT,
       maskParams: { data: [0, 0.25, 0.5, 1, 0.75, 0.125], threshold: 0.5, width: 3, height: 2 },
       detectorBboxInfo: { left: 1, top: 2, width: 3, height: 4 },
       trackerBboxInfo: { left: 5, top: 6, width: 7, height: 8 },
@@ -157,12 +154,7 @@ describe("metadata over the native binding", () => {
     });
 
     it("round-trip every field, set before adding", () => {
-      const buf = buffer();
-      inCall(addon, buf, 1, (batch) => {
-        const obj = batch.acquireObjectMeta();
-        fill(obj);
-        batch.frameItems[0]!.addObjectMeta(obj);
-      });
+      const buf = bufferWithFilledObject();
       inCall(addon, buf, 1, (batch) => {
         expect(batch.frameItems[0]!.objectItems.map((obj) => obj.toJSON())).toEqual([expected]);
       });
@@ -181,12 +173,7 @@ describe("metadata over the native binding", () => {
     });
 
     it("write listed objects through their live views; untouched members keep their values", () => {
-      const buf = buffer();
-      inCall(addon, buf, 1, (batch) => {
-        const obj = batch.acquireObjectMeta();
-        fill(obj);
-        batch.frameItems[0]!.addObjectMeta(obj);
-      });
+      const buf = bufferWithFilledObject();
       inCall(addon, buf, 1, (batch) => {
         const obj = batch.frameItems[0]!.objectItems[0]!;
         obj.rectParams.left = 5;
@@ -567,31 +554,8 @@ describe("metadata over the native binding", () => {
     it("round-trip every element kind, and keep identity of a one-link display meta", () => {
       const buf = buffer();
       const content = {
-        rects: [
-          {
-            left: -1,
-            top: 2,
-            width: 3,
-            height: 4,
-            borderWidth: 5,
-            borderColor: { red: 1, green: 0, blue: 0, alpha: 1 },
-            hasBgColor: true,
-            bgColor: { red: 0, green: 1, blue: 0, alpha: 0.5 },
-            colorId: 6,
-            hasColorInfo: true,
-            rotationAngle: 7.5,
-          },
-        ],
-        texts: [
-          {
-            displayText: "hé",
-            xOffset: 1,
-            yOffset: 2,
-            font: { name: "Sans", size: 12, color: { red: 1, green: 1, blue: 0, alpha: 1 } },
-            setBgColor: true,
-            bgColor: { red: 0, green: 0, blue: 0, alpha: 0.5 },
-          },
-        ],
+        rects: [RECT],
+        texts: [{ ...TEXT, displayText: "hé" }],
         lines: [{ x1: 1, y1: 2, x2: 3, y2: 4, lineWidth: 5, lineColor: { red: 0, green: 0, blue: 1, alpha: 1 } }],
         arrows: [{ x1: 1, y1: 2, x2: 3, y2: 4, arrowWidth: 5, arrowHead: "both" as const, arrowColor: { red: 0, green: 1, blue: 1, alpha: 1 } }],
         circles: [

@@ -1,52 +1,67 @@
-// Pure-JS parts of the metadata API: validation messages, staging of classifiers, display and
-// user metas, value defaults and conversions, the no-native-call hot path. Objects need rows:
-// a minimal fake binding hands them out (the real one is exercised in metadata-native.test.ts).
-import { describe, expect, expectTypeOf, it } from "vitest";
+// The JS side of the metadata API: validation messages, staging of classifiers, display and
+// user metas, value defaults and conversions, the no-native-call hot path. Calls run over the
+// real standalone binding, through a proxy that records which native functions were called
+// (round trips through native metadata are in metadata-native.test.ts).
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, MetaStateError } from "../errors/errors.js";
 import type { MetaBinding } from "../native/meta-binding.js";
-import { META_LAYOUT_VERSION, OBJ_OBJECT_ID, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, OBJ_STRIDE } from "../protocol/transform-state.js";
+import { makeBuffer, requireStandaloneBinding } from "../test-support/standalone-binding.js";
+import { openNativeCall } from "../testing/native-call.js";
 import { makeTransformState } from "../test-support/transform-state.js";
 import { BatchMeta } from "./batch-meta.js";
-import { Buffer } from "./buffer.js";
+import { GstBuffer } from "../stream/gst-buffer.js";
 import type { ObjectMeta } from "./object-meta.js";
-import { TransformScope } from "./transform-scope.js";
-import type { Color, RectParams } from "./values.js";
+import { TransformScope } from "./call/transform-scope.js";
+import type { Color, RectParams, TextParams } from "./values.js";
 
-/** A binding that hands out rows with DeepStream's defaults and records every call. */
-function fakeBinding(): { meta: MetaBinding; calls: string[] } {
+const addon = requireStandaloneBinding();
+/** Native calls left open by a test, closed after it (un-added metas go back to the pool). */
+const open: { scope: TransformScope; callId: number }[] = [];
+afterEach(() => {
+  for (const { scope, callId } of open.splice(0)) {
+    scope.end();
+    addon.harness.closeCall(callId);
+  }
+});
+
+/** The real binding, recording the name of every function called through it. */
+function recordingBinding(): { meta: MetaBinding; calls: string[] } {
   const calls: string[] = [];
-  let table: Float64Array = new Float64Array(0);
-  let rows = 0;
-  const target = {
-    layoutVersion: META_LAYOUT_VERSION,
-    bindObjectTable(_callId: number, bound: Float64Array) {
-      table = bound;
-    },
-    acquireObject() {
-      const row = rows++;
-      table.fill(0, row * OBJ_STRIDE, (row + 1) * OBJ_STRIDE);
-      table[row * OBJ_STRIDE + OBJ_OBJECT_ID] = -1;
-      table[row * OBJ_STRIDE + OBJ_PARENT_ROW] = -1;
-      table[row * OBJ_STRIDE + OBJ_FRAME_INDEX] = -1;
-      return row;
-    },
-  };
-  const meta = new Proxy(target, {
-    get(object, key) {
-      if (typeof key === "string" && key !== "layoutVersion" && key !== "then") calls.push(key);
-      if (key in object) return object[key as keyof typeof object];
-      return () => {
-        throw new Error(`fake binding: ${String(key)} not implemented`);
+  const real = addon.meta;
+  const meta = new Proxy(real, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(key));
+        return Reflect.apply(value, target, args);
       };
     },
-  }) as unknown as MetaBinding;
+  });
   return { meta, calls };
 }
 
+/** A native call over a real buffer of `frames` 640×480 frames, its handles going through a recording binding. */
 function call(frames = 2): { batch: BatchMeta; scope: TransformScope; calls: string[] } {
-  const { meta, calls } = fakeBinding();
-  const scope = new TransformScope(makeTransformState({ frames: Array.from({ length: frames }, () => ({ width: 640, height: 480 })) }), meta);
+  const { meta, calls } = recordingBinding();
+  const { callId, state } = openNativeCall(addon, makeBuffer(addon.harness, Array.from({ length: frames }, () => ({}))), frames);
+  const scope = new TransformScope(state, meta);
+  open.push({ scope, callId });
   return { batch: new BatchMeta(scope), scope, calls };
+}
+
+const TRANSPARENT = { red: 0, green: 0, blue: 0, alpha: 0 };
+
+/** A rectangle as toJSON gives it: DeepStream's zeroed NvOSD_RectParams with `changes`. */
+function rectJSON(changes: Partial<RectParams> = {}): RectParams {
+  const zero = { left: 0, top: 0, width: 0, height: 0, borderWidth: 0, borderColor: TRANSPARENT, hasBgColor: false, bgColor: TRANSPARENT };
+  return { ...zero, colorId: 0, hasColorInfo: false, rotationAngle: 0, ...changes };
+}
+
+/** A text as toJSON gives it: DeepStream's zeroed NvOSD_TextParams with `changes`. */
+function textJSON(changes: Partial<TextParams> = {}): TextParams {
+  const font = { name: "", size: 0, color: TRANSPARENT };
+  return { displayText: "", xOffset: 0, yOffset: 0, font, setBgColor: false, bgColor: TRANSPARENT, ...changes };
 }
 
 function object(): ObjectMeta {
@@ -56,7 +71,7 @@ function object(): ObjectMeta {
 describe("the hot path", () => {
   it("reads frame and buffer fields without any native call", () => {
     const { batch, scope, calls } = call(2);
-    const buffer = new Buffer(scope);
+    const buffer = new GstBuffer(scope);
     for (const frame of batch.frameItems) {
       void [frame.batchId, frame.frameNum, frame.bufPts, frame.sourceId, frame.padIndex, frame.ntpTimestamp, frame.inferDone];
       void [frame.sourceFrameWidth, frame.pipelineHeight, frame.surfaceIndex, frame.miscFrameInfo];
@@ -304,29 +319,10 @@ describe("staging and defaults", () => {
     display.addRect({ left: 1, borderColor: { red: 1 } }).addText({ displayText: "hi" }).addLine().addArrow().addCircle({ hasBgColor: true });
     expect(display.toJSON()).toEqual({
       rects: [
-        {
-          left: 1,
-          top: 0,
-          width: 0,
-          height: 0,
-          borderWidth: 0,
-          borderColor: { red: 1, green: 0, blue: 0, alpha: 1 },
-          hasBgColor: false,
-          bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-          colorId: 0,
-          hasColorInfo: false,
-          rotationAngle: 0,
-        },
+        rectJSON({ left: 1, borderColor: { red: 1, green: 0, blue: 0, alpha: 1 } }),
       ],
       texts: [
-        {
-          displayText: "hi",
-          xOffset: 0,
-          yOffset: 0,
-          font: { name: "Serif", size: 10, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
-          setBgColor: false,
-          bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-        },
+        textJSON({ displayText: "hi", font: { name: "Serif", size: 10, color: { red: 1, green: 1, blue: 1, alpha: 1 } } }),
       ],
       lines: [{ x1: 0, y1: 0, x2: 0, y2: 0, lineWidth: 0, lineColor: { red: 0, green: 0, blue: 0, alpha: 1 } }],
       arrows: [{ x1: 0, y1: 0, x2: 0, y2: 0, arrowWidth: 0, arrowHead: "end", arrowColor: { red: 0, green: 0, blue: 0, alpha: 1 } }],
@@ -400,27 +396,8 @@ describe("staging and defaults", () => {
       confidence: 0,
       trackerConfidence: 0,
       label: "",
-      rectParams: {
-        left: 0,
-        top: 0,
-        width: 0,
-        height: 0,
-        borderWidth: 0,
-        borderColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-        hasBgColor: false,
-        bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-        colorId: 0,
-        hasColorInfo: false,
-        rotationAngle: 0,
-      },
-      textParams: {
-        displayText: "",
-        xOffset: 0,
-        yOffset: 0,
-        font: { name: "", size: 0, color: { red: 0, green: 0, blue: 0, alpha: 0 } },
-        setBgColor: false,
-        bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-      },
+      rectParams: rectJSON(),
+      textParams: textJSON(),
       maskParams: null,
       detectorBboxInfo: { left: 0, top: 0, width: 0, height: 0 },
       trackerBboxInfo: { left: 0, top: 0, width: 0, height: 0 },
@@ -450,20 +427,6 @@ describe("staging and defaults", () => {
     expect(obj.maskParams?.data).toEqual(new Float32Array([0.5]));
     obj.maskParams = undefined;
     expect(obj.maskParams).toBeUndefined();
-  });
-
-  it("without a binding, lists are empty and acquiring an object says what is missing", () => {
-    const batch = new BatchMeta(new TransformScope(makeTransformState({ frames: [{}] })));
-    const frame = batch.frameItems[0]!;
-    expect([frame.objectItems, frame.displayMetaItems, frame.userMetaItems, frame.tensorItems, batch.userMetaItems]).toEqual([[], [], [], [], []]);
-    expect(() => batch.acquireObjectMeta()).toThrow("BatchMeta.acquireObjectMeta() needs ds-element's native metadata binding");
-  });
-
-  it("refuses a binding of another layout version", () => {
-    const meta = { layoutVersion: META_LAYOUT_VERSION + 1 } as MetaBinding;
-    expect(() => new TransformScope(makeTransformState(), meta)).toThrow(
-      `Expected metadata layout version ${META_LAYOUT_VERSION} for the native binding but received ${META_LAYOUT_VERSION + 1}`,
-    );
   });
 });
 

@@ -1,39 +1,30 @@
 import {
-  OBJ_CLASS_ID,
-  OBJ_CONFIDENCE,
-  OBJ_DETECTOR_BBOX,
+  OBJECT_FIELDS,
+  OBJECT_MEMBERS,
+  type ObjectFieldName,
+  type RecordField,
+  OBJ_DETECTOR_BBOX_INFO,
   OBJ_FRAME_INDEX,
-  OBJ_MISC,
-  OBJ_OBJECT_ID,
   OBJ_PARENT_ROW,
   OBJ_STRIDE,
-  OBJ_TRACKER_BBOX,
-  OBJ_TRACKER_CONFIDENCE,
-  OBJ_UNIQUE_COMPONENT_ID,
+  OBJ_TRACKER_BBOX_INFO,
 } from "../protocol/transform-state.js";
 import { ClassifierMeta, classifierInternals, type ClassifierMetaJSON } from "./classifier-meta.js";
-import { checkAddable, checkSameCall, notAHandle, notIn, ADDED as HANDLE_ADDED } from "./handle-checks.js";
-import { ACQUIRED, IN_FRAME, ObjectCore, REMOVED } from "./object-core.js";
-import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./object-views.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED, STAGED } from "./call/handle-checks.js";
+import { ObjectCore } from "./call/object-core.js";
+import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./call/object-views.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
-import type { TransformScope } from "./transform-scope.js";
+import type { TransformScope } from "./call/transform-scope.js";
 import { OBJECT_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
-import {
-  checkBoundedString,
-  checkConfidence,
-  checkInt32,
-  checkMiscInfo,
-  checkObjectId,
-} from "./validation.js";
+import { defineRecordFields, fieldJSON, type RecordFieldsJSON } from "./call/record-fields.js";
+import { checkBoundedString } from "./call/validation.js";
 import {
   makeMask,
   type Box,
   type BoxInit,
   type MaskParams,
-  type Rect,
   type RectParams,
   type RectParamsInit,
-  type Text,
   type TextParams,
   type TextParamsInit,
 } from "./values.js";
@@ -41,6 +32,7 @@ import {
 const DETECTOR_BBOX = boxNames("detectorBboxInfo");
 const TRACKER_BBOX = boxNames("trackerBboxInfo");
 const EMPTY_TENSORS: readonly TensorOutputMeta[] = Object.freeze([]);
+const FIELD_BY_NAME: ReadonlyMap<string, RecordField> = new Map(OBJECT_FIELDS.map((field) => [field.name, field]));
 
 /** @internal What FrameMeta needs of an ObjectMeta's private state. */
 interface ObjectInternals {
@@ -50,7 +42,6 @@ interface ObjectInternals {
 
 // Assigned by ObjectMeta's static block.
 let objectInternals: ObjectInternals;
-
 
 /**
  * Where an object's parent is, in a {@link ObjectMetaJSON}: `batch.frameItems[frameIndex].objectItems[objectIndex]`.
@@ -95,31 +86,19 @@ export interface MaskParamsJSON {
  * const detections: ObjectMetaJSON[] = frame.objectItems.map((obj) => obj.toJSON());
  * ```
  */
-export interface ObjectMetaJSON {
-  /** See {@link ObjectMeta.classId}. */
-  classId: number;
-  /** See {@link ObjectMeta.objectId}. */
-  objectId: number;
-  /** See {@link ObjectMeta.uniqueComponentId}. */
-  uniqueComponentId: number;
-  /** See {@link ObjectMeta.confidence}. */
-  confidence: number;
-  /** See {@link ObjectMeta.trackerConfidence}. */
-  trackerConfidence: number;
+export interface ObjectMetaJSON extends RecordFieldsJSON<ObjectMeta, ObjectFieldName> {
   /** See {@link ObjectMeta.label}. */
   label: string;
   /** See {@link ObjectMeta.rectParams}. */
-  rectParams: Rect;
+  rectParams: RectParams;
   /** See {@link ObjectMeta.textParams}. */
-  textParams: Text;
+  textParams: TextParams;
   /** See {@link ObjectMeta.maskParams}; null when none. */
   maskParams: MaskParamsJSON | null;
   /** See {@link ObjectMeta.detectorBboxInfo}. */
   detectorBboxInfo: Box;
   /** See {@link ObjectMeta.trackerBboxInfo}. */
   trackerBboxInfo: Box;
-  /** See {@link ObjectMeta.miscObjInfo}. */
-  miscObjInfo: [number, number, number, number];
   /** See {@link ObjectMeta.parent}; null when none. */
   parent: ObjectMetaReference | null;
   /** Each classifier's {@link ClassifierMeta.toJSON}. */
@@ -162,100 +141,6 @@ export class ObjectMeta {
   /** @internal Objects come from `batch.acquireObjectMeta()` or `frame.objectItems`; user code never constructs them. */
   constructor(core: ObjectCore) {
     this.#core = core;
-  }
-
-  #write(offset: number, value: number): void {
-    const core = this.#core;
-    core.scope.table[core.base + offset] = value;
-    core.touch();
-  }
-
-  /**
-   * Class index from the detector (`class_id`, int32).
-   *
-   * @example
-   * ```ts
-   * const people = frame.objectItems.filter((obj) => obj.classId === 0);
-   * ```
-   */
-  get classId(): number {
-    return this.#core.read(OBJ_CLASS_ID, "classId");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set classId(value: number) {
-    this.#core.check("classId", "writing");
-    this.#write(OBJ_CLASS_ID, checkInt32(value, "ObjectMeta.classId"));
-  }
-
-  /**
-   * Tracking id (`object_id`) set by a tracker; -1 (DeepStream's `UNTRACKED_OBJECT_ID`) until
-   * one tracks the object. Ids are integers up to 2^53 - 1.
-   *
-   * @example
-   * ```ts
-   * if (obj.objectId !== -1) this.lastSeen.set(obj.objectId, frame.frameNum);
-   * ```
-   */
-  get objectId(): number {
-    return this.#core.read(OBJ_OBJECT_ID, "objectId");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set objectId(value: number) {
-    this.#core.check("objectId", "writing");
-    this.#write(OBJ_OBJECT_ID, checkObjectId(value, "ObjectMeta.objectId"));
-  }
-
-  /**
-   * Id of the component that made the object (`unique_component_id`, int32), e.g. nvinfer's
-   * `gie-unique-id`; secondary inference uses it to pick its input objects.
-   *
-   * @example
-   * ```ts
-   * obj.uniqueComponentId = 1;
-   * ```
-   */
-  get uniqueComponentId(): number {
-    return this.#core.read(OBJ_UNIQUE_COMPONENT_ID, "uniqueComponentId");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set uniqueComponentId(value: number) {
-    this.#core.check("uniqueComponentId", "writing");
-    this.#write(OBJ_UNIQUE_COMPONENT_ID, checkInt32(value, "ObjectMeta.uniqueComponentId"));
-  }
-
-  /**
-   * Detector confidence (`confidence`): 0..1, or -0.1 where there is none (DeepStream's marker,
-   * e.g. objects only a tracker knows). Stored as a float: reads give the nearest float.
-   *
-   * @example
-   * ```ts
-   * const sure = frame.objectItems.filter((obj) => obj.confidence >= 0.5);
-   * ```
-   */
-  get confidence(): number {
-    return this.#core.read(OBJ_CONFIDENCE, "confidence");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set confidence(value: number) {
-    this.#core.check("confidence", "writing");
-    this.#write(OBJ_CONFIDENCE, checkConfidence(value, "ObjectMeta.confidence"));
-  }
-
-  /**
-   * Tracker confidence (`tracker_confidence`): 0..1, or -0.1 where there is none.
-   *
-   * @example
-   * ```ts
-   * if (obj.trackerConfidence >= 0 && obj.trackerConfidence < 0.2) frame.removeObjectMeta(obj);
-   * ```
-   */
-  get trackerConfidence(): number {
-    return this.#core.read(OBJ_TRACKER_CONFIDENCE, "trackerConfidence");
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set trackerConfidence(value: number) {
-    this.#core.check("trackerConfidence", "writing");
-    this.#write(OBJ_TRACKER_CONFIDENCE, checkConfidence(value, "ObjectMeta.trackerConfidence"));
   }
 
   /**
@@ -355,11 +240,11 @@ export class ObjectMeta {
    */
   get detectorBboxInfo(): Box {
     this.#core.check("detectorBboxInfo");
-    return (this.#detectorBbox ??= new TableBox(this.#core, OBJ_DETECTOR_BBOX, DETECTOR_BBOX));
+    return (this.#detectorBbox ??= new TableBox(this.#core, OBJ_DETECTOR_BBOX_INFO, DETECTOR_BBOX));
   }
   /** Checked first (see above): an invalid value throws and changes nothing. */
   set detectorBboxInfo(value: BoxInit) {
-    (this.#detectorBbox ??= new TableBox(this.#core, OBJ_DETECTOR_BBOX, DETECTOR_BBOX)).assign(value);
+    (this.#detectorBbox ??= new TableBox(this.#core, OBJ_DETECTOR_BBOX_INFO, DETECTOR_BBOX)).assign(value);
   }
 
   /**
@@ -372,36 +257,11 @@ export class ObjectMeta {
    */
   get trackerBboxInfo(): Box {
     this.#core.check("trackerBboxInfo");
-    return (this.#trackerBbox ??= new TableBox(this.#core, OBJ_TRACKER_BBOX, TRACKER_BBOX));
+    return (this.#trackerBbox ??= new TableBox(this.#core, OBJ_TRACKER_BBOX_INFO, TRACKER_BBOX));
   }
   /** Checked first (see above): an invalid value throws and changes nothing. */
   set trackerBboxInfo(value: BoxInit) {
-    (this.#trackerBbox ??= new TableBox(this.#core, OBJ_TRACKER_BBOX, TRACKER_BBOX)).assign(value);
-  }
-
-  /**
-   * Four integers for your own use (`misc_obj_info`), set as a whole. int64 in DeepStream;
-   * exact here up to 2^53.
-   *
-   * @example
-   * ```ts
-   * obj.miscObjInfo = [frame.frameNum, 0, 0, 0];
-   * ```
-   */
-  get miscObjInfo(): readonly [number, number, number, number] {
-    const core = this.#core;
-    core.check("miscObjInfo");
-    const table = core.scope.table;
-    const at = core.base + OBJ_MISC;
-    return Object.freeze([table[at] as number, table[at + 1] as number, table[at + 2] as number, table[at + 3] as number] as const);
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set miscObjInfo(value: readonly [number, number, number, number]) {
-    const core = this.#core;
-    core.check("miscObjInfo", "writing");
-    const misc = checkMiscInfo(value, "ObjectMeta.miscObjInfo");
-    core.scope.table.set(misc, core.base + OBJ_MISC);
-    core.touch();
+    (this.#trackerBbox ??= new TableBox(this.#core, OBJ_TRACKER_BBOX_INFO, TRACKER_BBOX)).assign(value);
   }
 
   /**
@@ -417,7 +277,7 @@ export class ObjectMeta {
   get parent(): ObjectMeta | undefined {
     const core = this.#core;
     const row = core.read(OBJ_PARENT_ROW, "parent");
-    if (row < 0 || core.status === ACQUIRED) return undefined;
+    if (row < 0 || core.status === STAGED) return undefined;
     const parent = objectAtRow(core.scope, row);
     return parent.#core.status === REMOVED ? undefined : parent;
   }
@@ -436,11 +296,8 @@ export class ObjectMeta {
     core.check("classifierItems");
     if (core.classifierItems === undefined) {
       const scope = core.scope;
-      const meta = scope.meta;
       core.classifierItems = Object.freeze(
-        meta === undefined
-          ? []
-          : meta.listClassifiers(scope.callId, core.row).map((read) => classifierInternals.fromNative(scope, core, read)),
+        scope.meta.listClassifiers(scope.callId, core.row).map((read) => classifierInternals.fromNative(scope, core, read)),
       );
     }
     return core.classifierItems;
@@ -474,6 +331,15 @@ export class ObjectMeta {
     return tensorOutputs(this.userMetaItems);
   }
 
+  /** What add/removeClassifierMeta check first: a usable object, a ClassifierMeta of its call. */
+  #checkClassifier(classifier: ClassifierMeta, operation: string): ObjectCore {
+    const core = this.#core;
+    core.check(`${operation}()`, "calling");
+    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", `ObjectMeta.${operation} classifier`, classifier);
+    checkSameCall(classifierInternals.scopeOf(classifier), core.scope, "ClassifierMeta", operation);
+    return core;
+  }
+
   /**
    * Attaches a classifier result (from `batch.acquireClassifierMeta()`, with its label infos)
    * to the object (`nvds_add_classifier_meta_to_object`); the classifier is read-only afterwards.
@@ -487,14 +353,10 @@ export class ObjectMeta {
    * ```
    */
   addClassifierMeta(classifier: ClassifierMeta): void {
-    const core = this.#core;
-    core.check("addClassifierMeta()", "calling");
-    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", "ObjectMeta.addClassifierMeta classifier", classifier);
-    const scope = core.scope;
-    checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "addClassifierMeta");
+    const core = this.#checkClassifier(classifier, "addClassifierMeta");
     checkAddable(classifierInternals.statusOf(classifier), "ClassifierMeta", "addClassifierMeta", "removeClassifierMeta");
-    const meta = scope.requireMeta("ObjectMeta.addClassifierMeta()");
-    const index = meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
+    const scope = core.scope;
+    const index = scope.meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
     classifierInternals.markAdded(classifier, core, index);
     core.classifierItems = undefined;
   }
@@ -509,17 +371,13 @@ export class ObjectMeta {
    * ```
    */
   removeClassifierMeta(classifier: ClassifierMeta): void {
-    const core = this.#core;
-    core.check("removeClassifierMeta()", "calling");
-    if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", "ObjectMeta.removeClassifierMeta classifier", classifier);
+    const core = this.#checkClassifier(classifier, "removeClassifierMeta");
     const scope = core.scope;
-    checkSameCall(classifierInternals.scopeOf(classifier), scope, "ClassifierMeta", "removeClassifierMeta");
     const status = classifierInternals.statusOf(classifier);
-    if (status !== HANDLE_ADDED || classifierInternals.ownerOf(classifier) !== core) {
+    if (status !== ADDED || classifierInternals.ownerOf(classifier) !== core) {
       notIn(status, "ClassifierMeta", "object", "removeClassifierMeta", "removeClassifierMeta");
     }
-    const meta = scope.requireMeta("ObjectMeta.removeClassifierMeta()");
-    meta.removeClassifier(scope.callId, core.row, classifierInternals.indexOf(classifier));
+    scope.meta.removeClassifier(scope.callId, core.row, classifierInternals.indexOf(classifier));
     classifierInternals.markRemoved(classifier);
     core.classifierItems = undefined;
   }
@@ -567,22 +425,17 @@ export class ObjectMeta {
    * ```
    */
   toJSON(): ObjectMetaJSON {
-    const core = this.#core;
-    core.check("toJSON()");
-    const mask = this.maskParams;
+    this.#core.check("toJSON()");
+    const json: Record<string, unknown> = {};
+    for (const name of OBJECT_MEMBERS) {
+      const value = this[name];
+      const field = FIELD_BY_NAME.get(name);
+      if (field !== undefined) json[name] = fieldJSON(field, value);
+      else if (name === "maskParams") json[name] = maskJSON(value as MaskParams | undefined);
+      else json[name] = typeof value === "object" ? (value as unknown as { toJSON(): unknown }).toJSON() : value;
+    }
     return {
-      classId: this.classId,
-      objectId: this.objectId,
-      uniqueComponentId: this.uniqueComponentId,
-      confidence: this.confidence,
-      trackerConfidence: this.trackerConfidence,
-      label: this.label,
-      rectParams: (this.rectParams as ObjectRectParams).toJSON(),
-      textParams: (this.textParams as ObjectTextParams).toJSON(),
-      maskParams: mask === undefined ? null : { data: Array.from(mask.data), threshold: mask.threshold, width: mask.width, height: mask.height },
-      detectorBboxInfo: (this.detectorBboxInfo as TableBox).toJSON(),
-      trackerBboxInfo: (this.trackerBboxInfo as TableBox).toJSON(),
-      miscObjInfo: [...this.miscObjInfo],
+      ...(json as Omit<ObjectMetaJSON, "parent" | "classifierItems" | "userMetaItems">),
       parent: parentReference(this.parent),
       classifierItems: this.classifierItems.map((classifier) => classifier.toJSON()),
       userMetaItems: this.userMetaItems.map((user) => user.toJSON()),
@@ -593,7 +446,107 @@ export class ObjectMeta {
     objectInternals = {
       coreOf: (value) => (value instanceof ObjectMeta ? value.#core : undefined),
     };
+    // classId, objectId, ... : one accessor per OBJECT_FIELDS entry, over the object's row in
+    // the call's object table (declared below, in `interface ObjectMeta`). Writes to an object
+    // in a frame are sent at commit.
+    defineRecordFields(ObjectMeta, OBJECT_FIELDS, {
+      owner: "ObjectMeta",
+      check: (obj, member, action) => obj.#core.check(member, action),
+      array: (obj) => obj.#core.scope.table,
+      base: (obj) => obj.#core.base,
+      write: (obj, slot, values) => {
+        const core = obj.#core;
+        const table = core.scope.table;
+        for (let i = 0; i < values.length; i++) table[core.base + slot + i] = values[i] as number;
+        core.touch();
+      },
+    });
   }
+}
+
+// generated: object-fields (npm run generate)
+/** ObjectMeta's fields held in its record: accessors made from the descriptors in protocol/transform-state.ts (metadata/call/record-fields.ts). */
+export interface ObjectMeta {
+  /**
+   * Class index from the detector (`class_id`, int32).
+   *
+   * Writes are checked first (an integer from -2147483648 to 2147483647): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const people = frame.objectItems.filter((obj) => obj.classId === 0);
+   * ```
+   */
+  classId: number;
+
+  /**
+   * Tracking id (`object_id`) set by a tracker; -1 (DeepStream's `UNTRACKED_OBJECT_ID`) until
+   * one tracks the object. Ids are integers up to 2^53 - 1.
+   *
+   * Writes are checked first (an integer from 0 to 2^53 - 1, or -1 for untracked (UNTRACKED_OBJECT_ID)): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * if (obj.objectId !== -1) this.lastSeen.set(obj.objectId, frame.frameNum);
+   * ```
+   */
+  objectId: number;
+
+  /**
+   * Id of the component that made the object (`unique_component_id`, int32), e.g. nvinfer's
+   * `gie-unique-id`; secondary inference uses it to pick its input objects.
+   *
+   * Writes are checked first (an integer from -2147483648 to 2147483647): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * obj.uniqueComponentId = 1;
+   * ```
+   */
+  uniqueComponentId: number;
+
+  /**
+   * Detector confidence (`confidence`): 0..1, or -0.1 where there is none (DeepStream's marker,
+   * e.g. objects only a tracker knows). Stored as a float: reads give the nearest float.
+   *
+   * Writes are checked first (a float from 0 to 1, or -0.1 for none): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * const sure = frame.objectItems.filter((obj) => obj.confidence >= 0.5);
+   * ```
+   */
+  confidence: number;
+
+  /**
+   * Tracker confidence (`tracker_confidence`): 0..1, or -0.1 where there is none.
+   *
+   * Writes are checked first (a float from 0 to 1, or -0.1 for none): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * if (obj.trackerConfidence >= 0 && obj.trackerConfidence < 0.2) frame.removeObjectMeta(obj);
+   * ```
+   */
+  trackerConfidence: number;
+
+  /**
+   * Four integers for your own use (`misc_obj_info`), set as a whole. int64 in DeepStream;
+   * exact here up to 2^53.
+   *
+   * Writes are checked first (four integers, each exact up to 2^53): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * obj.miscObjInfo = [frame.frameNum, 0, 0, 0];
+   * ```
+   */
+  miscObjInfo: readonly [number, number, number, number];
+}
+// end generated: object-fields
+
+function maskJSON(mask: MaskParams | undefined): MaskParamsJSON | null {
+  return mask === undefined ? null : { data: Array.from(mask.data), threshold: mask.threshold, width: mask.width, height: mask.height };
 }
 
 /** @internal The core of an ObjectMeta, or undefined for anything else. */
@@ -607,7 +560,7 @@ export function objectAtRow(scope: TransformScope, row: number): ObjectMeta {
   let object = objects[row];
   if (object === undefined) {
     const frameIndex = scope.table[row * OBJ_STRIDE + OBJ_FRAME_INDEX] as number;
-    object = new ObjectMeta(new ObjectCore(scope, row, frameIndex < 0 ? ACQUIRED : IN_FRAME, frameIndex));
+    object = new ObjectMeta(new ObjectCore(scope, row, frameIndex < 0 ? STAGED : ADDED, frameIndex));
     objects[row] = object;
   }
   return object;
@@ -616,7 +569,7 @@ export function objectAtRow(scope: TransformScope, row: number): ObjectMeta {
 /** @internal A new object from the batch's pool. */
 export function acquireObject(scope: TransformScope): ObjectMeta {
   const row = scope.acquireRow();
-  const object = new ObjectMeta(new ObjectCore(scope, row, ACQUIRED, -1));
+  const object = new ObjectMeta(new ObjectCore(scope, row, STAGED, -1));
   (scope.objects ??= [])[row] = object;
   return object;
 }

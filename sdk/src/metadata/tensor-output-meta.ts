@@ -1,6 +1,6 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeTensorLayer, NativeTensorOutput } from "../native/meta-binding.js";
-import type { TransformScope } from "./transform-scope.js";
+import type { TransformScope } from "./call/transform-scope.js";
 
 const TYPE = "TensorOutputMeta";
 

@@ -1,10 +1,10 @@
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/errors.js";
 import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, readOnly, REMOVED_HANDLE, STAGED } from "./handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
-import type { TransformScope } from "./transform-scope.js";
-import { checkUserMetaType, invalid } from "./validation.js";
+import type { TransformScope } from "./call/transform-scope.js";
+import { checkUserMetaType, invalid } from "./call/validation.js";
 
 const TYPE = "UserMeta";
 // Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN).
@@ -18,7 +18,7 @@ export interface UserInternals {
   add(scope: TransformScope, level: UserMetaLevel, owner: number, user: UserMeta, operationOwner: string): void;
   /** Removes `user` from `level`/`owner` (`ownerName`: "batch", "frame", "object" in messages). */
   remove(scope: TransformScope, level: UserMetaLevel, owner: number, user: UserMeta, operationOwner: string, ownerName: string): void;
-  /** The user metas at `level`/`owner`, one JS handle per native index (empty without a binding). */
+  /** The user metas at `level`/`owner`, one JS handle per native index. */
   list(scope: TransformScope, level: UserMetaLevel, owner: number): readonly UserMeta[];
 }
 
@@ -92,7 +92,7 @@ export interface UserMetaJSON {
  */
 export class UserMeta {
   readonly #scope: TransformScope;
-  #status: number;
+  #status: HandleState;
   #index = -1;
   #level: UserMetaLevel = BATCH_LEVEL;
   #owner = -1;
@@ -111,9 +111,7 @@ export class UserMeta {
   }
 
   #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member, action);
-    if (this.#status === REMOVED_HANDLE) throw new MetaStateError(`UserMeta used after removeUserMeta (${action} ${member})`);
-    if (action === "writing" && this.#status === ADDED) throw readOnly(TYPE, member, "addUserMeta");
+    checkUsable(this.#scope, this.#status, TYPE, member, action);
   }
 
   /**
@@ -145,7 +143,7 @@ export class UserMeta {
     if (this.#metaTypeId < 0) {
       if (this.#status !== ADDED) return 0;
       const scope = this.#scope;
-      const meta = scope.requireMeta("UserMeta.metaTypeId");
+      const meta = scope.meta;
       const read = meta.listUserMetas(scope.callId, this.#level, this.#owner).find((user) => user.index === this.#index);
       this.#metaTypeId = read?.metaTypeId ?? 0;
     }
@@ -255,7 +253,7 @@ export class UserMeta {
     if (this.#kind !== "tensor-output") return undefined;
     if (this.#tensor === undefined) {
       const scope = this.#scope;
-      const meta = scope.requireMeta("UserMeta.asTensorOutput()");
+      const meta = scope.meta;
       this.#tensor = new TensorOutputMeta(scope, meta.readTensorOutput(scope.callId, this.#index));
     }
     return this.#tensor;
@@ -288,7 +286,7 @@ export class UserMeta {
           throw new MetaStateError(`Expected a UserMeta with a bytes or JSON payload for addUserMeta but received a ${user.#kind} meta`);
         }
         const metaType = checkUserMetaType(user.#metaType, "UserMeta.metaType");
-        const meta = scope.requireMeta(`${operationOwner}.addUserMeta()`);
+        const meta = scope.meta;
         const payload = user.#payload ?? new Uint8Array(0);
         user.#index = meta.addUserMeta(scope.callId, level, owner, metaType, user.#kind === "json" ? PAYLOAD_JSON : PAYLOAD_BYTES, payload);
         user.#status = ADDED;
@@ -302,15 +300,13 @@ export class UserMeta {
         if (user.#status !== ADDED || user.#level !== level || user.#owner !== owner) {
           notIn(user.#status, TYPE, ownerName, "removeUserMeta", "removeUserMeta");
         }
-        const meta = scope.requireMeta(`${operationOwner}.removeUserMeta()`);
+        const meta = scope.meta;
         meta.removeUserMeta(scope.callId, level, owner, user.#index);
-        user.#status = REMOVED_HANDLE;
+        user.#status = REMOVED;
         scope.userMetas?.delete(user.#index);
       },
       list(scope, level, owner) {
-        const meta = scope.meta;
-        if (meta === undefined) return Object.freeze([]);
-        return Object.freeze(meta.listUserMetas(scope.callId, level, owner).map((read) => fromNative(scope, level, owner, read)));
+        return Object.freeze(scope.meta.listUserMetas(scope.callId, level, owner).map((read) => fromNative(scope, level, owner, read)));
       },
     };
 

@@ -15,7 +15,7 @@ import {
   checkUnit,
   invalid,
   invalidReceived,
-} from "./validation.js";
+} from "./call/validation.js";
 
 /**
  * A colour (`NvOSD_ColorParams`), each component from 0 to 1. On an object's `rectParams` and
@@ -80,13 +80,16 @@ export interface Box {
 export type BoxInit = Partial<Box>;
 
 /**
- * An object's rectangle as nvdsosd draws it (`NvOSD_RectParams`). `obj.rectParams` is a live
- * view over the object: `obj.rectParams.width = 50` writes it.
+ * A rectangle as nvdsosd draws it (`NvOSD_RectParams`): an object's `rect_params` and the
+ * `rect_params[]` of a display meta. `obj.rectParams` is a live view over the object
+ * (`obj.rectParams.width = 50` writes it); a display meta's `rects` are frozen
+ * (`Readonly<RectParams>`).
  *
  * @example
  * ```ts
  * obj.rectParams.borderWidth = 3;
  * obj.rectParams.borderColor = { red: 1, green: 0, blue: 0, alpha: 1 };
+ * const areas = display.rects.map((rect: Readonly<RectParams>) => rect.width * rect.height);
  * ```
  */
 export interface RectParams extends Box {
@@ -111,11 +114,14 @@ export interface RectParams extends Box {
 }
 
 /**
- * Rectangle members being written; with `obj.rectParams = {...}` only the given ones change.
+ * Rectangle members being written: with `obj.rectParams = {...}` only the given ones change;
+ * in `display.addRect({...})` a missing one is 0 or false, with an opaque black border and a
+ * transparent fill.
  *
  * @example
  * ```ts
  * obj.rectParams = { left: 10, top: 20, width: 100, height: 50, borderWidth: 2, borderColor: { red: 1 } };
+ * display.addRect({ left: 0, top: 0, width: 320, height: 40, hasBgColor: true, bgColor: { alpha: 0.5 } });
  * ```
  */
 export interface RectParamsInit extends BoxInit {
@@ -136,11 +142,13 @@ export interface RectParamsInit extends BoxInit {
 }
 
 /**
- * A font (`NvOSD_FontParams`). On `obj.textParams.font` a live view.
+ * A font (`NvOSD_FontParams`). On `obj.textParams.font` a live view; on a display meta's
+ * texts frozen.
  *
  * @example
  * ```ts
  * obj.textParams.font.size = 14;
+ * const sizes = display.texts.map((text) => text.font.size);
  * ```
  */
 export interface FontParams {
@@ -172,12 +180,15 @@ export interface FontParamsInit {
 }
 
 /**
- * A text label as nvdsosd draws it (`NvOSD_TextParams`). `obj.textParams` is a live view.
+ * A text label as nvdsosd draws it (`NvOSD_TextParams`): an object's `text_params` and the
+ * `text_params[]` of a display meta. `obj.textParams` is a live view; a display meta's `texts`
+ * are frozen (`Readonly<TextParams>`).
  *
  * @example
  * ```ts
  * obj.textParams.displayText = `${obj.label} ${(obj.confidence * 100).toFixed(0)}%`;
  * obj.textParams.xOffset = Math.max(0, Math.round(obj.rectParams.left));
+ * const captions = display.texts.map((text: Readonly<TextParams>) => text.displayText);
  * ```
  */
 export interface TextParams {
@@ -200,11 +211,14 @@ export interface TextParams {
 }
 
 /**
- * Text members being written.
+ * Text members being written: with `obj.textParams = {...}` only the given ones change; in
+ * `display.addText({...})` a missing one defaults to offsets 0, font "Serif" 10 pt opaque
+ * white, no background.
  *
  * @example
  * ```ts
  * obj.textParams = { displayText: "car", font: { size: 12 }, setBgColor: true, bgColor: { alpha: 0.5 } };
+ * display.addText({ displayText: "people: 3", xOffset: 10, yOffset: 10 });
  * ```
  */
 export interface TextParamsInit {
@@ -244,79 +258,6 @@ export interface MaskParams {
 }
 
 /**
- * A rectangle of a display meta (`NvOSD_RectParams` in `rect_params[]`): a frozen value.
- *
- * @example
- * ```ts
- * for (const rect of display.rects) total += rect.width * rect.height;
- * ```
- */
-export interface Rect {
-  /** Left edge, px. */
-  readonly left: number;
-  /** Top edge, px. */
-  readonly top: number;
-  /** Width, px. */
-  readonly width: number;
-  /** Height, px. */
-  readonly height: number;
-  /** Border width, px. */
-  readonly borderWidth: number;
-  /** Border colour. */
-  readonly borderColor: Readonly<Color>;
-  /** Whether the rectangle is filled. */
-  readonly hasBgColor: boolean;
-  /** Fill colour. */
-  readonly bgColor: Readonly<Color>;
-  /** Palette index, used when `hasColorInfo`. */
-  readonly colorId: number;
-  /** Whether `colorId` is set. */
-  readonly hasColorInfo: boolean;
-  /** Rotation in degrees. */
-  readonly rotationAngle: number;
-}
-
-/**
- * The font of a display text (`NvOSD_FontParams`): a frozen value.
- *
- * @example
- * ```ts
- * const sizes = display.texts.map((text: Text) => text.font.size);
- * ```
- */
-export interface Font {
-  /** Font family (`font_name`). */
-  readonly name: string;
-  /** Size in points (`font_size`). */
-  readonly size: number;
-  /** Text colour (`font_color`). */
-  readonly color: Readonly<Color>;
-}
-
-/**
- * A text of a display meta (`NvOSD_TextParams` in `text_params[]`): a frozen value.
- *
- * @example
- * ```ts
- * const captions = display.texts.map((text) => text.displayText);
- * ```
- */
-export interface Text {
-  /** The text. */
-  readonly displayText: string;
-  /** Horizontal position, px. */
-  readonly xOffset: number;
-  /** Vertical position, px. */
-  readonly yOffset: number;
-  /** The font. */
-  readonly font: Font;
-  /** Whether the text gets a background box. */
-  readonly setBgColor: boolean;
-  /** Background colour. */
-  readonly bgColor: Readonly<Color>;
-}
-
-/**
  * A line of a display meta (`NvOSD_LineParams`): a frozen value; coordinates are uint32 px.
  *
  * @example
@@ -324,7 +265,7 @@ export interface Text {
  * const long = display.lines.filter((line) => Math.hypot(line.x2 - line.x1, line.y2 - line.y1) > 100);
  * ```
  */
-export interface Line {
+export interface LineParams {
   /** Start x, px. */
   readonly x1: number;
   /** Start y, px. */
@@ -357,7 +298,7 @@ export type ArrowHead = "start" | "end" | "both";
  * const pointingRight = display.arrows.filter((arrow) => arrow.x2 > arrow.x1);
  * ```
  */
-export interface Arrow {
+export interface ArrowParams {
   /** Start x, px. */
   readonly x1: number;
   /** Start y, px. */
@@ -382,7 +323,7 @@ export interface Arrow {
  * const radii = display.circles.map((circle) => circle.radius);
  * ```
  */
-export interface Circle {
+export interface CircleParams {
   /** Centre x, px. */
   readonly xc: number;
   /** Centre y, px. */
@@ -400,28 +341,6 @@ export interface Circle {
 }
 
 /**
- * A display rectangle being added (`display.addRect`): every member optional. Defaults: 0,
- * false, an opaque black border and a transparent fill.
- *
- * @example
- * ```ts
- * display.addRect({ left: 0, top: 0, width: 320, height: 40, hasBgColor: true, bgColor: { alpha: 0.5 } });
- * ```
- */
-export type RectInit = RectParamsInit;
-
-/**
- * A display text being added (`display.addText`). Defaults: offsets 0, font "Serif" 10 pt
- * opaque white, no background.
- *
- * @example
- * ```ts
- * display.addText({ displayText: "people: 3", xOffset: 10, yOffset: 10 });
- * ```
- */
-export type TextInit = TextParamsInit;
-
-/**
  * A display line being added (`display.addLine`). Defaults: 0 and an opaque black colour.
  *
  * @example
@@ -429,18 +348,18 @@ export type TextInit = TextParamsInit;
  * display.addLine({ x1: 0, y1: 240, x2: 640, y2: 240, lineWidth: 2, lineColor: { red: 1 } });
  * ```
  */
-export interface LineInit {
-  /** See {@link Line.x1}. */
+export interface LineParamsInit {
+  /** See {@link LineParams.x1}. */
   x1?: number;
-  /** See {@link Line.y1}. */
+  /** See {@link LineParams.y1}. */
   y1?: number;
-  /** See {@link Line.x2}. */
+  /** See {@link LineParams.x2}. */
   x2?: number;
-  /** See {@link Line.y2}. */
+  /** See {@link LineParams.y2}. */
   y2?: number;
-  /** See {@link Line.lineWidth}. */
+  /** See {@link LineParams.lineWidth}. */
   lineWidth?: number;
-  /** See {@link Line.lineColor}. */
+  /** See {@link LineParams.lineColor}. */
   lineColor?: ColorInit;
 }
 
@@ -452,20 +371,20 @@ export interface LineInit {
  * display.addArrow({ x1: 10, y1: 10, x2: 60, y2: 10, arrowWidth: 3, arrowHead: "end" });
  * ```
  */
-export interface ArrowInit {
-  /** See {@link Arrow.x1}. */
+export interface ArrowParamsInit {
+  /** See {@link ArrowParams.x1}. */
   x1?: number;
-  /** See {@link Arrow.y1}. */
+  /** See {@link ArrowParams.y1}. */
   y1?: number;
-  /** See {@link Arrow.x2}. */
+  /** See {@link ArrowParams.x2}. */
   x2?: number;
-  /** See {@link Arrow.y2}. */
+  /** See {@link ArrowParams.y2}. */
   y2?: number;
-  /** See {@link Arrow.arrowWidth}. */
+  /** See {@link ArrowParams.arrowWidth}. */
   arrowWidth?: number;
-  /** See {@link Arrow.arrowHead}. */
+  /** See {@link ArrowParams.arrowHead}. */
   arrowHead?: ArrowHead;
-  /** See {@link Arrow.arrowColor}. */
+  /** See {@link ArrowParams.arrowColor}. */
   arrowColor?: ColorInit;
 }
 
@@ -477,20 +396,20 @@ export interface ArrowInit {
  * display.addCircle({ xc: 100, yc: 100, radius: 20, circleWidth: 2, circleColor: { blue: 1 } });
  * ```
  */
-export interface CircleInit {
-  /** See {@link Circle.xc}. */
+export interface CircleParamsInit {
+  /** See {@link CircleParams.xc}. */
   xc?: number;
-  /** See {@link Circle.yc}. */
+  /** See {@link CircleParams.yc}. */
   yc?: number;
-  /** See {@link Circle.radius}. */
+  /** See {@link CircleParams.radius}. */
   radius?: number;
-  /** See {@link Circle.circleColor}. */
+  /** See {@link CircleParams.circleColor}. */
   circleColor?: ColorInit;
-  /** See {@link Circle.hasBgColor}. */
+  /** See {@link CircleParams.hasBgColor}. */
   hasBgColor?: boolean;
-  /** See {@link Circle.bgColor}. */
+  /** See {@link CircleParams.bgColor}. */
   bgColor?: ColorInit;
-  /** See {@link Circle.circleWidth}. */
+  /** See {@link CircleParams.circleWidth}. */
   circleWidth?: number;
 }
 
@@ -529,7 +448,7 @@ function optional<T>(value: unknown, fallback: T, check: (value: unknown, name: 
 }
 
 /** @internal A checked, frozen display rectangle. */
-export function makeRect(init: unknown, name: string): Rect {
+export function makeRect(init: unknown, name: string): Readonly<RectParams> {
   const value = checkObject(init ?? {}, name);
   return Object.freeze({
     left: optional(value.left, 0, checkFloat, `${name}.left`),
@@ -547,7 +466,7 @@ export function makeRect(init: unknown, name: string): Rect {
 }
 
 /** @internal A checked, frozen display text. */
-export function makeText(init: unknown, name: string): Text {
+export function makeText(init: unknown, name: string): Readonly<TextParams> {
   const value = checkObject(init ?? {}, name);
   const font = checkObject(value.font ?? {}, `${name}.font`);
   return Object.freeze({
@@ -565,7 +484,7 @@ export function makeText(init: unknown, name: string): Text {
 }
 
 /** @internal A checked, frozen display line. */
-export function makeLine(init: unknown, name: string): Line {
+export function makeLine(init: unknown, name: string): LineParams {
   const value = checkObject(init ?? {}, name);
   return Object.freeze({
     x1: optional(value.x1, 0, checkUint32, `${name}.x1`),
@@ -583,7 +502,7 @@ function checkArrowHead(value: unknown, name: string): ArrowHead {
 }
 
 /** @internal A checked, frozen display arrow. */
-export function makeArrow(init: unknown, name: string): Arrow {
+export function makeArrow(init: unknown, name: string): ArrowParams {
   const value = checkObject(init ?? {}, name);
   return Object.freeze({
     x1: optional(value.x1, 0, checkUint32, `${name}.x1`),
@@ -597,7 +516,7 @@ export function makeArrow(init: unknown, name: string): Arrow {
 }
 
 /** @internal A checked, frozen display circle. */
-export function makeCircle(init: unknown, name: string): Circle {
+export function makeCircle(init: unknown, name: string): CircleParams {
   const value = checkObject(init ?? {}, name);
   return Object.freeze({
     xc: optional(value.xc, 0, checkUint32, `${name}.xc`),
@@ -632,7 +551,7 @@ export function colorFromNative(color: NativeColor): Readonly<Color> {
 }
 
 /** @internal */
-export function rectFromNative(rect: NativeRect): Rect {
+export function rectFromNative(rect: NativeRect): Readonly<RectParams> {
   return Object.freeze({
     left: rect.left,
     top: rect.top,
@@ -649,7 +568,7 @@ export function rectFromNative(rect: NativeRect): Rect {
 }
 
 /** @internal */
-export function textFromNative(text: NativeText): Text {
+export function textFromNative(text: NativeText): Readonly<TextParams> {
   return Object.freeze({
     displayText: text.displayText,
     xOffset: text.xOffset,
@@ -661,12 +580,12 @@ export function textFromNative(text: NativeText): Text {
 }
 
 /** @internal */
-export function lineFromNative(line: NativeLine): Line {
+export function lineFromNative(line: NativeLine): LineParams {
   return Object.freeze({ x1: line.x1, y1: line.y1, x2: line.x2, y2: line.y2, lineWidth: line.lineWidth, lineColor: colorFromNative(line.lineColor) });
 }
 
 /** @internal */
-export function arrowFromNative(arrow: NativeArrow): Arrow {
+export function arrowFromNative(arrow: NativeArrow): ArrowParams {
   return Object.freeze({
     x1: arrow.x1,
     y1: arrow.y1,
@@ -679,12 +598,12 @@ export function arrowFromNative(arrow: NativeArrow): Arrow {
 }
 
 /** @internal */
-export function arrowToNative(arrow: Arrow): NativeArrow {
+export function arrowToNative(arrow: ArrowParams): NativeArrow {
   return { ...arrow, arrowHead: ARROW_HEADS.indexOf(arrow.arrowHead) as 0 | 1 | 2 };
 }
 
 /** @internal */
-export function circleFromNative(circle: NativeCircle): Circle {
+export function circleFromNative(circle: NativeCircle): CircleParams {
   return Object.freeze({
     xc: circle.xc,
     yc: circle.yc,

@@ -1,12 +1,11 @@
 /**
- * The native binding's JS surface (docs/internals/host-protocol.md) and the one place that
- * loads it. Runs only inside the embedded Node of libdsnode-runtime.so.0, whose bootstrap
+ * The runtime library's JS surface (docs/internals/host-protocol.md), which loader.ts loads.
+ * Runs only inside the embedded Node of libdsnode-runtime.so.0, whose bootstrap
  * (native-host/src/embed/node_embed.cpp) defines `globalThis[Symbol.for("ds-element.runtime.v1")]`
  * = `{ runtimePath, hostJsPath }` before it requires host.js.
  */
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
 import type { MetaBinding } from "./meta-binding.js";
 import type { RunnerBinding } from "./runner-binding.js";
 import type { TensorBinding } from "./tensor-binding.js";
@@ -43,18 +42,22 @@ export interface StackFrame {
   column: number;
 }
 
-/** What `process.dlopen` of the runtime library exports (loadTensorRT only where TensorRT was built in). */
-export interface NativeBinding extends RunnerBinding {
+/** The runtime library's functions that drive host.js (startHost). */
+export interface HostControls {
   setHandlers(handlers: NativeHandlers): void;
   /** Filled right before each transform() call; read it anew each call (it may be replaced). */
   readonly transformState: Float64Array;
   log(instanceId: number, level: number, message: string, file?: string, line?: number): void;
   postError(instanceId: number, message: string, debug: string): void;
   liveInstances(): number[];
+}
+
+/** What `process.dlopen` of the runtime library exports (loadTensorRT only where TensorRT was built in). */
+export interface NativeBinding extends HostControls, RunnerBinding {
   /** Reads and writes the batches transform() receives. */
   readonly meta: MetaBinding;
-  /** Frames of the buffers transform() receives, owned tensors and ops (absent from older runtimes). */
-  readonly tensor?: TensorBinding;
+  /** Frames of the buffers transform() receives, owned tensors and ops. */
+  readonly tensor: TensorBinding;
 }
 
 /** Where the runtime's bootstrap leaves its paths. */
@@ -64,44 +67,4 @@ export const RUNTIME_KEY_V1 = Symbol.for("ds-element.runtime.v1");
 export interface RuntimeInfoV1 {
   runtimePath: string;
   hostJsPath: string;
-}
-
-const REQUIRED_FUNCTIONS = ["setHandlers", "log", "postError", "liveInstances"] as const;
-
-/** Loads the binding from the runtime library the bootstrap names. */
-export function loadBinding(): NativeBinding {
-  const info = (globalThis as Record<symbol, Partial<RuntimeInfoV1> | undefined>)[RUNTIME_KEY_V1];
-  const runtimePath = info?.runtimePath;
-  if (typeof runtimePath !== "string" || runtimePath === "") {
-    throw new Error(
-      `Expected the path of libdsnode-runtime.so.0 for globalThis[Symbol.for("ds-element.runtime.v1")].runtimePath but received ${String(runtimePath)}; ` +
-        "host.js runs only inside the ds-element runtime, whose bootstrap sets it",
-    );
-  }
-  const module = { exports: {} as Record<string, unknown> };
-  try {
-    process.dlopen(module, runtimePath);
-  } catch (error) {
-    throw new Error(
-      `Cannot load the ds-element binding from ${runtimePath} (${process.platform}-${process.arch}, Node ${process.versions.node}): ` +
-        `${(error as Error).message}; rebuild it with \`npm run build -w ds-element-native\``,
-      { cause: error },
-    );
-  }
-  const binding = module.exports;
-  const missing = REQUIRED_FUNCTIONS.filter((name) => typeof binding[name] !== "function");
-  if (missing.length > 0 || !(binding.transformState instanceof Float64Array)) {
-    throw new Error(
-      `Expected the binding exports setHandlers, log, postError, liveInstances and transformState for ${runtimePath} ` +
-        `but received ${Object.keys(binding).join(", ") || "none"}; host.js and the runtime library come from different builds`,
-    );
-  }
-  const meta = binding.meta as Partial<MetaBinding> | undefined;
-  if (meta?.layoutVersion !== META_LAYOUT_VERSION) {
-    throw new Error(
-      `Expected metadata layout version ${META_LAYOUT_VERSION} for ${runtimePath} but received ${String(meta?.layoutVersion)}; ` +
-        "host.js and the runtime library come from different builds: rebuild with `npm run build`",
-    );
-  }
-  return binding as unknown as NativeBinding;
 }

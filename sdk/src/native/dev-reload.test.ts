@@ -8,9 +8,9 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { bundleForTest, temporaryDir } from "../test-support/bundle.js";
-import { requireMetaAddon } from "../test-support/meta-addon.js";
+import { requireStandaloneBinding, standaloneBindings } from "../test-support/standalone-binding.js";
 import { makeTransformState } from "../test-support/transform-state.js";
-import type { NativeBinding, NativeHandlers } from "./binding.js";
+import type { HostControls, NativeHandlers } from "./binding.js";
 import { startHost } from "./host.js";
 
 const CAPS = { string: "video/x-raw, width=(int)4", structures: [] };
@@ -38,9 +38,8 @@ function host(dev: boolean) {
     log: vi.fn((_id: number, _level: number, message: string) => logged.push(message)),
     postError: vi.fn(),
     liveInstances: vi.fn(() => [1]),
-    meta: requireMetaAddon().meta,
-  } satisfies NativeBinding;
-  startHost(native, {
+  } satisfies HostControls;
+  startHost(native, standaloneBindings(), {
     errorSource: new EventEmitter(),
     requireBundle: createRequire(__filename),
     ...(dev ? { dev: { marker, intervalMs: 10, print: (line: string) => printed.push(line) } } : {}),

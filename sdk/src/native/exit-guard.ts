@@ -1,19 +1,27 @@
 /**
- * Keeps element code from ending the host process: `process.exit()` and `process.abort()`
- * throw in their caller instead, before Node emits 'exit', so the error carries the user's
- * stack and becomes an element error. The runtime's bootstrap guards `process.reallyExit`
- * (what Node's own exit paths call) and installs Node's process-exit handler as the last line
- * of defence.
+ * Keeps element code from ending the host process, with one error for every way out:
+ * `process.exit()` and `process.abort()` throw in their caller instead, before Node emits
+ * 'exit', so the error carries the user's stack and becomes an element error; and
+ * `process.reallyExit` (what Node's own exit paths call, meant to be replaceable) throws the
+ * same error. Installed once, by the runtime's bootstrap (bootstrap.ts), before host.js loads.
+ * Node's process-exit handler (native-host/src/embed/node_embed.cpp) is the last line of
+ * defence, for exits that come from Node itself (an uncaught exception).
  */
 
 interface ExitFunctions {
   exit: (code?: unknown) => never;
   abort: () => never;
+  reallyExit?: (code?: unknown) => never;
+  /** Node sets it before it calls reallyExit; left true, it silently turns process.nextTick into a no-op. */
+  _exiting?: boolean;
 }
+
+/** The error code of every refused exit. */
+export const PROCESS_EXIT_CODE = "ERR_DS_ELEMENT_PROCESS_EXIT";
 
 function exitError(call: string, caller: Function): Error {
   const error = Object.assign(new Error(`${call} called by element code; an element cannot exit the host process`), {
-    code: "ERR_DS_ELEMENT_PROCESS_EXIT",
+    code: PROCESS_EXIT_CODE,
   });
   Error.captureStackTrace(error, caller);
   return error;
@@ -30,5 +38,9 @@ export function installExitGuard(target: ExitFunctions): void {
   };
   target.abort = function abort(): never {
     throw exitError("process.abort()", abort);
+  };
+  target.reallyExit = function reallyExit(code?: unknown): never {
+    target._exiting = false;
+    throw exitError(`process.exit(${formatCode(code)})`, reallyExit);
   };
 }

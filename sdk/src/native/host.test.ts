@@ -5,9 +5,9 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { bundleForTest, lineOf, temporaryDir } from "../test-support/bundle.js";
-import { addonPath, requireMetaAddon } from "../test-support/meta-addon.js";
+import { addonPath, requireStandaloneBinding, standaloneBindings } from "../test-support/standalone-binding.js";
 import { makeTransformState } from "../test-support/transform-state.js";
-import type { NativeBinding, NativeHandlers } from "./binding.js";
+import type { HostControls, NativeHandlers } from "./binding.js";
 import { startHost, toError } from "./host.js";
 
 const fixtures = join(__dirname, "__fixtures__");
@@ -30,10 +30,9 @@ function fakeNative(options: { runQueues?: () => void; onQueueError?: (thrown: u
     log: vi.fn(),
     postError: vi.fn(),
     liveInstances: vi.fn(() => [1, 2]),
-    meta: requireMetaAddon().meta,
-  } satisfies NativeBinding;
+  } satisfies HostControls;
   const errors = new EventEmitter();
-  startHost(native, { errorSource: errors, requireBundle: createRequire(__filename), ...options });
+  startHost(native, standaloneBindings(), { errorSource: errors, requireBundle: createRequire(__filename), ...options });
   return { native, errors, handlers: handlers! };
 }
 
@@ -86,7 +85,7 @@ describe("host: loading bundles", () => {
     const requireBundle = vi.fn(createRequire(__filename));
     let handlers: NativeHandlers | undefined;
     const native = { ...fakeNative().native, setHandlers: (h: NativeHandlers) => (handlers = h) };
-    startHost(native, { errorSource: new EventEmitter(), requireBundle });
+    startHost(native, standaloneBindings(), { errorSource: new EventEmitter(), requireBundle });
     handlers!.create(1, "probe", probeBundle, {});
     handlers!.create(2, "probe", probeBundle, {});
     expect(requireBundle).toHaveBeenCalledTimes(1);
@@ -186,7 +185,7 @@ describe("host.js in a Node process (source maps, exit guard, timers)", () => {
     const run = spawnSync(process.execPath, [driver, probeBundle], {
       encoding: "utf8",
       timeout: 20_000,
-      env: { ...process.env, DSNODE_META_ADDON: addon },
+      env: { ...process.env, DSNODE_STANDALONE_BINDING: addon },
     });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
@@ -211,6 +210,12 @@ describe("host.js in a Node process (source maps, exit guard, timers)", () => {
     expect(results.exit?.message).toBe("process.exit(3) called by element code; an element cannot exit the host process");
     expect(results.exit?.stack?.split("\n")[1]).toContain(at("exit"));
     expect(results.exitStillGuarded?.message).toBe("process.exit(0) called by element code; an element cannot exit the host process");
+  });
+
+  it("refuses every other way out with the same error (abort, Node's own reallyExit)", () => {
+    expect(results.abort?.message).toBe("process.abort() called by element code; an element cannot exit the host process");
+    expect(results.reallyExit?.message).toBe("process.exit(5) called by element code; an element cannot exit the host process");
+    expect(results.exitingAfter).toEqual({ ok: true });
   });
 
   it("logs with the caller's TypeScript file and line", () => {

@@ -17,7 +17,8 @@ import {
 } from "../protocol/host-protocol-v1.js";
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { NativeBinding, NativeHandlers, StackFrame } from "./binding.js";
+import type { HostControls, NativeHandlers, StackFrame } from "./binding.js";
+import type { NativeBindings } from "./loader.js";
 import { DevReloader, type DevOptions } from "./dev-reload.js";
 
 /** Seams for tests; the real host uses Node's require and process. */
@@ -203,7 +204,7 @@ function processFunction(name: "_tickCallback" | "_fatalException"): ((...args: 
 }
 
 /** Installs the handlers on `native` and the process-wide error attribution. */
-export function startHost(native: NativeBinding, options: HostOptions = {}): Host {
+export function startHost(native: HostControls, bindings: NativeBindings, options: HostOptions = {}): Host {
   const requireBundle = options.requireBundle ?? createRequire(__filename);
   const runQueues = options.runQueues ?? (processFunction("_tickCallback") as (() => void) | undefined);
   const fatalException = processFunction("_fatalException");
@@ -214,9 +215,7 @@ export function startHost(native: NativeBinding, options: HostOptions = {}): Hos
   const services: HostServicesV1 = {
     log: (instanceId, level, message, file, line) => native.log(instanceId, level, message, file, line),
     postError: (instanceId, message, debug) => native.postError(instanceId, message, debug),
-    meta: native.meta,
-    tensor: native.tensor,
-    runners: { loadTensorRT: native.loadTensorRT, tensorRTVersion: native.tensorRTVersion },
+    bindings,
   };
 
   /** An error no waited-for call carries: to the element whose code raised it, else to all. */

@@ -3,7 +3,7 @@
  * buffer's batch metadata through native-host/src/meta/batch.h (both backends). The same
  * functions are exported twice:
  * - by libdsnode-runtime.so.0 (binding export `meta`), inside GStreamer pipelines;
- * - by the testing addon dsnode_meta.node (export `meta`, plus `harness`), which
+ * - by the standalone binding dsnode_standalone.node (export `meta`, plus `harness`), which
  *   `ds-element/testing` loads into an ordinary Node to run transforms on synthetic batches.
  *
  * Conventions (docs/internals/metadata-design.md §5):
@@ -256,8 +256,8 @@ export interface MetaBinding {
   readTensorOutput(callId: number, userIndex: number): NativeTensorOutput;
 }
 
-/** The testing addon's extra functions (dsnode_meta.node `harness`). */
-export interface HarnessBinding {
+/** The standalone binding's extra functions (dsnode_standalone.node `harness`). */
+export interface StandaloneHarness {
   /** A new GstBuffer with an empty batch meta (NvDsBatchMeta on a DeepStream build, else the portable batch) of `maxFramesInBatch`, holding `size` bytes (zeroed). */
   createBuffer(maxFramesInBatch: number, size: number): object;
   /** Copies `pixels` into the buffer's memory at `offset`. */

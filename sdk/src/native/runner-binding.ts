@@ -1,13 +1,12 @@
 /**
  * The runner half of the native binding: the TensorRT runner (native-host/src/runners/
  * tensorrt_binding.cpp, docs/internals/runners.md), exported by libdsnode-runtime.so.0 and by
- * the testing addon only where the build found TensorRT. Inside GStreamer host.js hands the
- * runtime's functions to the bundle (HostServicesV1.runners); elsewhere the testing addon's are used.
+ * the standalone binding only where the build found TensorRT. The host hands them to the bundle
+ * (HostServicesV1.runners) with the other bindings (bindings.ts).
  *
  * @internal
  */
 import type { TensorHandle } from "../tensor/tensor-handle.js";
-import { loadMetaAddon } from "./meta-addon.js";
 
 /** An engine input or output as the native runner lists it (-1: dynamic). */
 export interface NativeEngineTensor {
@@ -45,22 +44,4 @@ export interface NativeTensorRTRunner {
 export interface RunnerBinding {
   loadTensorRT?(path: string, options?: { deviceId?: number; maxConcurrency?: number; profile?: number }): Promise<NativeTensorRTRunner>;
   readonly tensorRTVersion?: string;
-}
-
-let installed: RunnerBinding | undefined;
-
-/** Sets the runtime's runner functions (host.js, inside GStreamer). */
-export function installRunnerBinding(binding: RunnerBinding | undefined): void {
-  installed = binding;
-}
-
-/** The runner functions: the runtime's, else the testing addon's; `{}` where neither loads. */
-export function runnerBinding(): RunnerBinding {
-  if (installed !== undefined) return installed;
-  try {
-    installed = loadMetaAddon() as unknown as RunnerBinding;
-  } catch {
-    installed = {};
-  }
-  return installed;
 }

@@ -2,7 +2,7 @@
  * The tensor half of the native binding (native-host/src/binding/tensor_binding.h): frame
  * views over the buffer of a running transform call, owned tensors from the native pool,
  * DLPack capsules and the pre-processing ops. Exported as `tensor` by libdsnode-runtime.so.0
- * (inside GStreamer) and by the testing addon dsnode_meta.node (ordinary Node).
+ * (inside GStreamer) and by the standalone binding dsnode_standalone.node (ordinary Node).
  *
  * Conventions:
  * - Shapes and strides are arrays of whole numbers; strides count elements (DLPack).
@@ -15,9 +15,8 @@
  * @internal
  */
 import type { DType, DeviceType, PixelFormat } from "../tensor/types.js";
-import { loadMetaAddon } from "./meta-addon.js";
 
-/** Bumped with any change of the functions below (native: kTensorBindingVersion). */
+/** Bumped with any change of the functions below (native: kTensorBindingVersion); checked by loader.ts. */
 export const TENSOR_BINDING_VERSION = 1;
 
 /** A tensor as native code describes it. */
@@ -153,19 +152,17 @@ export interface TensorBinding {
   addressOf(data: ArrayBufferView): bigint;
   /**
    * An ArrayBuffer over `byteLength` bytes of host memory at `address`, which it does not own:
-   * how a worker thread reads the main thread's tensors in place (worker-binding.ts). Absent
-   * from builds older than it.
+   * how a worker thread reads the main thread's tensors in place (loader.ts, openHostView).
    */
-  hostView?(address: bigint, byteLength: number): ArrayBuffer;
+  hostView(address: bigint, byteLength: number): ArrayBuffer;
   /**
    * Keeps a tensor's memory (pooled block, frame memory, JS ArrayBuffer) until `letGo`, even
    * after the tensor is disposed or its call ends: for work that reads it elsewhere (a worker
-   * thread). A hold dropped without `letGo` lets go when collected. Absent from builds older
-   * than it.
+   * thread). A hold dropped without `letGo` lets go when collected.
    */
-  hold?(source: NativeTensorSource): object;
+  hold(source: NativeTensorSource): object;
   /** Ends a hold now; harmless twice. */
-  letGo?(hold: object): void;
+  letGo(hold: object): void;
   /** Frames → one owned network input on their device; transforms: 8 numbers per frame. */
   preprocess(frames: readonly NativeTensorSource[], options: NativePreprocessOptions): { tensor: NativeTensorInfo; transforms: Float64Array };
   stats(): NativeTensorStats;
@@ -173,15 +170,14 @@ export interface TensorBinding {
   trimPool(): void;
   /**
    * decodeYolo's class-major argmax over `data[first ..]` (`classes` rows of `candidates`
-   * scores) into `bestScore`/`bestClass` (-Infinity/-1 where every score is NaN). Absent from
-   * builds older than it.
+   * scores) into `bestScore`/`bestClass` (-Infinity/-1 where every score is NaN).
    */
-  classArgmax?(data: Float32Array, first: number, classes: number, candidates: number, bestScore: Float32Array, bestClass: Int32Array): void;
+  classArgmax(data: Float32Array, first: number, classes: number, candidates: number, bestScore: Float32Array, bestClass: Int32Array): void;
   /**
    * Draws frame `frameIndex` of the call's batch (its objects and display metas, as committed)
-   * on its pixels, in place (native-host/src/osd/overlay.h). Absent from builds older than it.
+   * on its pixels, in place (native-host/src/osd/overlay.h).
    */
-  drawOverlay?(callId: number, frameIndex: number, options: NativeOverlayOptions): NativeOverlayStats;
+  drawOverlay(callId: number, frameIndex: number, options: NativeOverlayOptions): NativeOverlayStats;
 }
 
 /** What drawOverlay draws. */
@@ -203,64 +199,4 @@ export interface NativeOverlayStats {
   lines: number;
   arrows: number;
   circles: number;
-}
-
-let installed: TensorBinding | undefined;
-
-/**
- * Sets the binding tensors use: the runtime's, given to the element bundle by host.js
- * (HostServicesV1.tensor). Without one, the testing addon's is used (ordinary Node).
- */
-export function installTensorBinding(binding: TensorBinding | undefined): void {
-  if (binding !== undefined) checkVersion(binding, "the ds-element runtime");
-  installed = binding;
-}
-
-/** The binding, or an error saying what needed it and how to get it. */
-export function tensorBinding(what: string): TensorBinding {
-  if (installed !== undefined) return installed;
-  if ((globalThis as Record<symbol, unknown>)[Symbol.for("ds-element.runtime.v1")] !== undefined) {
-    // Inside GStreamer the runtime's own binding must be used: the testing addon would not
-    // know the runtime's calls.
-    throw new Error(
-      `${what} needs the runtime's tensor binding, which host.js did not pass to this element: ` +
-        "the element was built with a newer ds-element than the runtime's (rebuild both with one release)",
-    );
-  }
-  let addon: { tensor?: TensorBinding };
-  try {
-    addon = loadMetaAddon() as unknown as { tensor?: TensorBinding };
-  } catch (error) {
-    throw new Error(`${what} needs ds-element's native binding: ${(error as Error).message}`, { cause: error });
-  }
-  if (addon.tensor === undefined) {
-    throw new Error(
-      `${what} needs the tensor binding, which this build of ds-element-native lacks: ` +
-        "ds-element and ds-element-native are from different releases (reinstall them together)",
-    );
-  }
-  checkVersion(addon.tensor, "the testing addon");
-  installed = addon.tensor;
-  return installed;
-}
-
-/**
- * The binding when it can be had, else undefined: for native fast paths that have a
- * TypeScript fallback (post-processing), which must work wherever the SDK does.
- */
-export function optionalTensorBinding(): TensorBinding | undefined {
-  try {
-    return tensorBinding("a native fast path");
-  } catch {
-    return undefined;
-  }
-}
-
-function checkVersion(binding: TensorBinding, where: string): void {
-  if (binding.version !== TENSOR_BINDING_VERSION) {
-    throw new Error(
-      `Expected tensor binding version ${TENSOR_BINDING_VERSION} for ${where} but received ${String(binding.version)}: ` +
-        "ds-element and ds-element-native are from different releases (reinstall them together)",
-    );
-  }
 }

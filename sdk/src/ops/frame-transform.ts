@@ -1,9 +1,29 @@
 import type { Box } from "../metadata/values.js";
 
 /**
- * Where one frame went in a {@link preprocess} output: a frame point `(x, y)` (continuous
- * coordinates, pixel `i` spans `[i, i + 1)`) lands at `(x × scaleX + padX, y × scaleY + padY)`
- * in network pixels. Use it to bring detections back to the frame.
+ * The members of a {@link FrameTransform}.
+ *
+ * @internal Made by preprocess() from native results and by letterboxTransform().
+ */
+export interface FrameTransformValues {
+  scaleX: number;
+  scaleY: number;
+  padX: number;
+  padY: number;
+  resizedWidth: number;
+  resizedHeight: number;
+  frameWidth: number;
+  frameHeight: number;
+}
+
+/**
+ * How one frame was scaled and padded into the network input: a frame point `(x, y)`
+ * (continuous coordinates, pixel `i` spans `[i, i + 1)`) lands at
+ * `(x × scaleX + padX, y × scaleY + padY)` in network pixels. The one description of that
+ * mapping in the SDK: {@link preprocess} returns one per frame, {@link letterboxTransform} makes
+ * one for pre-processing done elsewhere (nvinfer, Ultralytics), and both {@link mapBoxes} (every
+ * detection of a frame, in place) and `clip(toFrame(box))` (one box) undo it with the same
+ * arithmetic, clipping to `frameWidth` × `frameHeight`.
  *
  * @example
  * ```ts
@@ -13,9 +33,9 @@ import type { Box } from "../metadata/values.js";
  * ```
  */
 export class FrameTransform {
-  /** resizedWidth / sourceWidth. */
+  /** Network pixels per frame pixel, horizontally (resizedWidth / frameWidth). */
   readonly scaleX: number;
-  /** resizedHeight / sourceHeight. */
+  /** Network pixels per frame pixel, vertically (resizedHeight / frameHeight). */
   readonly scaleY: number;
   /** Network pixels left of the image (letterbox padding). */
   readonly padX: number;
@@ -25,21 +45,21 @@ export class FrameTransform {
   readonly resizedWidth: number;
   /** Height of the resized image in the network input. */
   readonly resizedHeight: number;
-  /** The frame's width. */
-  readonly sourceWidth: number;
-  /** The frame's height. */
-  readonly sourceHeight: number;
+  /** The frame's width, px: boxes are clipped to it. */
+  readonly frameWidth: number;
+  /** The frame's height, px. */
+  readonly frameHeight: number;
 
-  /** @internal Made by preprocess from native results. */
-  constructor(values: ArrayLike<number>, offset = 0) {
-    this.scaleX = values[offset] as number;
-    this.scaleY = values[offset + 1] as number;
-    this.padX = values[offset + 2] as number;
-    this.padY = values[offset + 3] as number;
-    this.resizedWidth = values[offset + 4] as number;
-    this.resizedHeight = values[offset + 5] as number;
-    this.sourceWidth = values[offset + 6] as number;
-    this.sourceHeight = values[offset + 7] as number;
+  /** @internal Made by preprocess() and letterboxTransform(). */
+  constructor(values: FrameTransformValues) {
+    this.scaleX = values.scaleX;
+    this.scaleY = values.scaleY;
+    this.padX = values.padX;
+    this.padY = values.padY;
+    this.resizedWidth = values.resizedWidth;
+    this.resizedHeight = values.resizedHeight;
+    this.frameWidth = values.frameWidth;
+    this.frameHeight = values.frameHeight;
     Object.freeze(this);
   }
 
@@ -53,10 +73,10 @@ export class FrameTransform {
    * ```
    */
   toFrame(box: Box): Box {
-    const left = (box.left - this.padX) / this.scaleX;
-    const top = (box.top - this.padY) / this.scaleY;
-    const right = (box.left + box.width - this.padX) / this.scaleX;
-    const bottom = (box.top + box.height - this.padY) / this.scaleY;
+    const left = toFrameAxis(box.left, this.scaleX, this.padX);
+    const top = toFrameAxis(box.top, this.scaleY, this.padY);
+    const right = toFrameAxis(box.left + box.width, this.scaleX, this.padX);
+    const bottom = toFrameAxis(box.top + box.height, this.scaleY, this.padY);
     return { left, top, width: right - left, height: bottom - top };
   }
 
@@ -78,7 +98,7 @@ export class FrameTransform {
 
   /**
    * The part of a box (frame pixels) inside the frame; width and height 0 when it lies
-   * outside.
+   * outside (at the border it is nearest to).
    *
    * @example
    * ```ts
@@ -86,11 +106,41 @@ export class FrameTransform {
    * ```
    */
   clip(box: Box): Box {
-    const clamp = (value: number, high: number) => Math.min(Math.max(value, 0), high);
-    const left = clamp(box.left, this.sourceWidth);
-    const top = clamp(box.top, this.sourceHeight);
-    const right = clamp(box.left + box.width, this.sourceWidth);
-    const bottom = clamp(box.top + box.height, this.sourceHeight);
+    const left = clampToFrame(box.left, this.frameWidth);
+    const top = clampToFrame(box.top, this.frameHeight);
+    const right = clampToFrame(box.left + box.width, this.frameWidth);
+    const bottom = clampToFrame(box.top + box.height, this.frameHeight);
     return { left, top, width: Math.max(right - left, 0), height: Math.max(bottom - top, 0) };
   }
+}
+
+/** @internal One coordinate, network → frame: what toFrame() and mapBoxes() both compute. */
+export function toFrameAxis(value: number, scale: number, pad: number): number {
+  return (value - pad) / scale;
+}
+
+/** @internal One coordinate clamped to [0, limit]: what clip() and mapBoxes() both compute. */
+export function clampToFrame(value: number, limit: number): number {
+  return Math.min(Math.max(value, 0), limit);
+}
+
+/** @internal The transforms of a native preprocess result: 8 numbers per frame. */
+export function frameTransformsFromNative(values: ArrayLike<number>, count: number): FrameTransform[] {
+  const transforms: FrameTransform[] = [];
+  for (let index = 0; index < count; index++) {
+    const at = (member: number): number => values[index * 8 + member] as number;
+    transforms.push(
+      new FrameTransform({
+        scaleX: at(0),
+        scaleY: at(1),
+        padX: at(2),
+        padY: at(3),
+        resizedWidth: at(4),
+        resizedHeight: at(5),
+        frameWidth: at(6),
+        frameHeight: at(7),
+      }),
+    );
+  }
+  return transforms;
 }

@@ -18,34 +18,22 @@
 // - transforms: scales equal as float32, pads and sizes exact.
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
-import { tensorBinding } from "../native/tensor-binding.js";
 import { inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
-import { requireMetaAddon } from "../test-support/meta-addon.js";
+import { seededRandom } from "../test-support/seeded-random.mjs";
+import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { TensorHandle } from "../tensor/tensor-handle.js";
 import { FORMAT_CHANNELS, type PixelFormat } from "../tensor/types.js";
 import { FrameTransform } from "./frame-transform.js";
 import { preprocess, type PreprocessOptions } from "./preprocess.js";
 
-const addon = requireMetaAddon();
-const binding = tensorBinding("the tests");
+const addon = requireStandaloneBinding();
+const binding = addon.tensor;
 const buffers: object[] = [];
 afterAll(() => {
   for (const buffer of buffers) addon.harness.releaseBuffer(buffer);
 });
 
 // ---------------------------------------------------------------- the reference
-
-/** Deterministic pseudo-random bytes (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Image {
   width: number;
@@ -57,7 +45,7 @@ interface Image {
 }
 
 function randomImage(width: number, height: number, format: PixelFormat, seed: number, padding = 0): Image {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pitch = width * FORMAT_CHANNELS[format] + padding;
   const bytes = new Uint8Array(pitch * height);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
@@ -215,7 +203,7 @@ function compare(images: Image[], options: PreprocessOptions, frames?: TensorHan
     const g = geometry(image, full);
     const t = transforms[n]!;
     expect(t).toBeInstanceOf(FrameTransform);
-    expect([t.resizedWidth, t.resizedHeight, t.padX, t.padY, t.sourceWidth, t.sourceHeight]).toEqual([
+    expect([t.resizedWidth, t.resizedHeight, t.padX, t.padY, t.frameWidth, t.frameHeight]).toEqual([
       g.resizedWidth,
       g.resizedHeight,
       g.padX,

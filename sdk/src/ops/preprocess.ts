@@ -1,8 +1,9 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError } from "../errors/errors.js";
-import { tensorBinding, type NativePreprocessOptions } from "../native/tensor-binding.js";
+import { tensorBinding } from "../native/bindings.js";
+import type { NativePreprocessOptions } from "../native/tensor-binding.js";
 import { nativeTensorSource, ownedTensorFromNative, TensorHandle } from "../tensor/tensor-handle.js";
-import { FrameTransform } from "./frame-transform.js";
+import { frameTransformsFromNative, type FrameTransform } from "./frame-transform.js";
 
 const WHERE = "preprocess()";
 const MAX_OUTPUT_SIDE = 16384;
@@ -84,7 +85,7 @@ export function preprocess(frames: TensorHandle | readonly TensorHandle[], optio
   const { tensor, transforms } = tensorBinding(WHERE).preprocess(sources, resolved);
   return {
     tensor: ownedTensorFromNative(tensor),
-    transforms: list.map((_, index) => new FrameTransform(transforms, index * 8)),
+    transforms: frameTransformsFromNative(transforms, list.length),
   };
 }
 

@@ -2,7 +2,7 @@
 // call (objects written after they were added are drawn as they are now), and its arguments are
 // checked with the project's error shape.
 import { describe, expect, it } from "vitest";
-import { Element, InvalidTypeError, StaleHandleError, drawOverlay, z, type BatchMeta, type Buffer, type FrameMeta, type OverlayStats } from "../index.js";
+import { Element, InvalidTypeError, StaleHandleError, drawOverlay, z, type BatchMeta, type GstBuffer, type FrameMeta, type OverlayStats } from "../index.js";
 import { createHarness } from "../testing/index.js";
 
 const author = "ds-element tests <tests@example.com>";
@@ -20,7 +20,7 @@ class BoxAndDraw extends Element.define({
   caps: "video/x-raw",
   properties: z.object({}),
 }) {
-  transform(batch: BatchMeta, buffer: Buffer) {
+  transform(batch: BatchMeta, buffer: GstBuffer) {
     const frame = batch.frameItems[0]!;
     const obj = batch.acquireObjectMeta();
     obj.rectParams = { left: 2, top: 2, width: 6, height: 4, borderWidth: 1, borderColor: { red: 1, alpha: 1 } };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { tensorBinding } from "../native/tensor-binding.js";
+import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
+import { TensorHandle } from "../tensor/tensor-handle.js";
 import { decodeYolo, useNativeArgmax } from "./decode-yolo.js";
 import { detectionItems } from "./detections.js";
 
@@ -27,11 +28,13 @@ function output(batch: number, classes: number, candidates: number, seed: number
   return data;
 }
 
+const binding = requireStandaloneBinding().tensor;
+
 describe("decodeYolo's native class argmax", () => {
   afterEach(() => useNativeArgmax(true));
 
   it("is there in this build", () => {
-    expect(typeof tensorBinding("test").classArgmax).toBe("function");
+    expect(typeof binding.classArgmax).toBe("function");
   });
 
   it.each([
@@ -49,12 +52,29 @@ describe("decodeYolo's native class argmax", () => {
   });
 
   it("checks its arguments natively too", () => {
-    const binding = tensorBinding("test");
-    expect(() => binding.classArgmax!(new Float32Array(10), 0, 2, 8, new Float32Array(8), new Int32Array(8))).toThrow(
+    expect(() => binding.classArgmax(new Float32Array(10), 0, 2, 8, new Float32Array(8), new Int32Array(8))).toThrow(
       "Expected data of at least 16 elements and result arrays of 8 for classArgmax but received 10, 8 and 8",
     );
-    expect(() => binding.classArgmax!(new Float64Array(16) as never, 0, 2, 8, new Float32Array(8), new Int32Array(8))).toThrow(
+    expect(() => binding.classArgmax(new Float64Array(16) as never, 0, 2, 8, new Float32Array(8), new Int32Array(8))).toThrow(
       /^Expected a Float32Array for data but received/,
     );
+  });
+});
+
+describe("decodeYolo of a TensorHandle", () => {
+  it("decodes a host tensor as its data and shape, and the results outlive the tensor", () => {
+    const data = output(2, 3, 50, 11);
+    const dims = [2, 7, 50];
+    const tensor = TensorHandle.fromTypedArray(data, dims);
+    const fromTensor = decodeYolo(tensor, { confidenceThreshold: 0.05 }).map((d) => [...detectionItems(d)]);
+    tensor.dispose();
+    const fromArrays = decodeYolo({ data, dims }, { confidenceThreshold: 0.05 }).map((d) => [...detectionItems(d)]);
+    expect(fromTensor.reduce((n, d) => n + d.length, 0)).toBeGreaterThan(0);
+    expect(fromTensor).toEqual(fromArrays);
+  });
+
+  it("refuses a tensor that is not float32, naming its dtype", () => {
+    const tensor = TensorHandle.fromTypedArray(new Uint8Array(7 * 4), [7, 4]);
+    expect(() => decodeYolo(tensor)).toThrow("Expected a float32 tensor (convert other types first) for decodeYolo output but received a uint8 tensor");
   });
 });

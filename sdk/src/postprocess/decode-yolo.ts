@@ -3,7 +3,9 @@ import { checkIntegerOr, checkOptions, checkUnitOr, describeKind, invalid, inval
 import { confidenceOrder } from "./confidence-order.js";
 import { ColumnStore, type Detections } from "./detections.js";
 import { scratchAreas, type PostprocessScratch, type ScratchAreas } from "./scratch.js";
-import { optionalTensorBinding, type TensorBinding } from "../native/tensor-binding.js";
+import { optionalTensorBinding } from "../native/bindings.js";
+import type { TensorBinding } from "../native/tensor-binding.js";
+import { TensorHandle } from "../tensor/tensor-handle.js";
 
 /**
  * Outputs with at least this many class scores (classes × candidates) take the native argmax:
@@ -11,13 +13,13 @@ import { optionalTensorBinding, type TensorBinding } from "../native/tensor-bind
  */
 const NATIVE_ARGMAX_MIN = 4096;
 
-let argmaxLookup: { fn: TensorBinding["classArgmax"] } | undefined;
+let argmaxLookup: { fn: TensorBinding["classArgmax"] | undefined } | undefined;
 
-/** The native class argmax, when the binding loads and has it; looked up once. */
-function nativeArgmax(): TensorBinding["classArgmax"] {
+/** The native class argmax, when the binding loads; looked up once. */
+function nativeArgmax(): TensorBinding["classArgmax"] | undefined {
   if (argmaxLookup === undefined) {
     const binding = optionalTensorBinding();
-    argmaxLookup = { fn: binding?.classArgmax?.bind(binding) };
+    argmaxLookup = { fn: binding?.classArgmax.bind(binding) };
   }
   return argmaxLookup.fn;
 }
@@ -163,7 +165,23 @@ export function decodeYolo(output: Float32Array, options: DecodeYoloOptions & { 
  * ```
  */
 export function decodeYolo(output: YoloTensor, options?: DecodeYoloOptions): BatchDetections;
-export function decodeYolo(output: Float32Array | YoloTensor, options?: DecodeYoloOptions): BatchDetections {
+/**
+ * Decodes a runner's output {@link TensorHandle} (`[1, 84, 8400]` for YOLOv8 with 80 classes),
+ * wherever it lives: a `"cuda"` tensor (TensorRT) is copied to the host for the call and that
+ * copy disposed after; a host tensor is read in place. The tensor must be float32. The results
+ * do not refer to the tensor: dispose it whenever you like. See the first overload for what is
+ * decoded.
+ *
+ * @example
+ * ```ts
+ * postprocess(inference: InferenceBatch, [output]: TensorHandle[]) {
+ *   const images = decodeYolo(output!, { confidenceThreshold: this.props.confidenceThreshold });
+ * }
+ * ```
+ */
+export function decodeYolo(output: TensorHandle, options?: DecodeYoloOptions): BatchDetections;
+export function decodeYolo(output: Float32Array | YoloTensor | TensorHandle, options?: DecodeYoloOptions): BatchDetections {
+  if (output instanceof TensorHandle) return decodeTensor(output, options);
   const settings = checkOptions(options, `${NAME} options`);
   const layout = settings.layout ?? "channels-first";
   if (layout !== "channels-first" && layout !== "channels-last") {
@@ -196,6 +214,19 @@ export function decodeYolo(output: Float32Array | YoloTensor, options?: DecodeYo
   const rest = new Array<Detections>(batch - 1);
   for (let image = 1; image < batch; image++) rest[image - 1] = store.view(spans[image * 2] as number, spans[image * 2 + 1] as number);
   return [first, ...rest];
+}
+
+/** A tensor handle decoded through a host view (a copy for the call when it is on the GPU). */
+function decodeTensor(tensor: TensorHandle, options: DecodeYoloOptions | undefined): BatchDetections {
+  if (tensor.dtype !== "float32") {
+    return invalidReceived("a float32 tensor (convert other types first)", `${NAME} output`, `a ${tensor.dtype} tensor`);
+  }
+  const host = tensor.device.type === "cuda" ? tensor.toHost() : tensor;
+  try {
+    return decodeYolo({ data: host.toTypedArray() as Float32Array, dims: host.shape }, options);
+  } finally {
+    if (host !== tensor) host.dispose();
+  }
 }
 
 /**

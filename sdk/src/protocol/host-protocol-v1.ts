@@ -29,22 +29,26 @@ export interface HostServicesV1 {
   /** Reports an error that happened outside a call the host waits for. */
   postError(instanceId: number, message: string, debug: string): void;
   /**
-   * The binding's metadata functions (sdk/src/native/meta-binding.ts) for the batches
-   * `transform` receives. Absent where no transform runs (`ds-element build` reading the
-   * manifest); metadata calls then fail with an error saying so.
+   * The native bindings (sdk/src/native/loader.ts, NativeBindings), all from one binary, which
+   * the element adapter installs for the bundle's SDK copy (sdk/src/native/bindings.ts).
+   * Absent where no transform runs (`ds-element build` reading the manifest); metadata, tensor
+   * and runner calls then fail with an error saying so.
    */
-  readonly meta?: MetaBinding | undefined;
-  /**
-   * The binding's tensor functions (sdk/src/native/tensor-binding.ts): frames of the buffers
-   * `transform` receives, owned tensors, ops. Absent from hosts older than it; frame access
-   * then fails with an error saying so.
-   */
-  readonly tensor?: TensorBinding | undefined;
-  /**
-   * The binding's runner functions (sdk/src/native/runner-binding.ts): `loadTensorRT` where the
-   * runtime was built with TensorRT. Absent from hosts older than it.
-   */
-  readonly runners?: RunnerBinding | undefined;
+  readonly bindings?: NativeBindingsV1 | undefined;
+}
+
+/**
+ * The bindings a host hands over: the binary's metadata functions
+ * (sdk/src/native/meta-binding.ts) for the batches `transform` receives, its tensor functions
+ * (sdk/src/native/tensor-binding.ts: frames, owned tensors, ops), its runner functions
+ * (sdk/src/native/runner-binding.ts: `loadTensorRT` where the build found TensorRT), and the
+ * binary's path (worker threads load it again).
+ */
+export interface NativeBindingsV1 {
+  readonly meta: MetaBinding;
+  readonly tensor: TensorBinding;
+  readonly runners: RunnerBinding;
+  readonly libraryPath: string;
 }
 
 /** One element instance, driven by the host. Returned Promises are awaited by the host. */

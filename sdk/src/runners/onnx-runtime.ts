@@ -9,8 +9,8 @@ import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidValueError, RunnerError } from "../errors/errors.js";
-import { tensorBinding, type NativeTensorSource } from "../native/tensor-binding.js";
-import { bindingLibraryPath } from "../native/worker-binding.js";
+import { nativeBindings } from "../native/bindings.js";
+import type { NativeTensorSource } from "../native/tensor-binding.js";
 import { nativeTensorSource, TensorHandle } from "../tensor/tensor-handle.js";
 import { DTYPES, type DType } from "../tensor/types.js";
 import { SessionThread, type Loaded, type SessionInput, type SessionOutput, type SessionValueMetadata } from "./onnx-session-thread.js";
@@ -86,12 +86,8 @@ interface Holds {
 /** The binding's holds and the library the session thread loads it from. */
 function nativeParts(path: string): { holds: Holds; libraryPath: string } {
   try {
-    const binding = tensorBinding("the ONNX Runtime backend");
-    const { hold, letGo } = binding;
-    if (typeof hold !== "function" || typeof letGo !== "function" || typeof binding.hostView !== "function") {
-      throw new Error("the native library is older than the SDK (rebuild both with one release: `npm run build`)");
-    }
-    return { holds: { hold, letGo }, libraryPath: bindingLibraryPath() };
+    const { tensor, libraryPath } = nativeBindings("the ONNX Runtime backend");
+    return { holds: { hold: tensor.hold, letGo: tensor.letGo }, libraryPath };
   } catch (error) {
     throw loadError(path, `its ONNX Runtime thread needs ds-element's native binding: ${(error as Error).message}`, error);
   }

@@ -1,9 +1,10 @@
 /**
- * An ONNX Runtime session's own thread: the worker's source and the JS thread's end of it. onnxruntime-node creates sessions and runs them
- * synchronously on the thread that calls it; run on the JS thread, a model's set-up (graph
- * optimisation, seconds for a large model) and every inference would hold up every element of
- * the process. So each runner's session lives in a worker thread of its own: loading a new model
- * in the background leaves the old one inferring, and the JS thread only posts messages.
+ * An ONNX Runtime session's own thread: the messages it speaks and the JS thread's end of it.
+ * onnxruntime-node creates sessions and runs them synchronously on the thread that calls it;
+ * run on the JS thread, a model's set-up (graph optimisation, seconds for a large model) and
+ * every inference would hold up every element of the process. So each runner's session lives
+ * in a worker thread of its own (onnx-session-worker.ts): loading a new model in the background
+ * leaves the old one inferring, and the JS thread only posts messages.
  *
  * Inputs are read in place: the runner sends each input's host address and the worker views
  * that memory through the native binding (`tensor.hostView`), while the runner keeps the memory
@@ -11,20 +12,40 @@
  * SharedArrayBuffer, so memory cannot be shared the plain JS way.) Outputs are ArrayBuffers the
  * worker transfers back: moved, not copied.
  *
- * The worker runs from source text (`eval`), so that it starts the same from the SDK's files, an
- * element's bundle or vitest. The text is plain JavaScript, not a function's `toString()`: bundlers
- * (esbuild's keepNames) and coverage tools rewrite functions into code that refers outside them.
- *
  * @internal
  */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { OPEN_HOST_VIEW_SOURCE } from "../native/worker-binding.js";
+import { sdkRoot } from "../cli/sdk-root.js";
+import { RUNTIME_KEY_V1, type RuntimeInfoV1 } from "../native/binding.js";
+
+/** The file `ds-element build-host` bundles onnx-session-worker.ts into, beside host.js. */
+export const SESSION_WORKER_FILE = "onnx-session-worker.js";
+
+/**
+ * Where the worker's bundle is: beside host.js inside GStreamer (an element's dist/dsnode/,
+ * which the runtime's bootstrap names); in the SDK's dist/ elsewhere (ds-element/testing, the
+ * SDK's own tests, which run after its build).
+ */
+export function sessionWorkerPath(): string {
+  const runtime = (globalThis as Record<symbol, Partial<RuntimeInfoV1> | undefined>)[RUNTIME_KEY_V1];
+  const hostJs = runtime?.hostJsPath;
+  const path = typeof hostJs === "string" && hostJs !== "" ? join(dirname(hostJs), SESSION_WORKER_FILE) : join(sdkRoot(), "dist", SESSION_WORKER_FILE);
+  if (!existsSync(path)) {
+    throw new Error(
+      `Expected the ONNX Runtime session worker at ${path} but received no such file: ` +
+        "build the SDK (`npm run build -w ds-element`) or the element (`ds-element build`) again",
+    );
+  }
+  return path;
+}
 
 /** What the thread is started with (`workerData`). */
 export interface SessionThreadData {
   /** onnxruntime-node's main file, resolved by the runner. */
   readonly ortPath: string;
-  /** The native binding's library (bindingLibraryPath). */
+  /** The binary the native bindings come from (NativeBindings.libraryPath). */
   readonly libraryPath: string;
   readonly modelPath: string;
   /** ONNX Runtime's session options. */
@@ -74,80 +95,6 @@ export type SessionReply =
   | { readonly kind: "result"; readonly id: number; readonly outputs: readonly SessionOutput[] }
   | { readonly kind: "failed"; readonly id: number; readonly message: string };
 
-/**
- * The worker's source. Runs with `workerData` ({@link SessionThreadData}); answers each
- * {@link SessionRequest} with a {@link SessionReply}. Inferences run one at a time, in the order
- * they were posted (onnxruntime-node runs a session synchronously).
- */
-export const SESSION_THREAD_SOURCE = String.raw`"use strict";
-const { parentPort, workerData } = require("node:worker_threads");
-const { readFileSync } = require("node:fs");
-${OPEN_HOST_VIEW_SOURCE}
-const ARRAYS = {
-  float32: Float32Array, float64: Float64Array, float16: Uint16Array, int8: Int8Array, uint8: Uint8Array,
-  bool: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
-  int64: BigInt64Array, uint64: BigUint64Array,
-};
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
-let ort, session, view;
-
-async function load() {
-  let stage = "binding";
-  try {
-    view = openHostView(workerData.libraryPath);
-    stage = "package";
-    ort = require(workerData.ortPath);
-    stage = "model";
-    session = await ort.InferenceSession.create(readFileSync(workerData.modelPath), workerData.sessionOptions);
-  } catch (error) {
-    parentPort.postMessage({ kind: "load-failed", stage, message: messageOf(error) });
-    return false;
-  }
-  const { inputNames, outputNames, inputMetadata, outputMetadata } = session;
-  parentPort.postMessage({ kind: "loaded", inputNames, outputNames, inputMetadata, outputMetadata });
-  return true;
-}
-
-async function infer(id, inputs) {
-  let results;
-  try {
-    const feeds = {};
-    for (const input of inputs) {
-      const Array = ARRAYS[input.type];
-      if (Array === undefined) throw new Error('input "' + input.name + '" has type ' + input.type + ", which cannot be fed from a tensor");
-      const memory = input.byteLength === 0 ? new ArrayBuffer(0) : view(input.address, input.byteLength);
-      feeds[input.name] = new ort.Tensor(input.type, new Array(memory, 0, input.byteLength / Array.BYTES_PER_ELEMENT), input.dims);
-    }
-    results = await session.run(feeds);
-  } catch (error) {
-    parentPort.postMessage({ kind: "failed", id, message: messageOf(error) });
-    return;
-  }
-  const outputs = [];
-  const transfer = new Set();
-  for (const name of session.outputNames) {
-    const value = results[name];
-    if (value === undefined) continue;
-    outputs.push({ name, type: value.type, dims: value.dims, data: value.data });
-    if (ArrayBuffer.isView(value.data) && value.data.buffer instanceof ArrayBuffer) transfer.add(value.data.buffer);
-  }
-  parentPort.postMessage({ kind: "result", id, outputs }, [...transfer]);
-}
-
-const loading = load();
-parentPort.on("message", (request) => {
-  if (request.kind === "infer") {
-    infer(request.id, request.inputs);
-  } else {
-    // The runner asks only once no inference is in flight.
-    loading.then(async (loaded) => {
-      if (loaded) await session.release();
-      parentPort.close();
-    });
-  }
-});
-`;
-
 /** What the thread answers once the session is set up. */
 export type Loaded = Extract<SessionReply, { kind: "loaded" }>;
 
@@ -171,7 +118,7 @@ export class SessionThread {
   readonly #exited: Promise<void>;
 
   constructor(data: SessionThreadData) {
-    this.#worker = new Worker(SESSION_THREAD_SOURCE, { eval: true, workerData: data });
+    this.#worker = new Worker(sessionWorkerPath(), { workerData: data });
     let settleLoad!: { resolve(loaded: Loaded): void; reject(error: Error): void };
     this.#loaded = new Promise((resolve, reject) => (settleLoad = { resolve, reject }));
     this.#exited = new Promise((resolve) => this.#worker.once("exit", () => resolve()));

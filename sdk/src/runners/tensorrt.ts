@@ -5,7 +5,8 @@
  * outputs are CUDA tensors of the runner's pool.
  */
 import { InvalidValueError, RunnerError } from "../errors/errors.js";
-import { runnerBinding, type NativeEngineOutput, type NativeEngineTensor, type NativeTensorRTRunner } from "../native/runner-binding.js";
+import { runnerBinding } from "../native/bindings.js";
+import type { NativeEngineOutput, NativeEngineTensor, NativeTensorRTRunner } from "../native/runner-binding.js";
 import { deviceTensorFromRunner, type TensorHandle } from "../tensor/tensor-handle.js";
 import { DTYPES, type DType } from "../tensor/types.js";
 import { checkedInputs } from "./runner-inputs.js";
@@ -92,7 +93,12 @@ class TensorRtRunner implements Runner {
 
 /** @internal loadRunner's TensorRT branch. */
 export async function loadTensorRtRunner(path: string, options: LoadRunnerOptions): Promise<Runner> {
-  const binding = runnerBinding();
+  let binding: ReturnType<typeof runnerBinding>;
+  try {
+    binding = runnerBinding("the TensorRT backend");
+  } catch (error) {
+    throw new RunnerError("ERR_DS_ELEMENT_RUNNER_LOAD", `Cannot load the TensorRT engine ${path}: ${(error as Error).message}`, { cause: error });
+  }
   if (typeof binding.loadTensorRT !== "function") {
     throw new RunnerError(
       "ERR_DS_ELEMENT_RUNNER_LOAD",

@@ -1,15 +1,15 @@
-// TensorHandle.crop over the real native binding (the testing addon): a crop is a view of the
+// TensorHandle.crop over the real native binding (the standalone binding): a crop is a view of the
 // frame's own memory; native consumers (preprocess, toHost) read the same pixels as a dense
 // copy of the region made in JS; boxes are rounded outward and clipped like nvinfer's.
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
 import { preprocess } from "../ops/preprocess.js";
 import { inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
-import { requireMetaAddon } from "../test-support/meta-addon.js";
+import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { cropRegion, TensorHandle } from "./tensor-handle.js";
 import type { PixelFormat } from "./types.js";
 
-const addon = requireMetaAddon();
+const addon = requireStandaloneBinding();
 const buffers: object[] = [];
 afterAll(() => {
   for (const buffer of buffers) addon.harness.releaseBuffer(buffer);
@@ -109,7 +109,7 @@ describe("TensorHandle.crop of a frame", () => {
       try {
         expect(fromCrops.tensor.shape).toEqual([3, 3, 16, 16]);
         expect(Array.from(fromCrops.tensor.toTypedArray() as Float32Array)).toEqual(Array.from(fromCopies.tensor.toTypedArray() as Float32Array));
-        expect(fromCrops.transforms.map((t) => [t.sourceWidth, t.sourceHeight])).toEqual([[20, 10], [34, 36], [14, 8]]);
+        expect(fromCrops.transforms.map((t) => [t.frameWidth, t.frameHeight])).toEqual([[20, 10], [34, 36], [14, 8]]);
       } finally {
         fromCrops.tensor.dispose();
         fromCopies.tensor.dispose();

@@ -1,16 +1,15 @@
-// Buffer.extract over the real native binding (the testing addon): every supported format,
+// Buffer.extract over the real native binding (the standalone binding): every supported format,
 // strides from the caps and from a GstVideoMeta, multi-frame batches, zero-copy writes, the
 // end of the call, and the errors for what cannot be extracted.
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
 import { defaultStride, inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
-import { tensorBinding } from "../native/tensor-binding.js";
-import { requireMetaAddon } from "../test-support/meta-addon.js";
+import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import type { TensorHandle } from "./tensor-handle.js";
 import { FORMAT_CHANNELS, PIXEL_FORMATS, type PixelFormat } from "./types.js";
 
-const addon = requireMetaAddon();
-const binding = tensorBinding("the tests");
+const addon = requireStandaloneBinding();
+const binding = addon.tensor;
 const buffers: object[] = [];
 afterAll(() => {
   for (const buffer of buffers) addon.harness.releaseBuffer(buffer);
@@ -143,7 +142,7 @@ describe("Buffer.extract", () => {
     expect(() => frame!.dataPtr).toThrow(StaleHandleError);
     expect(() => frame!.dispose()).not.toThrow();
     expect(() => (kept as { extract(id: number): unknown }).extract(0)).toThrow(
-      "Buffer used after its transform() call returned (calling extract())",
+      "GstBuffer used after its transform() call returned (calling extract())",
     );
   });
 
@@ -232,13 +231,13 @@ describe("Buffer.extract", () => {
       });
     });
 
-    it("a buffer whose caps are unknown (the testing addon without setVideo)", () => {
+    it("a buffer whose caps are unknown (the standalone binding without setVideo)", () => {
       const buffer = addon.harness.createBuffer(1, 16);
       buffers.push(buffer);
       inFrameCall(addon, { buffer, frames: 0 }, (handle) => {
         expect(() => handle.extract(0)).toThrow(
           "Expected a buffer whose caps are known for Buffer.extract but received one without caps " +
-            "(in the testing addon, call harness.setVideo(buffer, caps) first)",
+            "(in the standalone binding, call harness.setVideo(buffer, caps) first)",
         );
       });
     });

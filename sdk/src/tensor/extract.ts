@@ -4,7 +4,7 @@
  */
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError, StaleHandleError } from "../errors/errors.js";
-import { tensorBinding } from "../native/tensor-binding.js";
+import { tensorBinding } from "../native/bindings.js";
 import { frameTensorFromNative, type CallLife, type TensorHandle } from "./tensor-handle.js";
 
 /** @internal What a call gives frame access: its life and the id native code knows it by. */
@@ -16,7 +16,7 @@ const extracted = new WeakMap<FrameCall, Map<number, TensorHandle>>();
 
 /** @internal */
 export function extractFrame(call: FrameCall, batchId: unknown): TensorHandle {
-  if (!call.alive) throw new StaleHandleError("Buffer", "extract()", "calling");
+  if (!call.alive) throw new StaleHandleError("GstBuffer", "extract()", "calling");
   if (typeof batchId !== "number") {
     throw new InvalidTypeError(expectedMessage("a whole number ≥ 0", "batchId of Buffer.extract()", describeValue(batchId)));
   }

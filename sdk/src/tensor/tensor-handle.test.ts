@@ -4,13 +4,12 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidTypeError, InvalidValueError, TensorError } from "../errors/errors.js";
-import { tensorBinding } from "../native/tensor-binding.js";
 import { inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
-import { requireMetaAddon } from "../test-support/meta-addon.js";
+import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import { nativeTensorSource, TensorHandle } from "./tensor-handle.js";
 
-const addon = requireMetaAddon();
-const binding = tensorBinding("the tests");
+const addon = requireStandaloneBinding();
+const binding = addon.tensor;
 const buffers: object[] = [];
 afterAll(() => {
   for (const buffer of buffers) addon.harness.releaseBuffer(buffer);

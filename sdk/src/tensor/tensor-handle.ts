@@ -1,7 +1,8 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
 import type { Box } from "../metadata/values.js";
-import { tensorBinding, type NativeTensorInfo, type NativeTensorSource, type TensorBinding } from "../native/tensor-binding.js";
+import { tensorBinding } from "../native/bindings.js";
+import type { NativeTensorInfo, NativeTensorSource, TensorBinding } from "../native/tensor-binding.js";
 import {
   DTYPE_ARRAY,
   DTYPE_SIZE,
@@ -89,7 +90,7 @@ let sourceOf: (tensor: TensorHandle, member: string) => NativeTensorSource;
  * memory that is never copied unless you ask).
  *
  * Two kinds:
- * - **Frame views** from {@link Buffer.extract}: zero-copy views of the buffer being
+ * - **Frame views** from {@link GstBuffer.extract}: zero-copy views of the buffer being
  *   transformed, `[height, width, channels]` uint8 with the row pitch in `strides[0]`. Valid
  *   only during the transform() call (later use throws {@link StaleHandleError}; the
  *   ArrayBuffer behind `toTypedArray()` is detached when the call ends). Writes change the
@@ -101,7 +102,7 @@ let sourceOf: (tensor: TensorHandle, member: string) => NativeTensorSource;
  *
  * @example
  * ```ts
- * transform(batch: BatchMeta, buffer: Buffer) {
+ * transform(batch: BatchMeta, buffer: GstBuffer) {
  *   const frame = buffer.extract(0);          // [H, W, 3] RGB, zero-copy
  *   const [height, width] = frame.shape;
  *   const pixels = frame.toTypedArray() as Uint8Array;
@@ -326,7 +327,7 @@ export class TensorHandle {
   }
 
   /**
-   * A zero-copy view of a rectangle of this image (a frame from {@link Buffer.extract}, or a
+   * A zero-copy view of a rectangle of this image (a frame from {@link GstBuffer.extract}, or a
    * `[height, width, channels]` image made with {@link TensorHandle.fromTypedArray} and a
    * `format`): same memory, device, strides and format, `[height, width, channels]` of the
    * region. `box` is in pixels; it is rounded outward to whole pixels and clipped to the image,

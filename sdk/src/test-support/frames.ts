@@ -3,20 +3,20 @@
  * frames of one format, laid out as Buffer.extract expects (frame b at b × stride × height),
  * with the stream info a pipeline would give them (harness.setVideo).
  */
-import { Buffer } from "../metadata/buffer.js";
+import { GstBuffer } from "../stream/gst-buffer.js";
 import {
   FRAME_BATCH_ID,
   FRAME_NUM,
-  FRAME_NUM_SURFACES,
+  FRAME_NUM_SURFACES_PER_FRAME,
   FRAME_PIPELINE_HEIGHT,
   FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
-  FRAME_SOURCE_WIDTH,
+  FRAME_SOURCE_FRAME_HEIGHT,
+  FRAME_SOURCE_FRAME_WIDTH,
   STATE_FRAME_STRIDE,
 } from "../protocol/transform-state.js";
 import { FORMAT_CHANNELS, type PixelFormat } from "../tensor/types.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
-import { openCall, type MetaAddon, type OpenCall } from "./meta-addon.js";
+import { openCall, type StandaloneBinding, type OpenCall } from "./standalone-binding.js";
 
 export interface FrameBufferOptions {
   format: PixelFormat;
@@ -52,7 +52,7 @@ export function hashPixel(frame: number, y: number, x: number, channel: number):
   return (frame * 101 + y * 31 + x * 7 + channel * 53 + ((x * y) % 13)) & 0xff;
 }
 
-export function makeFrameBuffer(addon: MetaAddon, options: FrameBufferOptions): FrameBuffer {
+export function makeFrameBuffer(addon: StandaloneBinding, options: FrameBufferOptions): FrameBuffer {
   const { format, width, height } = options;
   const frames = options.frames ?? 1;
   const channels = FORMAT_CHANNELS[format];
@@ -72,9 +72,9 @@ export function makeFrameBuffer(addon: MetaAddon, options: FrameBufferOptions): 
     const record = new Float64Array(STATE_FRAME_STRIDE);
     record[FRAME_NUM] = f;
     record[FRAME_BATCH_ID] = f;
-    record[FRAME_SOURCE_WIDTH] = record[FRAME_PIPELINE_WIDTH] = width;
-    record[FRAME_SOURCE_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = height;
-    record[FRAME_NUM_SURFACES] = 1;
+    record[FRAME_SOURCE_FRAME_WIDTH] = record[FRAME_PIPELINE_WIDTH] = width;
+    record[FRAME_SOURCE_FRAME_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = height;
+    record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
     addon.harness.addFrame(buffer, record);
   }
   addon.harness.writeBuffer(buffer, 0, bytes);
@@ -86,15 +86,15 @@ export function makeFrameBuffer(addon: MetaAddon, options: FrameBufferOptions): 
   return { buffer, frames, stride, frameBytes, bytes, pixel };
 }
 
-/** Runs `body` in a call over `frames` with the call's Buffer handle (closed after). */
+/** Runs `body` in a call over `frames` with the call's GstBuffer handle (closed after). */
 export function inFrameCall<T>(
-  addon: MetaAddon,
+  addon: StandaloneBinding,
   frames: { buffer: object; frames: number },
-  body: (buffer: Buffer, batch: BatchMeta, call: OpenCall) => T,
+  body: (buffer: GstBuffer, batch: BatchMeta, call: OpenCall) => T,
 ): T {
   const call = openCall(addon, frames.buffer, frames.frames);
   try {
-    return body(new Buffer(call.scope), call.batch, call);
+    return body(new GstBuffer(call.scope), call.batch, call);
   } finally {
     call.close();
   }

@@ -8,9 +8,9 @@ import {
   FRAME_PAD_INDEX,
   FRAME_PIPELINE_HEIGHT,
   FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
-  FRAME_SOURCE_WIDTH,
-  FRAME_NUM_SURFACES,
+  FRAME_SOURCE_FRAME_HEIGHT,
+  FRAME_SOURCE_FRAME_WIDTH,
+  FRAME_NUM_SURFACES_PER_FRAME,
   FRAME_SOURCE_ID,
   STATE_DTS,
   STATE_DURATION,
@@ -75,10 +75,10 @@ export function writeTransformState(state: Float64Array, buffer: TestBuffer): vo
     state[base + FRAME_SOURCE_ID] = frame.sourceId ?? 0;
     state[base + FRAME_PAD_INDEX] = frame.padIndex ?? 0;
     state[base + FRAME_BATCH_ID] = frame.batchId ?? index;
-    state[base + FRAME_SOURCE_WIDTH] = frame.sourceFrameWidth ?? frame.width ?? 0;
-    state[base + FRAME_SOURCE_HEIGHT] = frame.sourceFrameHeight ?? frame.height ?? 0;
+    state[base + FRAME_SOURCE_FRAME_WIDTH] = frame.sourceFrameWidth ?? frame.width ?? 0;
+    state[base + FRAME_SOURCE_FRAME_HEIGHT] = frame.sourceFrameHeight ?? frame.height ?? 0;
     state[base + FRAME_PIPELINE_WIDTH] = frame.pipelineWidth ?? frame.width ?? 0;
     state[base + FRAME_PIPELINE_HEIGHT] = frame.pipelineHeight ?? frame.height ?? 0;
-    state[base + FRAME_NUM_SURFACES] = 1;
+    state[base + FRAME_NUM_SURFACES_PER_FRAME] = 1;
   });
 }

@@ -39,14 +39,4 @@ export function yoloOutput(
   return { data, dims: withBatchDim ? [images.length, ...dims] : dims };
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32), so a failing seed can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from "./seeded-random.mjs";

@@ -155,6 +155,7 @@ export interface TensorOutputInit {
  * ```
  */
 export interface ObjectInit {
+  // generated: object-init (npm run generate)
   /** See {@link ObjectMeta.classId}. */
   classId?: number;
   /** See {@link ObjectMeta.objectId}. */
@@ -179,6 +180,7 @@ export interface ObjectInit {
   trackerBboxInfo?: BoxInit;
   /** See {@link ObjectMeta.miscObjInfo}. */
   miscObjInfo?: readonly [number, number, number, number];
+  // end generated: object-init
   /** The index of its parent among the frame's earlier `objects` (see {@link ObjectMeta.parent}). */
   parent?: number;
   /** Classifier results on it, in order. */
@@ -214,6 +216,7 @@ export interface FrameInit {
    * (zeros). The element reads them with `buffer.extract(frame.batchId)`.
    */
   pixels?: Uint8Array;
+  // generated: frame-init (npm run generate)
   /** See {@link FrameMeta.frameNum}; default: one more than the previous frame of this `sourceId` in this harness, else 0. */
   frameNum?: number;
   /** See {@link FrameMeta.sourceId}; default: the frame's index in the batch (one source per muxer pad). */
@@ -238,6 +241,7 @@ export interface FrameInit {
   inferDone?: boolean;
   /** See {@link FrameMeta.miscFrameInfo}; default zeros. */
   miscFrameInfo?: readonly [number, number, number, number];
+  // end generated: frame-init
   /** Objects on the frame, in list order. */
   objects?: ObjectInit[];
   /** User metas on the frame, in order. */
@@ -249,7 +253,7 @@ export interface FrameInit {
 /**
  * A synthetic batched buffer: what {@link ElementHarness.push} turns into a GstBuffer with a
  * batch meta, as nvstreammux and the elements after it would have made it. Times are in
- * nanoseconds; omitted ones are none (`GST_CLOCK_TIME_NONE`, `undefined` in `Buffer`).
+ * nanoseconds; omitted ones are none (`GST_CLOCK_TIME_NONE`, `undefined` in `GstBuffer`).
  *
  * @example
  * ```ts
@@ -267,9 +271,9 @@ export interface BatchInit {
   maxFramesInBatch?: number;
   /** Batch-level user metas, in order. */
   userMeta?: UserMetaInit[];
-  /** The buffer's PTS (`Buffer.pts`), ns. */
+  /** The buffer's PTS (`GstBuffer.pts`), ns. */
   pts?: number;
-  /** The buffer's DTS (`Buffer.dts`), ns. */
+  /** The buffer's DTS (`GstBuffer.dts`), ns. */
   dts?: number;
   /** The buffer's duration (`Buffer.duration`), ns. */
   duration?: number;

@@ -1,6 +1,6 @@
 // ds-element/testing with real element classes: what a user's tests do with it.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { Element, PropertyValidationError, StaleHandleError, z, type BatchMeta, type Buffer, type Caps, type StreamEvent } from "../index.js";
+import { Element, PropertyValidationError, StaleHandleError, z, type BatchMeta, type GstBuffer, type Caps, type StreamEvent } from "../index.js";
 import { createHarness, runTransform, type ElementHarness, type PropsInit } from "./index.js";
 
 const author = "ds-element tests <tests@example.com>";
@@ -16,7 +16,7 @@ class BrightestPixel extends Element.define({
   caps: "video/x-raw, format={ RGB, RGBA, BGR, BGRx, GRAY8 }",
   properties: z.object({ classId: z.number().int().min(0).default(0).describe("class_id of the objects") }),
 }) {
-  transform(batch: BatchMeta, buffer: Buffer) {
+  transform(batch: BatchMeta, buffer: GstBuffer) {
     for (const frame of batch.frameItems) {
       const pixels = buffer.extract(frame.batchId);
       const [height, width, channels] = pixels.shape as [number, number, number];
@@ -210,7 +210,7 @@ class Lifecycle extends Element.define({
   onCaps(caps: Caps) {
     this.log.info(`caps ${caps.string}`);
   }
-  transform(batch: BatchMeta, buffer: Buffer) {
+  transform(batch: BatchMeta, buffer: GstBuffer) {
     const frames = batch.frameItems.map((f) => `${f.sourceId}/${f.padIndex}/${f.frameNum}/${f.bufPts}`);
     this.log.debug(`transform ${buffer.size} bytes pts ${buffer.pts} dts ${buffer.dts} duration ${buffer.duration} frames ${frames.join(" ")}`);
   }

@@ -1,13 +1,13 @@
 /**
  * The harness: drives an element class the way the GStreamer host does, through host protocol
  * v1 (props validated by the class's adapter, start, caps, transform with commit and end,
- * events, stop), over the testing addon's buffers instead of a pipeline's. Only the buffers are
+ * events, stop), over the standalone binding's buffers instead of a pipeline's. Only the buffers are
  * synthetic: the metadata goes through the same binding and backend code as in a pipeline.
  */
 import { LOG_LEVEL } from "../element/logger.js";
 import type { BatchMetaJSON } from "../metadata/batch-meta.js";
 import { toError } from "../native/host.js";
-import { loadMetaAddon, type MetaAddon } from "../native/meta-addon.js";
+import { loadStandaloneBinding, standaloneBindings, type StandaloneBinding } from "../native/loader.js";
 import {
   HOST_PROTOCOL_V1,
   TRANSFORM_DROP_V1,
@@ -161,7 +161,7 @@ export class ElementHarness<C extends HarnessElementClass = HarnessElementClass>
    * clear it with `harness.logs.length = 0` between steps.
    */
   readonly logs: LogRecord[];
-  readonly #addon: MetaAddon;
+  readonly #addon: StandaloneBinding;
   readonly #instance: ElementInstanceV1;
   #caps: Caps | undefined;
   #video: VideoInfo | undefined;
@@ -172,7 +172,7 @@ export class ElementHarness<C extends HarnessElementClass = HarnessElementClass>
   #droppedBuffers = 0;
 
   /** @internal Made by createHarness(). */
-  constructor(addon: MetaAddon, instance: ElementInstanceV1, logs: LogRecord[]) {
+  constructor(addon: StandaloneBinding, instance: ElementInstanceV1, logs: LogRecord[]) {
     this.#addon = addon;
     this.#instance = instance;
     this.logs = logs;
@@ -334,7 +334,7 @@ export class ElementHarness<C extends HarnessElementClass = HarnessElementClass>
  * Makes an instance of an element class as the GStreamer host does (its properties validated
  * by its schema: an invalid one rejects with the same error a pipeline shows) and calls its
  * `start()`. Runs in vitest or plain Node, without GStreamer elements or a pipeline, over
- * ds-element-native's testing addon.
+ * ds-element-native's standalone binding.
  *
  * @example
  * ```ts
@@ -348,7 +348,7 @@ export class ElementHarness<C extends HarnessElementClass = HarnessElementClass>
  */
 export async function createHarness<C extends HarnessElementClass>(element: C, options: HarnessOptions<C> = {}): Promise<ElementHarness<C>> {
   const factory = adapterFactoryOf(element);
-  const addon = loadMetaAddon();
+  const addon = loadStandaloneBinding();
   const logs: LogRecord[] = [];
   const services: HostServicesV1 = {
     log(_instanceId, level, message, file, line) {
@@ -360,8 +360,7 @@ export async function createHarness<C extends HarnessElementClass>(element: C, o
     postError(_instanceId, message) {
       logs.push({ level: "error", message });
     },
-    meta: addon.meta,
-    tensor: addon.tensor,
+    bindings: standaloneBindings(),
   };
   const instance = factory(services).instantiate(++lastInstanceId, (options.props ?? {}) as Record<string, unknown>);
   try {

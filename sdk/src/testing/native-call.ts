@@ -6,8 +6,8 @@
  * @internal
  */
 import { BatchMeta } from "../metadata/batch-meta.js";
-import { TransformScope } from "../metadata/transform-scope.js";
-import type { MetaAddon } from "../native/meta-addon.js";
+import { TransformScope } from "../metadata/call/transform-scope.js";
+import type { StandaloneBinding } from "../native/loader.js";
 import { stateLength } from "../protocol/transform-state.js";
 
 /** One open call over a buffer, as the host adapter would make it. */
@@ -20,14 +20,14 @@ export interface OpenCall {
 }
 
 /** Opens a native call on `buffer` (a batch of `numFrames`): the call id and its state array. */
-export function openNativeCall(addon: MetaAddon, buffer: object, numFrames: number): { callId: number; state: Float64Array } {
+export function openNativeCall(addon: StandaloneBinding, buffer: object, numFrames: number): { callId: number; state: Float64Array } {
   const state = new Float64Array(stateLength(numFrames));
   const callId = addon.harness.openCall(buffer, state);
   return { callId, state };
 }
 
 /** Opens a call with its handles. */
-export function openCall(addon: MetaAddon, buffer: object, numFrames: number): OpenCall {
+export function openCall(addon: StandaloneBinding, buffer: object, numFrames: number): OpenCall {
   const { callId, state } = openNativeCall(addon, buffer, numFrames);
   const scope = new TransformScope(state, addon.meta);
   const batch = new BatchMeta(scope);
@@ -47,7 +47,7 @@ export function openCall(addon: MetaAddon, buffer: object, numFrames: number): O
 }
 
 /** Runs `body` in a call over `buffer` (committing and closing after), returning its result. */
-export function inCall<T>(addon: MetaAddon, buffer: object, numFrames: number, body: (batch: BatchMeta, call: OpenCall) => T): T {
+export function inCall<T>(addon: StandaloneBinding, buffer: object, numFrames: number, body: (batch: BatchMeta, call: OpenCall) => T): T {
   const call = openCall(addon, buffer, numFrames);
   try {
     return body(call.batch, call);

@@ -15,20 +15,22 @@ import type { FrameMeta } from "../metadata/frame-meta.js";
 import { objectCoreOf, type ObjectMeta } from "../metadata/object-meta.js";
 import { DATA_TYPES, ELEMENT_SIZES, type TensorDataType } from "../metadata/tensor-output-meta.js";
 import type { UserMeta } from "../metadata/user-meta.js";
-import { checkInteger, invalid, invalidReceived } from "../metadata/validation.js";
-import type { MetaAddon } from "../native/meta-addon.js";
-import type { HarnessBinding, UserMetaLevel } from "../native/meta-binding.js";
+import { checkInteger, invalid, invalidReceived } from "../metadata/call/validation.js";
+import type { StandaloneBinding } from "../native/loader.js";
+import type { StandaloneHarness, UserMetaLevel } from "../native/meta-binding.js";
 import {
   FRAME_BATCH_ID,
+  FRAME_INIT_MEMBERS,
   FRAME_BUF_PTS,
   FRAME_NUM,
-  FRAME_NUM_SURFACES,
+  FRAME_NUM_SURFACES_PER_FRAME,
   FRAME_PAD_INDEX,
   FRAME_PIPELINE_HEIGHT,
   FRAME_PIPELINE_WIDTH,
-  FRAME_SOURCE_HEIGHT,
+  FRAME_SOURCE_FRAME_HEIGHT,
   FRAME_SOURCE_ID,
-  FRAME_SOURCE_WIDTH,
+  FRAME_SOURCE_FRAME_WIDTH,
+  OBJECT_MEMBERS,
   STATE_FRAME_STRIDE,
 } from "../protocol/transform-state.js";
 import type {
@@ -56,36 +58,10 @@ const OBJECT_LEVEL: UserMetaLevel = 2;
 
 const BATCH_KEYS = ["frames", "maxFramesInBatch", "userMeta", "pts", "dts", "duration"] as const;
 /** Frame members written through FrameMeta's setters, in this order. */
-const FRAME_FIELDS = [
-  "frameNum",
-  "sourceId",
-  "padIndex",
-  "bufPts",
-  "ntpTimestamp",
-  "sourceFrameWidth",
-  "sourceFrameHeight",
-  "surfaceType",
-  "surfaceIndex",
-  "numSurfacesPerFrame",
-  "inferDone",
-  "miscFrameInfo",
-] as const;
+const FRAME_FIELDS = FRAME_INIT_MEMBERS;
 const FRAME_KEYS = ["width", "height", "format", "pixels", ...FRAME_FIELDS, "objects", "userMeta", "tensorOutputs"] as const;
 /** Object members written through ObjectMeta's setters before it is added, in this order. */
-const OBJECT_FIELDS = [
-  "classId",
-  "objectId",
-  "uniqueComponentId",
-  "confidence",
-  "trackerConfidence",
-  "label",
-  "rectParams",
-  "textParams",
-  "maskParams",
-  "detectorBboxInfo",
-  "trackerBboxInfo",
-  "miscObjInfo",
-] as const;
+const OBJECT_FIELDS = OBJECT_MEMBERS;
 const OBJECT_KEYS = [...OBJECT_FIELDS, "parent", "classifiers", "userMeta", "tensorOutputs"] as const;
 const CLASSIFIER_FIELDS = ["classifierType", "uniqueComponentId", "numLabels"] as const;
 const CLASSIFIER_KEYS = [...CLASSIFIER_FIELDS, "labels"] as const;
@@ -303,7 +279,7 @@ function layerBytes(layer: TensorLayerInit, path: string): { dataType: number; n
 }
 
 /** A GstBuffer holding the frames' pixels and a portable batch of the frames (fields other than the defaults are written later). */
-export function buildBuffer(harness: HarnessBinding, plan: BatchPlan): object {
+export function buildBuffer(harness: StandaloneHarness, plan: BatchPlan): object {
   const buffer = harness.createBuffer(plan.maxFramesInBatch, plan.size);
   try {
     const pts = plan.init.pts ?? -1;
@@ -317,9 +293,9 @@ export function buildBuffer(harness: HarnessBinding, plan: BatchPlan): object {
       record[FRAME_SOURCE_ID] = init.sourceId === undefined ? index : 0;
       record[FRAME_PAD_INDEX] = init.sourceId === undefined && init.padIndex === undefined ? index : 0;
       record[FRAME_BATCH_ID] = index;
-      record[FRAME_SOURCE_WIDTH] = record[FRAME_PIPELINE_WIDTH] = frame.video.width;
-      record[FRAME_SOURCE_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = frame.video.height;
-      record[FRAME_NUM_SURFACES] = 1;
+      record[FRAME_SOURCE_FRAME_WIDTH] = record[FRAME_PIPELINE_WIDTH] = frame.video.width;
+      record[FRAME_SOURCE_FRAME_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = frame.video.height;
+      record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
       harness.addFrame(buffer, record);
       if (frame.init.pixels !== undefined) harness.writeBuffer(buffer, frame.offset, frame.init.pixels);
     }
@@ -336,7 +312,7 @@ export function buildBuffer(harness: HarnessBinding, plan: BatchPlan): object {
 }
 
 /** Writes what upstream left (frame fields, objects, user metas, tensor outputs) in a call of its own. */
-export function writeUpstreamMeta(addon: MetaAddon, buffer: object, plan: BatchPlan): void {
+export function writeUpstreamMeta(addon: StandaloneBinding, buffer: object, plan: BatchPlan): void {
   inCall(addon, buffer, plan.frames.length, (batch, call) => {
     const frames = batch.frameItems;
     for (const [index, frame] of plan.frames.entries()) {
@@ -346,7 +322,7 @@ export function writeUpstreamMeta(addon: MetaAddon, buffer: object, plan: BatchP
   });
 }
 
-function writeFrame(addon: MetaAddon, callId: number, batch: BatchMeta, frame: FrameMeta, plan: FramePlan): void {
+function writeFrame(addon: StandaloneBinding, callId: number, batch: BatchMeta, frame: FrameMeta, plan: FramePlan): void {
   const { init, path } = plan;
   at(path, () => {
     Object.assign(frame, pick(init, FRAME_FIELDS));
@@ -364,7 +340,7 @@ function writeFrame(addon: MetaAddon, callId: number, batch: BatchMeta, frame: F
 }
 
 function addObject(
-  addon: MetaAddon,
+  addon: StandaloneBinding,
   callId: number,
   batch: BatchMeta,
   frame: FrameMeta,
@@ -420,7 +396,7 @@ function addUserMetas(batch: BatchMeta, inits: readonly UserMetaInit[] | undefin
   }
 }
 
-function nativeTensorOutput(init: TensorOutputInit, frame: FramePlan, path: string): Parameters<HarnessBinding["addTensorOutput"]>[3] {
+function nativeTensorOutput(init: TensorOutputInit, frame: FramePlan, path: string): Parameters<StandaloneHarness["addTensorOutput"]>[3] {
   const network = init.networkInfo;
   return {
     uniqueId: init.uniqueId ?? 1,

@@ -41,22 +41,17 @@ export default class Detector extends InferenceElement.define({
   }
 
   postprocess(inference: InferenceBatch, [output]: TensorHandle[]) {
-    // TensorRT leaves outputs on the GPU: decode on the host.
-    const host = output!.device.type === "cuda" ? output!.toHost() : output!;
-    try {
-      const images = decodeYolo(
-        { data: host.toTypedArray() as Float32Array, dims: host.shape },
-        { confidenceThreshold: this.props.confidenceThreshold, classes: this.props.classIds.length > 0 ? this.props.classIds : undefined },
-      );
-      for (const [i, frame] of inference.frames.entries()) {
-        // Boxes come in network pixels of the letterboxed input: map them back to the frame.
-        const transform = inference.transforms[i]!;
-        const kept = nms(images[i]!, { iouThreshold: this.props.iouThreshold });
-        const boxes = mapBoxes(kept, transform, { frameWidth: transform.sourceWidth, frameHeight: transform.sourceHeight });
-        frame.addObjects({ ...boxes, labels: this.classNames, uniqueComponentId: this.props.uniqueComponentId, borderWidth: 2, borderColor: { green: 1 } });
-      }
-    } finally {
-      if (host !== output) host.dispose();
+    // A TensorRT output on the GPU is copied to the host for the decode (and freed after).
+    const images = decodeYolo(output!, {
+      confidenceThreshold: this.props.confidenceThreshold,
+      classes: this.props.classIds.length > 0 ? this.props.classIds : undefined,
+    });
+    for (const [i, frame] of inference.frames.entries()) {
+      // Boxes come in network pixels of the letterboxed input: map them back to the frame (clipped to it).
+      const transform = inference.transforms[i]!;
+      const kept = nms(images[i]!, { iouThreshold: this.props.iouThreshold });
+      const boxes = mapBoxes(kept, transform);
+      frame.addObjects({ ...boxes, labels: this.classNames, uniqueComponentId: this.props.uniqueComponentId, borderWidth: 2, borderColor: { green: 1 } });
     }
   }
 }

@@ -1,9 +1,9 @@
 // Runs host.js's logic in a plain Node process against a fake binding, with the real process
 // hooks (source maps, exit guard, uncaught errors), and prints what the binding saw as JSON.
 import { installExitGuard } from "../exit-guard.js";
-import type { NativeBinding, NativeHandlers } from "../binding.js";
+import type { HostControls, NativeHandlers } from "../binding.js";
 import { startHost } from "../host.js";
-import { requireMetaAddon } from "../../test-support/meta-addon.js";
+import { standaloneBindings } from "../../test-support/standalone-binding.js";
 import { makeTransformState } from "../../test-support/transform-state.js";
 
 const bundle = process.argv[2]!;
@@ -12,7 +12,7 @@ const live = new Set<number>();
 let handlers: NativeHandlers | undefined;
 const state = makeTransformState({ pts: 0, size: 100, frames: [{ frameNum: 42, width: 320, height: 240 }] }, 4);
 
-const native: NativeBinding = {
+const native: HostControls = {
   setHandlers: (installed) => {
     handlers = installed;
   },
@@ -20,12 +20,12 @@ const native: NativeBinding = {
   log: (...args) => void events.push(["log", ...args]),
   postError: (...args) => void events.push(["postError", ...args]),
   liveInstances: () => [...live],
-  meta: requireMetaAddon().meta,
 };
 
 process.setSourceMapsEnabled(true);
+// As the runtime's bootstrap does (bootstrap.ts).
 installExitGuard(process as unknown as Parameters<typeof installExitGuard>[0]);
-startHost(native);
+startHost(native, standaloneBindings());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -64,6 +64,12 @@ async function main() {
     return handlers!.transform(1);
   });
   results.exitStillGuarded = await outcome(() => process.exit(0));
+  results.abort = await outcome(() => process.abort());
+  // Node's own exit paths end in reallyExit, after setting _exiting.
+  const node = process as unknown as { reallyExit(code: number): never; _exiting: boolean };
+  node._exiting = true;
+  results.reallyExit = await outcome(() => node.reallyExit(5));
+  results.exitingAfter = { ok: (node._exiting as boolean) === false };
   process.stdout.write(JSON.stringify({ results, events }));
 }
 
