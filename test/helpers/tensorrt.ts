@@ -4,9 +4,8 @@
 // else trtexec).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
-import { loadStandaloneBinding } from "../../sdk/src/native/loader";
+import { dlopen, loadStandaloneBinding } from "../../sdk/src/native/loader";
 import * as onnx from "../../sdk/src/testing/models/onnx-encoding";
 import { repoRoot } from "./gst";
 
@@ -77,7 +76,6 @@ export interface TensorRTAddon {
  * build folder, where CMake found TensorRT and CUDA), or why not.
  */
 export function loadTestingAddon(): TensorRTAddon | string {
-  const require = createRequire(__filename);
   let addon: TensorRTAddon;
   try {
     // The test views the runner through its own TensorRTRunner interface (what these tests call).
@@ -93,9 +91,10 @@ export function loadTestingAddon(): TensorRTAddon | string {
     return `the test module dsnode_cuda_testing.node does not build in ${build}: ${built.stderr || built.stdout}`;
   }
   try {
-    return { ...addon, cudaTesting: (require(testing) as { cudaTesting: CudaTesting }).cudaTesting };
+    const module = dlopen("the test module dsnode_cuda_testing.node", testing, `rebuild it: cmake --build ${build} --target dsnode-cuda-testing`);
+    return { ...addon, cudaTesting: (module as { cudaTesting: CudaTesting }).cudaTesting };
   } catch (error) {
-    return `the test module ${testing} does not load: ${(error as Error).message}`;
+    return (error as Error).message;
   }
 }
 

@@ -141,8 +141,10 @@ describe("test/, bench/ and scripts/", () => {
     expect(sources().filter((file) => LOADS_NATIVE.test(read(file)))).toEqual([]);
   });
 
-  it("load the test-only dsnode_cuda_testing.node in one place, the GPU tests' helper", () => {
+  it("name the test-only dsnode_cuda_testing.node in one place, the GPU tests' helper, which loads it through the loader too", () => {
     expect(sources().filter((file) => /_testing\.node\b/.test(read(file)))).toEqual(["test/helpers/tensorrt.ts"]);
+    expect(read("test/helpers/tensorrt.ts")).toMatch(/\bdlopen\(\s*"the test module dsnode_cuda_testing\.node"/);
+    expect(read("test/helpers/tensorrt.ts")).not.toMatch(/\brequire\s*\(/);
   });
 });
 

@@ -52,7 +52,12 @@ function platform(): string {
 }
 
 /** `process.dlopen`, with an error naming the binary, the platform, the loader's reason and the fix. */
-function dlopen(what: string, path: string, fix: string): Record<string, unknown> {
+/**
+ * Loads the Node-API module at `path`; on failure the Error names `what`, the path, this
+ * platform, the loader's reason and `fix`. Every binary of the SDK and of its tests (the GPU
+ * tests' dsnode_cuda_testing.node) is loaded through it.
+ */
+export function dlopen(what: string, path: string, fix: string): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   try {
     process.dlopen(module, path);
