@@ -14,6 +14,7 @@
  *
  * @internal
  */
+import type { OverlayStats } from "../osd/draw-overlay.js";
 import type { DType, DeviceType, PixelFormat } from "../tensor/types.js";
 
 /** Bumped with any change of the functions below (native: kTensorBindingVersion); checked by loader.ts. */
@@ -177,7 +178,7 @@ export interface TensorBinding {
    * Draws frame `frameIndex` of the call's batch (its objects and display metas, as committed)
    * on its pixels, in place (native-host/src/osd/overlay.h).
    */
-  drawOverlay(callId: number, frameIndex: number, options: NativeOverlayOptions): NativeOverlayStats;
+  drawOverlay(callId: number, frameIndex: number, options: NativeOverlayOptions): OverlayStats;
 }
 
 /** What drawOverlay draws. */
@@ -186,17 +187,4 @@ export interface NativeOverlayOptions {
   text: boolean;
   masks: boolean;
   displayMeta: boolean;
-}
-
-/** What drawOverlay drew. */
-export interface NativeOverlayStats {
-  objects: number;
-  boxes: number;
-  labels: number;
-  masks: number;
-  rects: number;
-  texts: number;
-  lines: number;
-  arrows: number;
-  circles: number;
 }
