@@ -33,21 +33,8 @@ std::string describe_number(double value) {
 
 namespace {
 
-// Field names are callables returning the name: only called when a check fails.
-template <typename Name>
-Status expected(const std::string &what, const Name &field, const std::string &received) {
-  return Status::Invalid("Expected " + what + " for " + field() + " but received " + received);
-}
-
-template <typename Name>
-auto member(const Name &parent, const char *leaf) {
-  return [&parent, leaf] { return parent() + "." + leaf; };
-}
-
-template <typename Name>
-auto element(const Name &parent, const char *leaf, size_t index) {
-  return [&parent, leaf, index] { return parent() + "." + leaf + "[" + std::to_string(index) + "]"; };
-}
+using names::expected;
+using names::member;
 
 auto root(const char *name) {
   return [name] { return std::string(name); };
@@ -194,7 +181,7 @@ template <typename T, typename Check>
 Status each(const T *items, size_t count, const char *leaf, Check check) {
   static const auto display = root("NvDsDisplayMeta");
   for (size_t i = 0; i < count; ++i)
-    DSNODE_RETURN_IF_ERROR(check(items[i], element(display, leaf, i)));
+    DSNODE_RETURN_IF_ERROR(check(items[i], names::item(display, leaf, i)));
   return Status::Ok();
 }
 

@@ -51,6 +51,30 @@ Status checked_integer(double value, double minimum, double maximum, const char 
 // Formats a number the way messages show it (NaN, Infinity, 1.5, -3).
 std::string describe_number(double value);
 
+// Messages naming a field lazily: `field` is a callable returning the name, called only when
+// a check fails, so checking 10 000 objects builds no string. Used by validate.cpp and the
+// overlay's own checks (osd/overlay.cpp).
+namespace names {
+
+template <typename Name>
+Status expected(const std::string &what, const Name &field, const std::string &received) {
+  return Status::Invalid("Expected " + what + " for " + field() + " but received " + received);
+}
+
+// "<parent>.<leaf>"
+template <typename Name>
+auto member(const Name &parent, const char *leaf) {
+  return [&parent, leaf] { return parent() + "." + leaf; };
+}
+
+// "<parent>.<list>[<index>]"
+template <typename Name>
+auto item(const Name &parent, const char *list, size_t index) {
+  return [&parent, list, index] { return parent() + "." + list + "[" + std::to_string(index) + "]"; };
+}
+
+}  // namespace names
+
 }  // namespace dsnode::meta
 
 #endif

@@ -16,22 +16,9 @@ namespace {
 using meta::ColorParams;
 using meta::Status;
 
-// Field names are callables returning the name: only called when a check fails, so checking
-// 10 000 objects builds no string.
-template <typename Name>
-Status expected(const std::string &what, const Name &field, const std::string &received) {
-  return Status::Invalid("Expected " + what + " for " + field() + " but received " + received);
-}
-
-template <typename Name>
-auto member(const Name &parent, const char *leaf) {
-  return [&parent, leaf] { return parent() + "." + leaf; };
-}
-
-template <typename Name>
-auto item(const Name &parent, const char *list, size_t index) {
-  return [&parent, list, index] { return parent() + "." + list + "[" + std::to_string(index) + "]"; };
-}
+using meta::names::expected;
+using meta::names::item;
+using meta::names::member;
 
 #define DSNODE_OSD_CHECK(expression) \
   do { Status status_ = (expression); if (!status_.ok()) return status_; } while (0)
