@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gst/downstream_muxer.h"
 #include "gst/json_values.h"
 #include "gst/plugin.h"
 #include "gst/runtime_loader.h"
@@ -599,6 +600,7 @@ struct OpenBatch {
   std::optional<meta::PortableBackend> portable;
   std::unique_ptr<meta::Batch> deepstream;
   bool detached = false;  // deepstream is the state's spare, not on the buffer yet
+  std::string refused;    // why the buffer's batch is not read (not a video batch)
   meta::Batch *get() { return portable ? &*portable : deepstream.get(); }
 };
 
@@ -609,7 +611,7 @@ bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
   const uint64_t index = state->next_frame_num++;
 #ifdef DSNODE_HAVE_DEEPSTREAM
   if (meta::has_deepstream_batch(buffer)) {
-    out->deepstream = meta::open_deepstream_batch(buffer, 1);
+    out->deepstream = meta::open_deepstream_batch(buffer, 1, &out->refused);
     return out->deepstream != nullptr;
   }
 #endif
@@ -653,8 +655,55 @@ bool finish_batch(RunState *state, GstBuffer *buffer, OpenBatch *batch) {
   return meta::attach_portable_batch(buffer, changed);
 }
 
+// True when the call wrote to the one-frame batch this element made for a buffer that came
+// without one (not on the buffer yet).
+bool wrote_own_batch(RunState *state, OpenBatch *batch) {
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  if (batch->detached)
+    return meta::deepstream_batch_modified(*batch->deepstream);
+#endif
+  return batch->portable && batch->portable->data() == state->spare_batch && batch->portable->modified();
+}
+
+// Ends the call and throws the element's own batch away instead of attaching it.
+void discard_own_batch(RunState *state, OpenBatch *batch) {
+  batch->portable.reset();
+  batch->deepstream.reset();
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  meta::release_detached_deepstream_batch(state->spare_deepstream_batch);
+  state->spare_deepstream_batch = nullptr;
+#endif
+  if (state->spare_batch != nullptr) meta::release_portable_batch(state->spare_batch);
+  state->spare_batch = nullptr;
+}
+
+// Before nvstreammux a buffer has no batch and this element does not know the stream: the
+// muxer copies an upstream batch's frames as they are, pad_index, source_id and ntp_timestamp
+// included (gst-nvmultistream2/gstnvstreammux_pads.cpp:89-110), where it would have numbered
+// the frame itself (:113-150): every source would become source 0 for nvstreamdemux and
+// nvtracker. So metadata written there is refused, never attached (docs/metadata.md, "Before
+// nvstreammux"); reading (frames, pixels) works as anywhere.
+GstFlowReturn written_before_muxer(DsNodeElement *self, const std::string &muxer_pad) {
+  GST_ELEMENT_ERROR(self, STREAM, FAILED,
+      ("%s: cannot write metadata before nvstreammux (its buffers go to %s and carry no batch yet): the muxer "
+       "copies an upstream batch's frames as they are, so every source would reach nvtracker and nvstreamdemux "
+       "as pad_index 0. Place the element after nvstreammux, where each frame has its source's pad_index",
+          GST_OBJECT_NAME(self), muxer_pad.c_str()),
+      (nullptr));
+  return GST_FLOW_ERROR;
+}
+
 GstFlowReturn batch_attach_failed(DsNodeElement *self) {
   GST_ELEMENT_ERROR(self, CORE, FAILED, ("%s: cannot attach the batch metadata", GST_OBJECT_NAME(self)), (nullptr));
+  return GST_FLOW_ERROR;
+}
+
+// A batch that is not video (nvstreammux's audio batch) is refused, never read as frames.
+GstFlowReturn batch_refused(DsNodeElement *self, const std::string &why) {
+  GST_ELEMENT_ERROR(self, STREAM, WRONG_TYPE,
+      ("%s: cannot process a buffer carrying %s: ds-element elements process video batches only; "
+       "place the element on the video branch (after nvstreammux of video sources)", GST_OBJECT_NAME(self), why.c_str()),
+      (nullptr));
   return GST_FLOW_ERROR;
 }
 
@@ -672,12 +721,27 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
   }
 
   OpenBatch batch;
-  if (!open_batch(state, buffer, &batch)) return batch_attach_failed(self);
+  if (!open_batch(state, buffer, &batch))
+    return batch.refused.empty() ? batch_attach_failed(self) : batch_refused(self, batch.refused);
 
   ScopedResult result;
   state->runtime->api->transform(state->instance, buffer, batch.get(), &state->stream, &result.raw);
+  if (result.ok() && wrote_own_batch(state, &batch)) {
+    if (std::string muxer_pad = muxer_pad_downstream(trans->srcpad); !muxer_pad.empty()) {
+      discard_own_batch(state, &batch);
+      return written_before_muxer(self, muxer_pad);
+    }
+  }
   // Metas acquired and never added go back to their pool before the buffer moves on.
   if (!finish_batch(state, buffer, &batch)) return batch_attach_failed(self);
+#ifdef DSNODE_HAVE_DEEPSTREAM
+  if (size_t types = 0; meta::take_user_meta_types_warning(&types))
+    GST_CAT_WARNING_OBJECT(category_of(self), self,
+        "%s: %zu distinct user meta types written in this process (more than %zu): DeepStream keeps every type "
+        "string until exit (nvds_get_user_meta_type), so memory grows with each new one. Use a fixed set of types "
+        "and put the varying part (stream, object id) in the payload (docs/metadata.md, \"User meta types\")",
+        GST_OBJECT_NAME(self), types, meta::user_meta_types_warning_bound());
+#endif
   if (!result.ok()) {
     if (abandoned_for_flush(self, result)) return GST_FLOW_FLUSHING;
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());

@@ -7,6 +7,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -64,9 +66,103 @@ struct DeepStreamApi {
   DSNODE_NVDSGST_META_FUNCTIONS(DSNODE_DECLARE)
 #undef DSNODE_DECLARE
   bool loaded = false;
-  std::string error;         // why it did not load
-  std::string library_path;  // the libnvds_meta.so it loaded
+  bool wrong_version = false;  // loaded, but not the DeepStream of the headers built with
+  std::string error;           // why it did not load
+  std::string library_path;    // the libnvds_meta.so it loaded
 };
+
+std::string built_version() {
+  return std::to_string(NVDS_VERSION_MAJOR) + "." + std::to_string(NVDS_VERSION_MINOR);
+}
+
+// Which DeepStream a libnvds_meta.so belongs to, as far as it says: nvds_version() where the
+// library exports it (nvds_version.h); else the "Version: X.Y" line of the `version` file an
+// installed DeepStream keeps beside lib/ (/opt/nvidia/deepstream/deepstream-X.Y/version), or the
+// deepstream-X.Y folder in its real path; "" when none says.
+struct ReportedVersion {
+  std::string version;
+  bool by_library = false;  // from nvds_version()
+};
+
+ReportedVersion reported_version(void *meta, void *gst_meta, const std::string &library_path) {
+  for (void *handle : {meta, gst_meta}) {
+    if (auto *version = reinterpret_cast<decltype(&::nvds_version)>(dlsym(handle, "nvds_version"))) {
+      unsigned int major = 0, minor = 0;
+      version(&major, &minor);
+      return {std::to_string(major) + "." + std::to_string(minor), true};
+    }
+  }
+  char *real = realpath(library_path.c_str(), nullptr);
+  const std::string path = real != nullptr ? real : library_path;
+  free(real);
+  gchar *dir = g_path_get_dirname(path.c_str());
+  gchar *file = g_build_filename(dir, "..", "version", nullptr);
+  gchar *text = nullptr;
+  std::string version;
+  if (g_file_get_contents(file, &text, nullptr, nullptr)) {
+    if (const char *line = std::strstr(text, "Version:")) {
+      line += std::strlen("Version:");
+      while (*line == ' ') ++line;
+      const char *end = line;
+      while ((*end >= '0' && *end <= '9') || *end == '.') ++end;
+      version.assign(line, end);
+    }
+  }
+  g_free(text);
+  g_free(file);
+  g_free(dir);
+  if (version.empty()) {
+    const size_t at = path.rfind("deepstream-");
+    if (at != std::string::npos) {
+      const char *start = path.c_str() + at + std::strlen("deepstream-");
+      const char *end = start;
+      while ((*end >= '0' && *end <= '9') || *end == '.') ++end;
+      version.assign(start, end);
+    }
+  }
+  return {version, false};
+}
+
+// "" when the loaded libnvds_meta.so is the DeepStream of the headers this was built with; else
+// why not. DeepStream 8.x and 9.x export the same functions over structs of other sizes, so the
+// loader's search path (where an installed DeepStream wins) can hand us a library whose metas
+// we would misread. NVIDIA's library records each struct's size in its pools (NvDsMetaPool::
+// element_size, nvdsmeta_pool.c:197-353, from its own sizeof): a batch made by it tells them.
+std::string version_mismatch(const DeepStreamApi &api, void *meta, void *gst_meta) {
+  const ReportedVersion reported = reported_version(meta, gst_meta, api.library_path);
+  std::string differs;
+  if (reported.by_library && reported.version != built_version())
+    differs = "its nvds_version() says " + reported.version;
+  if (differs.empty()) {
+    NvDsBatchMeta *batch = api.nvds_create_batch_meta(1);
+    if (batch == nullptr) return "";
+    struct Probe { const char *name; const NvDsMetaPool *pool; NvDsMetaType type; size_t size; };
+    const Probe probes[] = {
+        {"NvDsFrameMeta", batch->frame_meta_pool, NVDS_FRAME_META, sizeof(NvDsFrameMeta)},
+        {"NvDsObjectMeta", batch->obj_meta_pool, NVDS_OBJ_META, sizeof(NvDsObjectMeta)},
+        {"NvDsClassifierMeta", batch->classifier_meta_pool, NVDS_CLASSIFIER_META, sizeof(NvDsClassifierMeta)},
+        {"NvDsDisplayMeta", batch->display_meta_pool, NVDS_DISPLAY_META, sizeof(NvDsDisplayMeta)},
+        {"NvDsUserMeta", batch->user_meta_pool, NVDS_USER_META, sizeof(NvDsUserMeta)},
+        {"NvDsLabelInfo", batch->label_info_meta_pool, NVDS_LABEL_INFO_META, sizeof(NvDsLabelInfo)},
+    };
+    for (const Probe &probe : probes) {
+      if (probe.pool == nullptr || probe.pool->meta_type != probe.type) {
+        differs = "its NvDsBatchMeta is laid out differently (no " + std::string(probe.name) + " pool where " +
+            built_version() + "'s headers put it)";
+        break;
+      }
+      if (probe.pool->element_size != probe.size) {
+        differs = "its " + std::string(probe.name) + " is " + std::to_string(probe.pool->element_size) + " bytes, " +
+            std::to_string(probe.size) + " in " + built_version() + "'s headers";
+        break;
+      }
+    }
+    api.nvds_destroy_batch_meta(batch);
+  }
+  if (differs.empty()) return "";
+  return "loaded " + api.library_path + ", which is DeepStream " +
+      (reported.version.empty() ? "of another version" : reported.version) + ": " + differs;
+}
 
 // Where to look: DS_ELEMENT_DEEPSTREAM_LIB_DIR alone when set; else the loader's search path
 // (an installed DeepStream is on it), then the lib/ folder of the SDK this was built against.
@@ -108,12 +204,17 @@ DeepStreamApi load_api() {
 #undef DSNODE_LOAD
   if (!missing.empty()) {
     api.error = "DeepStream's metadata libraries lack " + missing + " (another DeepStream version than " +
-        std::to_string(NVDS_VERSION_MAJOR) + "." + std::to_string(NVDS_VERSION_MINOR) + "?)";
+        built_version() + "?)";
     return api;
   }
   Dl_info info;
   if (dladdr(reinterpret_cast<void *>(api.nvds_create_batch_meta), &info) != 0 && info.dli_fname != nullptr)
     api.library_path = info.dli_fname;
+  if (std::string mismatch = version_mismatch(api, meta, gst_meta); !mismatch.empty()) {
+    api.error = std::move(mismatch);
+    api.wrong_version = true;
+    return api;
+  }
   api.loaded = true;
   return api;
 }
@@ -130,9 +231,13 @@ const DeepStreamApi &ds() { return api_once(); }
 
 bool load_deepstream(std::string *error) {
   const DeepStreamApi &api = api_once();
-  if (!api.loaded && error != nullptr)
-    *error = "built against DeepStream " + std::to_string(NVDS_VERSION_MAJOR) + "." + std::to_string(NVDS_VERSION_MINOR) +
-        " but " + api.error + ". Install DeepStream (or put its lib/ folder on LD_LIBRARY_PATH, or set "
+  if (!api.loaded && error != nullptr && api.wrong_version)
+    *error = "built against DeepStream " + built_version() + " but " + api.error + ". Point "
+        "DS_ELEMENT_DEEPSTREAM_LIB_DIR at the lib/ folder of DeepStream " + built_version() + ", or rebuild "
+        "ds-element-native against the DeepStream installed (`npx cmake-js compile --out build "
+        "--CDDS_SDK_ROOT=<its folder>` in native-host, then `npm run build`)";
+  else if (!api.loaded && error != nullptr)
+    *error = "built against DeepStream " + built_version() + " but " + api.error + ". Install DeepStream (or put its lib/ folder on LD_LIBRARY_PATH, or set "
         "DS_ELEMENT_DEEPSTREAM_LIB_DIR to it), or use a build without DeepStream: rebuild ds-element-native with "
         "`npx cmake-js compile --out build --CDDSNODE_WITH_DEEPSTREAM=OFF` in native-host, then `npm run build`";
   return api.loaded;
@@ -153,6 +258,11 @@ static_assert(static_cast<int>(ArrowHead::kBoth) == BOTH_HEAD, "NvOSD_Arrow_Head
 static_assert(static_cast<int>(TensorDataType::kUint8) == UINT8, "NvDsInferDataType changed");
 
 namespace {
+
+// Distinct user meta type strings this process interned (write_user_meta), and whether the
+// warning past the bound was given (take_user_meta_types_warning).
+std::atomic<size_t> interned_types{0};
+std::atomic<bool> interned_types_warned{false};
 
 // --- user meta payloads we write. user_meta_data points at the payload's bytes, so that C code
 // downstream reads them as DeepStream components read any user meta: find it by meta_type
@@ -914,7 +1024,9 @@ class DeepStreamBackend final : public Batch {
     if (!status.ok())
       return status;
     // nvds_get_user_meta_type keeps the pointer it is given (g_quark_from_static_string): it
-    // must outlive the process, as interned strings do.
+    // must outlive the process, as interned strings do. So does every distinct type string.
+    if (g_quark_try_string(fields.meta_type.c_str()) == 0)
+      interned_types.fetch_add(1, std::memory_order_relaxed);
     const char *type = g_intern_string(fields.meta_type.c_str());
     if (own_payload(user) != nullptr)
       payload_release(user, nullptr);
@@ -1073,10 +1185,56 @@ bool attach_batch(GstBuffer *buffer, NvDsBatchMeta *batch) {
 
 }  // namespace
 
-std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch) {
+namespace {
+
+const char *meta_type_name(NvDsMetaType type) {
+  switch (type) {
+    case NVDS_BATCH_META: return "NVDS_BATCH_META";
+    case NVDS_FRAME_META: return "NVDS_FRAME_META";
+    case NVDS_AUDIO_BATCH_META: return "NVDS_AUDIO_BATCH_META";
+    case NVDS_AUDIO_FRAME_META: return "NVDS_AUDIO_FRAME_META";
+    default: return nullptr;
+  }
+}
+
+std::string describe_meta_type(NvDsMetaType type) {
+  const char *name = meta_type_name(type);
+  return name != nullptr ? name : "meta_type " + std::to_string(static_cast<int>(type));
+}
+
+// Why a batch found on a buffer is not a video batch ("" when it is one). nvstreammux's audio
+// path attaches an NvDsBatchMeta too, under the same NVDS_BATCH_GST_META (gstnvstreammux.cpp
+// ~1437-1450), made by nvds_create_audio_batch_meta: base_meta.meta_type NVDS_AUDIO_BATCH_META
+// (nvds_audio_meta.c ~56) and frames that are NvDsAudioFrameMeta, whose layout is not
+// NvDsFrameMeta's: read as video frames they crash the reader. DeepStream's own copy tells the
+// two apart the same way (gstnvdsmeta.c ~96-105).
+std::string non_video_batch(const NvDsBatchMeta *batch) {
+  if (batch->base_meta.meta_type != NVDS_BATCH_META) {
+    return "an NvDsBatchMeta of " + describe_meta_type(batch->base_meta.meta_type) +
+        (batch->base_meta.meta_type == NVDS_AUDIO_BATCH_META ? " (audio, from nvstreammux's audio path)" : "") +
+        " where a video batch (NVDS_BATCH_META) was expected";
+  }
+  for (const GList *l = batch->frame_meta_list; l != nullptr; l = l->next) {
+    const auto *frame = static_cast<const NvDsBaseMeta *>(l->data);
+    if (frame != nullptr && frame->meta_type != NVDS_FRAME_META)
+      return "a video NvDsBatchMeta holding a frame of " + describe_meta_type(frame->meta_type) +
+          " where video frames (NVDS_FRAME_META) were expected";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch, std::string *refused) {
   if (!api_once().loaded)
     return nullptr;
   NvDsBatchMeta *batch = ds().gst_buffer_get_nvds_batch_meta(buffer);
+  if (batch != nullptr) {
+    if (std::string why = non_video_batch(batch); !why.empty()) {
+      if (refused != nullptr) *refused = std::move(why);
+      return nullptr;
+    }
+  }
   if (batch == nullptr) {
     if (!gst_buffer_is_writable(buffer) || max_frames_in_batch == 0)
       return nullptr;
@@ -1126,6 +1284,28 @@ bool finish_detached_deepstream_batch(GstBuffer *buffer, Batch &batch, DetachedD
     return false;
   }
   return true;
+}
+
+size_t user_meta_types_warning_bound() {
+  if (const char *text = g_getenv("DS_ELEMENT_USER_META_TYPES_WARN"); text != nullptr && *text != '\0') {
+    char *end = nullptr;
+    const unsigned long long bound = g_ascii_strtoull(text, &end, 10);
+    if (end != text && *end == '\0') return static_cast<size_t>(bound);
+  }
+  return kUserMetaTypesWarningBound;
+}
+
+bool take_user_meta_types_warning(size_t *count) {
+  static const size_t bound = user_meta_types_warning_bound();
+  const size_t interned = interned_types.load(std::memory_order_relaxed);
+  if (bound == 0 || interned <= bound || interned_types_warned.exchange(true))
+    return false;
+  *count = interned;
+  return true;
+}
+
+bool deepstream_batch_modified(const Batch &batch) {
+  return batch.backend() == BackendKind::kDeepStream && static_cast<const DeepStreamBackend &>(batch).modified();
 }
 
 void release_detached_deepstream_batch(DetachedDeepStreamBatch *spare) {

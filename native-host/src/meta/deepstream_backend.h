@@ -29,8 +29,12 @@ bool has_deepstream_batch(GstBuffer *buffer);
 // A Batch over the buffer's NvDsBatchMeta. When the buffer has none (plain GStreamer upstream
 // on a DeepStream build), creates one with nvds_create_batch_meta(max_frames_in_batch) and
 // attaches it with gst_buffer_add_nvds_meta, as nvstreammux would; the caller then adds
-// frames with add_frame. `buffer` must be writable. Null when no batch can be made.
-std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch);
+// frames with add_frame. `buffer` must be writable. Null when no batch can be made, or when
+// the buffer's batch is not a video batch (nvstreammux's audio batch: NVDS_AUDIO_BATCH_META,
+// NvDsAudioFrameMeta frames), which is never read as one: then *refused (when given) says what
+// the batch is.
+std::unique_ptr<Batch> open_deepstream_batch(GstBuffer *buffer, uint32_t max_frames_in_batch,
+    std::string *refused = nullptr);
 
 // A one-frame NvDsBatchMeta not yet on any buffer, for buffers that arrive without one: it
 // goes onto a buffer only when the call wrote to it, as the portable spare batch does
@@ -47,6 +51,23 @@ std::unique_ptr<Batch> open_detached_deepstream_batch(DetachedDeepStreamBatch **
 bool finish_detached_deepstream_batch(GstBuffer *buffer, Batch &batch, DetachedDeepStreamBatch **spare);
 
 void release_detached_deepstream_batch(DetachedDeepStreamBatch *spare);
+
+// User meta type strings are never freed on this backend: nvds_get_user_meta_type keeps the
+// string it is given for the process's life (a GQuark, nvdsmeta.c:457-463), so each distinct
+// "ORG.COMP.DESC" costs memory until exit, and types built from data (an id per stream or
+// object) grow without bound. Past this many distinct types (DS_ELEMENT_USER_META_TYPES_WARN
+// overrides it; 0: never), the first element to notice warns once per process.
+inline constexpr size_t kUserMetaTypesWarningBound = 4096;
+
+// The bound in force (kUserMetaTypesWarningBound or DS_ELEMENT_USER_META_TYPES_WARN).
+size_t user_meta_types_warning_bound();
+
+// True exactly once per process, when more distinct user meta types than the bound have been
+// interned; *count is how many. Any thread.
+bool take_user_meta_types_warning(size_t *count);
+
+// True when the call on `batch` (a DeepStream batch) changed it.
+bool deepstream_batch_modified(const Batch &batch);
 
 // Adds a frame to a batch opened by open_deepstream_batch (nvds_acquire_frame_meta_from_pool +
 // nvds_add_frame_meta_to_batch). Null past max_frames_in_batch.

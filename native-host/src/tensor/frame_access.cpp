@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "tensor/default_memory.h"
 #include "tensor/gst_cuda.h"
 
 #ifdef DSNODE_HAVE_DEEPSTREAM
@@ -266,16 +267,27 @@ bool FrameMapping::frame(uint32_t batch_id, uint32_t num_frames, const char* cal
               " but received a block-linear one; convert with \"nvvideoconvert\" (bl-output=false)");
       return false;
     }
+    if (surface->memType == NVBUF_MEM_DEFAULT) {
+      const DefaultMemory meaning = default_memory_of(static_cast<int32_t>(surface->gpuId));
+      if (meaning != DefaultMemory::kCudaDevice) {
+        *error = fail(FrameError::Kind::kUnsupported,
+            std::string("Expected NVMM memory of type CUDA device, unified, pinned or system for ") + caller +
+                " but received NVBUF_MEM_DEFAULT on GPU " + std::to_string(surface->gpuId) +
+                (meaning == DefaultMemory::kSurfaceArray
+                        ? ", which is a surface array on this integrated GPU (it needs NvBufSurfaceMap, which "
+                          "ds-element does not do yet)"
+                        : ", and CUDA cannot tell whether that GPU is integrated (a surface array) or discrete "
+                          "(CUDA device memory)") +
+                "; set nvbuf-memory-type on the upstream nvvideoconvert/nvstreammux (e.g. 3, CUDA unified)");
+        return false;
+      }
+    }
     switch (surface->memType) {
       case NVBUF_MEM_CUDA_DEVICE:
       case NVBUF_MEM_CUDA_UNIFIED:
+      case NVBUF_MEM_DEFAULT:  // a discrete GPU's (checked above): CUDA device memory
         desc.device = Device::kCuda;
         break;
-#if !defined(__aarch64__)
-      case NVBUF_MEM_DEFAULT:  // dGPU: CUDA device memory
-        desc.device = Device::kCuda;
-        break;
-#endif
       case NVBUF_MEM_CUDA_PINNED:
         desc.device = Device::kCudaHost;
         break;
