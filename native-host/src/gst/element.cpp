@@ -69,6 +69,10 @@ struct RunState {
 #ifdef DSNODE_HAVE_DEEPSTREAM
   meta::DetachedDeepStreamBatch *spare_deepstream_batch = nullptr;
 #endif
+  // The nvstreammux sink pad this element's buffers reach ("" when none): looked up at the
+  // first buffer it writes to after each caps change, not on every buffer (a walk of the
+  // pipeline downstream).
+  std::optional<std::string> muxer_pad;
 
   RunState() {
     stream.memory = DSNODE_MEMORY_OTHER;  // until caps arrive
@@ -507,6 +511,7 @@ gboolean element_set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *out
     return FALSE;
   read_frame_size(incaps, &state->width, &state->height);
   read_stream_info(incaps, state);
+  state->muxer_pad.reset();
   std::string caps = dump_json(caps_to_json(incaps));
   GST_CAT_DEBUG_OBJECT(category_of(self), self, "caps %s (%ux%u)", caps.c_str(), state->width,
       state->height);
@@ -727,9 +732,10 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
   ScopedResult result;
   state->runtime->api->transform(state->instance, buffer, batch.get(), &state->stream, &result.raw);
   if (result.ok() && wrote_own_batch(state, &batch)) {
-    if (std::string muxer_pad = muxer_pad_downstream(trans->srcpad); !muxer_pad.empty()) {
+    if (!state->muxer_pad) state->muxer_pad = muxer_pad_downstream(trans->srcpad);
+    if (!state->muxer_pad->empty()) {
       discard_own_batch(state, &batch);
-      return written_before_muxer(self, muxer_pad);
+      return written_before_muxer(self, *state->muxer_pad);
     }
   }
   // Metas acquired and never added go back to their pool before the buffer moves on.
