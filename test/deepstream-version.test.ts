@@ -5,7 +5,7 @@
 // libnvds_meta.so is built from NVIDIA's source (DS_META_SOURCE) with one struct grown, as the
 // next version's would be, in a folder laid out like an installed DeepStream 8.0.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { launch, runGst, scratchDir } from "./helpers/gst";
@@ -53,6 +53,16 @@ describe.skipIf(nativeBackend !== "deepstream" || source === undefined || librar
       const [, loaded, built] = /NvDsFrameMeta is (\d+) bytes, (\d+) in/.exec(run.output)!;
       expect(Number(loaded) - Number(built)).toBe(2 * 8);
       expect(run.output.match(/^ERROR: from element/gm)).toHaveLength(1);
+    });
+
+    it("without a version file, names the version from the deepstream-X.Y folder", () => {
+      rmSync(join(installed, "version"));
+      const run = launch("videotestsrc num-buffers=1 ! framemark ! fakesink", {
+        dists: [fixturesDist],
+        env: { DS_ELEMENT_DEEPSTREAM_LIB_DIR: join(installed, "lib") },
+      });
+      expect(run.code).not.toBe(0);
+      expect(run.output).toMatch(/framemark0: built against DeepStream 9\.1 but loaded .*, which is DeepStream 8\.0: its NvDsFrameMeta is/);
     });
 
     it("still lists its elements", () => {

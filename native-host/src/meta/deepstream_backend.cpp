@@ -84,6 +84,17 @@ struct ReportedVersion {
   bool by_library = false;  // from nvds_version()
 };
 
+// The "X.Y" that follows the last `marker` in `text` ("" when there is none).
+std::string version_after(const std::string &text, const char *marker) {
+  size_t at = text.rfind(marker);
+  if (at == std::string::npos) return "";
+  at += std::strlen(marker);
+  while (at < text.size() && text[at] == ' ') ++at;
+  size_t end = at;
+  while (end < text.size() && (g_ascii_isdigit(text[end]) || text[end] == '.')) ++end;
+  return text.substr(at, end - at);
+}
+
 ReportedVersion reported_version(void *meta, void *gst_meta, const std::string &library_path) {
   for (void *handle : {meta, gst_meta}) {
     if (auto *version = reinterpret_cast<decltype(&::nvds_version)>(dlsym(handle, "nvds_version"))) {
@@ -99,27 +110,11 @@ ReportedVersion reported_version(void *meta, void *gst_meta, const std::string &
   gchar *file = g_build_filename(dir, "..", "version", nullptr);
   gchar *text = nullptr;
   std::string version;
-  if (g_file_get_contents(file, &text, nullptr, nullptr)) {
-    if (const char *line = std::strstr(text, "Version:")) {
-      line += std::strlen("Version:");
-      while (*line == ' ') ++line;
-      const char *end = line;
-      while ((*end >= '0' && *end <= '9') || *end == '.') ++end;
-      version.assign(line, end);
-    }
-  }
+  if (g_file_get_contents(file, &text, nullptr, nullptr)) version = version_after(text, "Version:");
   g_free(text);
   g_free(file);
   g_free(dir);
-  if (version.empty()) {
-    const size_t at = path.rfind("deepstream-");
-    if (at != std::string::npos) {
-      const char *start = path.c_str() + at + std::strlen("deepstream-");
-      const char *end = start;
-      while ((*end >= '0' && *end <= '9') || *end == '.') ++end;
-      version.assign(start, end);
-    }
-  }
+  if (version.empty()) version = version_after(path, "deepstream-");
   return {version, false};
 }
 
