@@ -1,6 +1,6 @@
 // Whether an element's buffers flow into nvstreammux: an element that finds no batch on a
 // buffer is either in a plain GStreamer pipeline or before the muxer, and only the second must
-// not attach an NvDsBatchMeta (docs/metadata.md, "Before nvstreammux").
+// not attach an NvDsBatchMeta (docs/metadata.md, "Where an element may stand").
 #ifndef DSNODE_GST_DOWNSTREAM_MUXER_H
 #define DSNODE_GST_DOWNSTREAM_MUXER_H
 

@@ -686,8 +686,8 @@ void discard_own_batch(RunState *state, OpenBatch *batch) {
 // muxer copies an upstream batch's frames as they are, pad_index, source_id and ntp_timestamp
 // included (gst-nvmultistream2/gstnvstreammux_pads.cpp:89-110), where it would have numbered
 // the frame itself (:113-150): every source would become source 0 for nvstreamdemux and
-// nvtracker. So metadata written there is refused, never attached (docs/metadata.md, "Before
-// nvstreammux"); reading (frames, pixels) works as anywhere.
+// nvtracker. So metadata written there is refused, never attached (docs/metadata.md, "Where an
+// element may stand"); reading (frames, pixels) works as anywhere.
 GstFlowReturn written_before_muxer(DsNodeElement *self, const std::string &muxer_pad) {
   GST_ELEMENT_ERROR(self, STREAM, FAILED,
       ("%s: cannot write metadata before nvstreammux (its buffers go to %s and carry no batch yet): the muxer "
