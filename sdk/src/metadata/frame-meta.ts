@@ -92,6 +92,9 @@ export interface FrameMetaJSON extends RecordFieldsJSON<FrameMeta, FrameFieldNam
  * objects, display and user metadata attached to it. In a plain GStreamer pipeline (no batch
  * metadata upstream) the host makes a one-frame batch: frameNum counts buffers, bufPts is the
  * buffer PTS, the sizes come from the negotiated caps, and sourceId, padIndex and batchId are 0.
+ * Before an `nvstreammux` such a frame may be read but not written: the muxer would keep those
+ * ids, so writing there stops the pipeline with an error (docs/metadata.md, "Where an element
+ * may stand").
  *
  * Reading fields costs no native call. Writable fields are checked and written through at once.
  *
