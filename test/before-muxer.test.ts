@@ -30,6 +30,7 @@ describe("an element before nvstreammux", () => {
   it.each([
     ["directly", "mux.sink_3 nvstreammux name=mux"],
     ["through a queue and a bin's ghost pads", "queue ! ( identity ) ! mux.sink_3 nvstreammux name=mux"],
+    ["on one branch of a tee", "tee name=t t. ! queue ! fakesink t. ! queue ! mux.sink_3 nvstreammux name=mux"],
   ])("refuses to write metadata there (%s), naming itself and the muxer's pad", (_how, downstream) => {
     const location = join(scratchDir("before-muxer-write"), "out.jsonl");
     const run = launch(`${source} ! metawriter location=${location} ! ${downstream} ! fakesink`, { dists: [fixturesDist, standins] });
