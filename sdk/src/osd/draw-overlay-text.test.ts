@@ -113,7 +113,7 @@ describe("drawOverlay with long and large text", () => {
             }
           },
         ),
-        { numRuns: 60, seed: 29 },
+        { numRuns: 200, seed: 29 },
       );
     } finally {
       await harness.stop();
