@@ -100,6 +100,20 @@ std::vector<std::string> element_roots() {
   return roots;
 }
 
+// For a symbolic link that leads nowhere, "<path> is a symbolic link to <target>, which does
+// not exist" (or the reason it cannot be followed); else empty.
+std::string dangling_link(const std::string &path) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode) || stat(path.c_str(), &st) == 0)
+    return std::string();
+  const std::string why = errno == ENOENT ? "which does not exist" : std::string("which cannot be followed: ") + g_strerror(errno);
+  gchar *target = g_file_read_link(path.c_str(), nullptr);
+  std::string reason = path + " is a symbolic link to " + (target != nullptr ? target : "?") + ", " + why +
+      " (link it to what `ds-element build` wrote, or remove it)";
+  g_free(target);
+  return reason;
+}
+
 std::vector<std::string> manifest_files(const std::string &root) {
   std::vector<std::string> files;
   GDir *dir = g_dir_open(root.c_str(), 0, nullptr);
@@ -109,9 +123,16 @@ std::vector<std::string> manifest_files(const std::string &root) {
     std::string file = root + "/" + name + "/" + kManifestFile;
     struct stat st;
     if (stat(file.c_str(), &st) != 0) {
-      // No element.json: not an element folder (a stray file, a folder of the user's own).
-      if (errno != ENOENT && errno != ENOTDIR)
-        GST_WARNING("skipping %s: %s", file.c_str(), g_strerror(errno));
+      const int error = errno;
+      // A link that leads nowhere (element.json, or the element folder itself) was meant as an
+      // element: say so. Anything else without element.json is a folder of the user's own.
+      std::string dangling = dangling_link(file);
+      if (dangling.empty())
+        dangling = dangling_link(root + "/" + name);
+      if (!dangling.empty())
+        GST_WARNING("skipping %s: %s", file.c_str(), dangling.c_str());
+      else if (error != ENOENT && error != ENOTDIR)
+        GST_WARNING("skipping %s: %s", file.c_str(), g_strerror(error));
       continue;
     }
     if (!S_ISREG(st.st_mode)) {
