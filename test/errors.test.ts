@@ -1,6 +1,6 @@
 // Every way user code can fail ends in a pipeline ERROR that names the element
 // and shows the user's file:line — never a crash, never a hang of the host process.
-import { cpSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspect, launch, scratchDir, type GstRun } from "./helpers/gst";
@@ -155,5 +155,74 @@ describe("a broken element.json", () => {
     // The other elements of that folder still run.
     const run = launch(`${source} ! throwsync after=10 ! fakesink`, options);
     expect(run.code, run.output).toBe(0);
+  });
+});
+
+/** A RegExp matching `text` literally. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+describe("element.json files the plugin cannot use", () => {
+  // One folder, one gst-inspect: rejects' element.json is a 4 GiB sparse file, exits' a link
+  // to nothing; every other element registers.
+  const dist = join(scratchDir("unusable-manifests"), "dist");
+  cpSync(fixturesDist, dist, { recursive: true });
+  const huge = join(dist, "ds-elements", "rejects", "element.json");
+  truncateSync(huge, 4 * 2 ** 30);
+  const dangling = join(dist, "ds-elements", "exits", "element.json");
+  rmSync(dangling);
+  symlinkSync(join(dist, "nowhere", "element.json"), dangling);
+  const options = { dists: [dist], registry: join(dist, "..", "registry.bin"), env: { GST_DEBUG: "dsnode:2" } };
+  const started = Date.now();
+  const plugin = inspect(["dsnode"], options);
+  const seconds = (Date.now() - started) / 1000;
+
+  it("a 4 GiB element.json is refused unread, naming the file, its size and the 4 MiB cap", () => {
+    expect(plugin.code, plugin.output).toBe(0);
+    expect(plugin.stderr).toMatch(
+      new RegExp(`WARN .*dsnode .*skipping ${literally(huge)}: it is 4294967296 bytes, more than a manifest may be \\(4194304 bytes, 4 MiB\\)`),
+    );
+    expect(plugin.stdout).not.toMatch(/^\s*rejects: /m);
+    // It took 72 s and 8.4 GB before "not valid JSON".
+    expect(seconds).toBeLessThan(20);
+  });
+
+  it("an element.json that is a link to nothing is skipped with a warning naming it", () => {
+    expect(plugin.stderr).toMatch(
+      new RegExp(`WARN .*dsnode .*skipping ${literally(dangling)}: ${literally(dangling)} is a symbolic link to ${literally(join(dist, "nowhere", "element.json"))}, which does not exist`),
+    );
+    expect(plugin.stdout).not.toMatch(/^\s*exits: /m);
+    for (const element of ["throwsync", "timerthrow", "startthrows", "strictprop"]) {
+      expect(plugin.stdout).toMatch(new RegExp(`^\\s*${element}: `, "m"));
+    }
+  });
+});
+
+describe("an element.json that disagrees with its bundle", () => {
+  /** A copy of the fixtures whose throwsync element.json has `edit` applied to its one property. */
+  function staleManifest(prefix: string, edit: (property: Record<string, unknown>) => void): { dist: string; manifest: string; bundle: string } {
+    const dist = join(scratchDir(prefix), "dist");
+    cpSync(fixturesDist, dist, { recursive: true });
+    const manifest = join(dist, "ds-elements", "throwsync", "element.json");
+    const json = JSON.parse(readFileSync(manifest, "utf8")) as { properties: Record<string, unknown>[] };
+    edit(json.properties[0]!);
+    writeFileSync(manifest, JSON.stringify(json, null, 2));
+    return { dist, manifest, bundle: join(dist, "ds-elements", "throwsync", "index.js") };
+  }
+
+  it("another property name: refused, naming both files and `ds-element build`, instead of running with the default", () => {
+    const { dist, manifest, bundle } = staleManifest("stale-name", (property) => Object.assign(property, { name: "skip", jsName: "skip" }));
+    const run = launch(`${source} ! throwsync skip=10 ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
+    expectElementError(
+      run,
+      "throwsync",
+      `Expected the properties of ${manifest} in ${bundle} but received other ones: skip (int) is only in element.json; after (int) is only in the bundle. ` +
+        "The two files are from different builds (a property set under a name the bundle does not have would be lost): run `ds-element build` again",
+    );
+  });
+
+  it("another property type: refused, naming the property and both types", () => {
+    const { dist } = staleManifest("stale-type", (property) => Object.assign(property, { type: "double", maximum: 1e9 }));
+    const run = launch(`${source} ! throwsync after=10 ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
+    expectElementError(run, "throwsync", "but received other ones: after is double in element.json, int in the bundle.");
   });
 });
