@@ -1,9 +1,10 @@
 // Every way user code can fail ends in a pipeline ERROR that names the element
 // and shows the user's file:line — never a crash, never a hang of the host process.
+import { spawnSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inspect, launch, scratchDir, type GstRun } from "./helpers/gst";
+import { inspect, launch, repoRoot, scratchDir, type GstRun } from "./helpers/gst";
 import { exampleDist, fixturesDist } from "./helpers/projects";
 
 const source = "videotestsrc num-buffers=5 ! video/x-raw,format=RGB,width=64,height=48";
@@ -109,6 +110,26 @@ describe("property values the schema rejects", () => {
   it("a required property that was not set", () => {
     const run = launch(`${source} ! framecounter ! fakesink`, { dists: [exampleDist] });
     expectElementError(run, "framecounter", "Expected a string for location but received nothing (the property is required)");
+  });
+});
+
+describe("a value out of a property's range on the command line", () => {
+  // GObject refuses it before the element exists as far as JavaScript knows: GLib warns, the
+  // property keeps its default, the pipeline runs and exits 0. `ds-element run` names the
+  // element, the range and the value it runs with.
+  it("ds-element run adds a warning naming the refused value, the range and the default used", () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(repoRoot, "sdk", "bin", "ds-element.js"), "run", "--dist", fixturesDist, "--", "gst-launch-1.0", "-q", ...`${source} ! framemark every=-5 ! fakesink`.split(" ")],
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stderr.split("\n");
+    const glib = lines.findIndex((line) => line.includes(`value "-5" of type 'gint' is invalid or out of range for property 'every' of type 'gint'`));
+    expect(glib, run.stderr).toBeGreaterThanOrEqual(0);
+    expect(lines[glib + 1]).toBe(
+      "ds-element run: framemark refused every=-5 (it takes 1 to 2147483647): GObject kept every's previous value; on a gst-launch line that is its default, 3",
+    );
   });
 });
 

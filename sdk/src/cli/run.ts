@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import { delimiter, join, resolve } from "node:path";
+import { RefusedPropertyWatcher } from "./refused-properties.js";
 import { sdkRoot } from "./sdk-root.js";
 
 /**
@@ -114,8 +115,11 @@ export function resolveDists(dists: string[] | undefined, cwd: string = process.
 }
 
 /**
- * Runs the command with inherited stdio. SIGTERM and SIGHUP sent to this process are passed
- * on; SIGINT and SIGQUIT come from the terminal, which already sent them to the child.
+ * Runs the command with inherited stdin and stdout; its stderr is passed on as it comes, with a
+ * note after GLib's warning when it refused a value of a property of the dists' elements
+ * (GObject keeps the previous value, which the element cannot report). SIGTERM and SIGHUP sent
+ * to this process are passed on; SIGINT and SIGQUIT come from the terminal, which already sent
+ * them to the child.
  *
  * @example
  * ```ts
@@ -128,7 +132,15 @@ export function spawnWithPlugins(options: RunOptions): Promise<RunOutcome> {
   const [command, ...args] = options.command;
   if (!command) return Promise.reject(new Error("Expected a command for ds-element run but received nothing (usage: ds-element run [--dist DIR]... -- <command...>)"));
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env: pluginEnvironment([...dists, ...builtinDists()], options.env ?? process.env), stdio: "inherit" });
+    const pluginDists = [...dists, ...builtinDists()];
+    // stderr passes through as it comes; a line where GLib refuses a property value of one of
+    // the dists' elements gets a note after it (refused-properties.ts).
+    const child = spawn(command, args, { cwd, env: pluginEnvironment(pluginDists, options.env ?? process.env), stdio: ["inherit", "inherit", "pipe"] });
+    const refusals = new RefusedPropertyWatcher(pluginDists);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      for (const note of refusals.push(chunk)) process.stderr.write(`${note}\n`);
+    });
     const forward = (signal: NodeJS.Signals): void => {
       child.kill(signal);
     };
@@ -153,7 +165,15 @@ export function spawnWithPlugins(options: RunOptions): Promise<RunOutcome> {
     });
     child.once("exit", (code, signal) => {
       cleanUp();
-      resolvePromise({ code, signal });
+      // After the last of stderr; not longer than a moment should a process the command
+      // started in the background still hold it.
+      const done = (): void => resolvePromise({ code, signal });
+      if (child.stderr === null || child.stderr.readableEnded) return done();
+      const timer = setTimeout(done, 500);
+      child.stderr.once("end", () => {
+        clearTimeout(timer);
+        done();
+      });
     });
   });
 }
