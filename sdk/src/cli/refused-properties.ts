@@ -8,13 +8,10 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { ManifestProperty, ManifestV1 } from "../protocol/manifest.js";
+import { MAX_MANIFEST_BYTES, type ManifestProperty, type ManifestV1 } from "../protocol/manifest.js";
 
 /** GLib's refusal (gobject/gobject.c, the same words since GLib 2.0). */
 const GLIB_REFUSAL = /value "(.*)" of type '[^']*' is invalid or out of range for property '([^']+)' of type '[^']*'/;
-
-/** Larger than any manifest `ds-element build` writes; the plugin refuses these too. */
-const MAX_MANIFEST_BYTES = 4 << 20;
 
 /** The manifests of every element folder of `dists`; unreadable ones are left out (the plugin warns about them). */
 function manifestsOf(dists: readonly string[]): ManifestV1[] {

@@ -8,10 +8,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ManifestProperty, ManifestV1 } from "../protocol/manifest.js";
-
-/** As large as the host plugin reads (native-host/src/gst/manifest.h, kMaxManifestBytes). */
-const MAX_MANIFEST_BYTES = 4 << 20;
+import { MAX_MANIFEST_BYTES, type ManifestProperty, type ManifestV1 } from "../protocol/manifest.js";
 
 /**
  * The element.json of a bundle: the nearest one in the bundle's folder or above (the manifest's
