@@ -10,6 +10,8 @@ import { createHarness, type ElementHarness } from "../testing/index.js";
 
 interface TextCase {
   text: string;
+  /** Default: "Sans". */
+  font?: string;
   size: number;
   x: number;
   y: number;
@@ -36,7 +38,7 @@ class LongText extends Element.define({
   transform(batch: BatchMeta, buffer: GstBuffer) {
     const input = next!;
     const frame = batch.frameItems[0]!;
-    const params = { displayText: input.text, xOffset: input.x, yOffset: input.y, font: { name: "Sans", size: input.size, color: { red: 1, green: 1, blue: 1, alpha: 1 } } };
+    const params = { displayText: input.text, xOffset: input.x, yOffset: input.y, font: { name: input.font ?? "Sans", size: input.size, color: { red: 1, green: 1, blue: 1, alpha: 1 } } };
     if (input.label) {
       const obj = batch.acquireObjectMeta();
       obj.textParams = params;
@@ -93,6 +95,7 @@ describe("drawOverlay with long and large text", () => {
             length: fc.oneof(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 1000, max: 40_000 })),
             lines: fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 5000 })),
             size: fc.oneof(fc.integer({ min: 1, max: 256 }), fc.constantFrom(0, 257, 4096, 2 ** 31)),
+            font: fc.constantFrom("Sans", "", "DejaVu Serif Bold Italic", "No Such Font 99", "Sans ".repeat(2000)),
             x: fc.oneof(fc.integer({ min: 0, max: 400 }), fc.constantFrom(2 ** 31, 2 ** 32 - 1)),
             y: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.constantFrom(2 ** 31, 2 ** 32 - 1)),
             label: fc.boolean(),
