@@ -219,30 +219,31 @@ describe("element.json files the plugin cannot use", () => {
 });
 
 describe("an element.json that disagrees with its bundle", () => {
-  /** A copy of the fixtures whose throwsync element.json has `edit` applied to its one property. */
-  function staleManifest(prefix: string, edit: (property: Record<string, unknown>) => void): { dist: string; manifest: string; bundle: string } {
-    const dist = join(scratchDir(prefix), "dist");
+  /** A copy of the fixtures whose `element` element.json has `edit` applied to its one property. */
+  function staleManifest(element: string, edit: (property: Record<string, unknown>) => void): { dist: string; manifest: string; bundle: string } {
+    const dist = join(scratchDir(`stale-${element}`), "dist");
     cpSync(fixturesDist, dist, { recursive: true });
-    const manifest = join(dist, "ds-elements", "throwsync", "element.json");
+    const manifest = join(dist, "ds-elements", element, "element.json");
     const json = JSON.parse(readFileSync(manifest, "utf8")) as { properties: Record<string, unknown>[] };
     edit(json.properties[0]!);
     writeFileSync(manifest, JSON.stringify(json, null, 2));
-    return { dist, manifest, bundle: join(dist, "ds-elements", "throwsync", "index.js") };
+    return { dist, manifest, bundle: join(dist, "ds-elements", element, "index.js") };
   }
 
+  // On main: framemark ran with every=3 (its default), count=7 lost, exit 0.
   it("another property name: refused, naming both files and `ds-element build`, instead of running with the default", () => {
-    const { dist, manifest, bundle } = staleManifest("stale-name", (property) => Object.assign(property, { name: "skip", jsName: "skip" }));
-    const run = launch(`${source} ! throwsync skip=10 ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
+    const { dist, manifest, bundle } = staleManifest("framemark", (property) => Object.assign(property, { name: "count", jsName: "count" }));
+    const run = launch(`${source} ! framemark count=7 ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
     expectElementError(
       run,
-      "throwsync",
-      `Expected the properties of ${manifest} in ${bundle} but received other ones: skip (int) is only in element.json; after (int) is only in the bundle. ` +
+      "framemark",
+      `Expected the properties of ${manifest} in ${bundle} but received other ones: count (int) is only in element.json; every (int) is only in the bundle. ` +
         "The two files are from different builds (a property set under a name the bundle does not have would be lost): run `ds-element build` again",
     );
   });
 
   it("another property type: refused, naming the property and both types", () => {
-    const { dist } = staleManifest("stale-type", (property) => Object.assign(property, { type: "double", maximum: 1e9 }));
+    const { dist } = staleManifest("throwsync", (property) => Object.assign(property, { type: "double", maximum: 1e9 }));
     const run = launch(`${source} ! throwsync after=10 ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
     expectElementError(run, "throwsync", "but received other ones: after is double in element.json, int in the bundle.");
   });
