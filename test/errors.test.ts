@@ -117,7 +117,7 @@ describe("a value out of a property's range on the command line", () => {
   // GObject refuses it before the element exists as far as JavaScript knows: GLib warns, the
   // property keeps its default, the pipeline runs and exits 0. `ds-element run` names the
   // element, the range and the value it runs with.
-  it("ds-element run adds a warning naming the refused value, the range and the default used", () => {
+  it("ds-element run: the plugin adds a note naming the refused value, the element, its range and the default used", () => {
     const run = spawnSync(
       process.execPath,
       [join(repoRoot, "sdk", "bin", "ds-element.js"), "run", "--dist", fixturesDist, "--", "gst-launch-1.0", "-q", ...`${source} ! framemark every=-5 ! fakesink`.split(" ")],
@@ -128,8 +128,15 @@ describe("a value out of a property's range on the command line", () => {
     const glib = lines.findIndex((line) => line.includes(`value "-5" of type 'gint' is invalid or out of range for property 'every' of type 'gint'`));
     expect(glib, run.stderr).toBeGreaterThanOrEqual(0);
     expect(lines[glib + 1]).toBe(
-      "ds-element run: framemark refused every=-5 (it takes 1 to 2147483647): GObject kept every's previous value; on a gst-launch line that is its default, 3",
+      "ds-element: framemark refused every=-5 (it takes 1 to 2147483647): GObject kept every's previous value; on a gst-launch line that is its default, 3",
     );
+  });
+
+  it("without DS_ELEMENT_PROPERTY_NOTES=1, GLib's warning alone (the plugin leaves GLib's log handlers alone)", () => {
+    const run = launch(`${source} ! framemark every=-5 ! fakesink`, { dists: [fixturesDist], env: { DS_ELEMENT_PROPERTY_NOTES: undefined } });
+    expect(run.code, run.output).toBe(0);
+    expect(run.stderr).toContain(`value "-5" of type 'gint' is invalid or out of range for property 'every'`);
+    expect(run.stderr).not.toContain("ds-element: framemark refused");
   });
 });
 

@@ -14,6 +14,7 @@
 
 #include "gst/element.h"
 #include "gst/manifest.h"
+#include "gst/property_notes.h"
 #include "gst/runtime_loader.h"
 #include "gst/taken_names.h"
 
@@ -148,7 +149,9 @@ std::vector<std::string> manifest_files(const std::string &root) {
   return files;
 }
 
-void register_elements(GstPlugin *plugin) {
+// Returns the manifests registered (owned by the elements' class data from then on).
+std::vector<const Manifest *> register_elements(GstPlugin *plugin) {
+  std::vector<const Manifest *> manifests;
   // first file that registered each name, to explain duplicates
   std::vector<std::pair<std::string, std::string>> registered;
   TakenNames taken_names(kPluginName);
@@ -180,9 +183,10 @@ void register_elements(GstPlugin *plugin) {
       }
       GST_INFO("registered %s from %s", manifest->name.c_str(), file.c_str());
       registered.emplace_back(manifest->name, file);
-      manifest.release();   // the element's class data from now on
+      manifests.push_back(manifest.release());   // the element's class data from now on
     }
   }
+  return manifests;
 }
 
 // The registry caches our features; it must rescan when an element.json under any searched
@@ -213,7 +217,7 @@ void declare_dependencies(GstPlugin *plugin) {
 gboolean plugin_init(GstPlugin *plugin) {
   GST_DEBUG_CATEGORY_INIT(dsnode_debug, "dsnode", 0, "ds-element host plugin");
   declare_dependencies(plugin);
-  register_elements(plugin);
+  install_property_notes(register_elements(plugin));
   // Even with no element the plugin stays registered, so the dependencies above can bring
   // elements in on a later scan.
   return TRUE;

@@ -6,7 +6,6 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { RefusedPropertyWatcher } from "./refused-properties.js";
 import { sdkRoot } from "./sdk-root.js";
 
 /**
@@ -60,8 +59,10 @@ function prepend(paths: string[], existing: string | undefined): string {
 
 /**
  * The environment for a command that should see `dists`: GST_PLUGIN_PATH (and
- * GST_PLUGIN_PATH_1_0 when set, since it takes precedence) with the dists first, and
- * DS_ELEMENT_LIBNODE pointing at Debian's libnode when it exists and is not set already.
+ * GST_PLUGIN_PATH_1_0 when set, since it takes precedence) with the dists first,
+ * DS_ELEMENT_LIBNODE pointing at Debian's libnode when it exists and is not set already, and
+ * DS_ELEMENT_PROPERTY_NOTES=1 unless set (a note after GLib's warning when it refuses a value
+ * of an element's property).
  *
  * @example
  * ```ts
@@ -74,7 +75,9 @@ export function pluginEnvironment(
   base: NodeJS.ProcessEnv = process.env,
   libnode: string = DEFAULT_LIBNODE,
 ): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, GST_PLUGIN_PATH: prepend(dists, base.GST_PLUGIN_PATH) };
+  // The plugin names what GLib's refusal of an out-of-range property value means for the
+  // element (native-host/src/gst/property_notes.h).
+  const env: NodeJS.ProcessEnv = { DS_ELEMENT_PROPERTY_NOTES: "1", ...base, GST_PLUGIN_PATH: prepend(dists, base.GST_PLUGIN_PATH) };
   if (base.GST_PLUGIN_PATH_1_0) env.GST_PLUGIN_PATH_1_0 = prepend(dists, base.GST_PLUGIN_PATH_1_0);
   if (!base.DS_ELEMENT_LIBNODE && existsSync(libnode)) env.DS_ELEMENT_LIBNODE = libnode;
   return env;
@@ -115,11 +118,8 @@ export function resolveDists(dists: string[] | undefined, cwd: string = process.
 }
 
 /**
- * Runs the command with inherited stdin and stdout; its stderr is passed on as it comes, with a
- * note after GLib's warning when it refused a value of a property of the dists' elements
- * (GObject keeps the previous value, which the element cannot report). SIGTERM and SIGHUP sent
- * to this process are passed on; SIGINT and SIGQUIT come from the terminal, which already sent
- * them to the child.
+ * Runs the command with inherited stdio. SIGTERM and SIGHUP sent to this process are passed
+ * on; SIGINT and SIGQUIT come from the terminal, which already sent them to the child.
  *
  * @example
  * ```ts
@@ -132,15 +132,7 @@ export function spawnWithPlugins(options: RunOptions): Promise<RunOutcome> {
   const [command, ...args] = options.command;
   if (!command) return Promise.reject(new Error("Expected a command for ds-element run but received nothing (usage: ds-element run [--dist DIR]... -- <command...>)"));
   return new Promise((resolvePromise, reject) => {
-    const pluginDists = [...dists, ...builtinDists()];
-    // stderr passes through as it comes; a line where GLib refuses a property value of one of
-    // the dists' elements gets a note after it (refused-properties.ts).
-    const child = spawn(command, args, { cwd, env: pluginEnvironment(pluginDists, options.env ?? process.env), stdio: ["inherit", "inherit", "pipe"] });
-    const refusals = new RefusedPropertyWatcher(pluginDists);
-    child.stderr?.on("data", (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      for (const note of refusals.push(chunk)) process.stderr.write(`${note}\n`);
-    });
+    const child = spawn(command, args, { cwd, env: pluginEnvironment([...dists, ...builtinDists()], options.env ?? process.env), stdio: "inherit" });
     const forward = (signal: NodeJS.Signals): void => {
       child.kill(signal);
     };
@@ -165,15 +157,7 @@ export function spawnWithPlugins(options: RunOptions): Promise<RunOutcome> {
     });
     child.once("exit", (code, signal) => {
       cleanUp();
-      // After the last of stderr; not longer than a moment should a process the command
-      // started in the background still hold it.
-      const done = (): void => resolvePromise({ code, signal });
-      if (child.stderr === null || child.stderr.readableEnded) return done();
-      const timer = setTimeout(done, 500);
-      child.stderr.once("end", () => {
-        clearTimeout(timer);
-        done();
-      });
+      resolvePromise({ code, signal });
     });
   });
 }
