@@ -132,6 +132,13 @@ describe("a value out of a property's range on the command line", () => {
     );
   });
 
+  it("a double: its range and default as gst-launch spells them", () => {
+    const run = launch(`${source} ! badvalue confidence=1e400 ! fakesink`, { dists: [fixturesDist], env: { DS_ELEMENT_PROPERTY_NOTES: "1" } });
+    expect(run.stderr).toContain(
+      "ds-element: badvalue refused confidence=inf (it takes a finite number): GObject kept confidence's previous value; on a gst-launch line that is its default, 0.5",
+    );
+  });
+
   it("without DS_ELEMENT_PROPERTY_NOTES=1, GLib's warning alone (the plugin leaves GLib's log handlers alone)", () => {
     const run = launch(`${source} ! framemark every=-5 ! fakesink`, { dists: [fixturesDist], env: { DS_ELEMENT_PROPERTY_NOTES: undefined } });
     expect(run.code, run.output).toBe(0);

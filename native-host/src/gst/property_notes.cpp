@@ -8,6 +8,16 @@ namespace dsnode {
 
 namespace {
 
+// The shortest text that reads back as `value` (0.25, 1, 1e+300).
+std::string shortest(double value) {
+  char text[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    g_snprintf(text, sizeof text, "%.*g", precision, value);
+    if (g_ascii_strtod(text, nullptr) == value) break;
+  }
+  return text;
+}
+
 // "1 to 100", "items from 0 to 1", or empty when the type has no range.
 std::string range_of(const PropertySpec &spec) {
   std::string bounds;
@@ -19,7 +29,8 @@ std::string range_of(const PropertySpec &spec) {
       break;
     case PropertyType::Double:
     case PropertyType::DoubleArray:
-      bounds = nlohmann::json(spec.double_minimum).dump() + " to " + nlohmann::json(spec.double_maximum).dump();
+      if (spec.double_minimum == -G_MAXDOUBLE && spec.double_maximum == G_MAXDOUBLE) return spec.is_array() ? "finite items" : "a finite number";
+      bounds = shortest(spec.double_minimum) + " to " + shortest(spec.double_maximum);
       break;
     default:
       return std::string();
@@ -27,11 +38,12 @@ std::string range_of(const PropertySpec &spec) {
   return spec.is_array() ? "items from " + bounds : bounds;
 }
 
-// A default as gst-launch spells it: 0.25, "abc", <1, 2>.
+// A default as gst-launch spells it: 0.25, 1, "abc", <1, 2>.
 std::string spell(const nlohmann::json &value) {
+  if (value.is_number_float()) return shortest(value.get<double>());
   if (!value.is_array()) return value.dump();
   std::string items;
-  for (const nlohmann::json &item : value) items += (items.empty() ? "" : ", ") + item.dump();
+  for (const nlohmann::json &item : value) items += (items.empty() ? "" : ", ") + spell(item);
   return "<" + items + ">";
 }
 
