@@ -208,6 +208,17 @@ describe("dsosd with 10 000 labelled objects on a frame", () => {
   });
 });
 
+describe("dsosd with text larger than any frame", () => {
+  it("draws 10 000 W at 256 points and 2 000 lines clipped to the frame (they crashed it)", () => {
+    const { run, frame } = drawScene("RGB", "long-text");
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("drew on 1 frame(s): 0 boxes, 1 labels");
+    // The label's W reach the right edge; the display text's lines (from x 300) the bottom one.
+    expect(frame!.count(WIDTH - 30, 0, WIDTH - 20, HEIGHT, isWhiteish)).toBeGreaterThan(0);
+    expect(frame!.count(300, HEIGHT - 20, WIDTH, HEIGHT, ([r, g, b]) => r > 200 && g < 80 && b < 80)).toBeGreaterThan(0);
+  });
+});
+
 describe("dsosd refuses values it cannot draw, naming the field", () => {
   it.each([
     ["bad-font", "Expected a font size from 1 to 256 (points) for frameItems[0].objectItems[0].textParams.font.size but received 0"],

@@ -14,7 +14,8 @@
 // - An output line `...` or `…` stands for any lines; a line starting or ending with `…`
 //   matches an output line that contains the rest.
 // - Compared without the repository's path (the guide shows /work/main), the line numbers of
-//   C sources and of the SDK's own frames (they move with every edit), process ids and times.
+//   C sources (GStreamer's "file.c(N)" and GST_DEBUG's "file.c:N:") and of the SDK's own
+//   frames (they move with every edit), process ids and times.
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -130,7 +131,7 @@ function replay(command: string, dsdoc: string): Replay {
 
 function normalise(line: string, dsdoc: string): string {
   let text = line.split(dsdoc).join("/tmp/dsdoc").split(repoRoot).join("/work/main");
-  text = text.replace(/\.(c|cpp)\(\d+\)/g, ".$1(N)");
+  text = text.replace(/\.(c|cpp)\(\d+\)/g, ".$1(N)").replace(/\.(c|cpp):\d+:/g, ".$1:N:");
   // Frames of the SDK itself and of Node: their lines move with every edit.
   text = text.replace(/\((ds-element:\/src\/[^:)]+|\/work\/main\/sdk\/src\/[^:)]+|node:[^:)]+):\d+:\d+\)/g, "($1)");
   text = text.replace(/\(gst-launch-1\.0:\d+\)/g, "(gst-launch-1.0:PID)").replace(/\b\d\d:\d\d:\d\d\.\d+/g, "TIME");

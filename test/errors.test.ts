@@ -1,9 +1,10 @@
 // Every way user code can fail ends in a pipeline ERROR that names the element
 // and shows the user's file:line — never a crash, never a hang of the host process.
-import { cpSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inspect, launch, scratchDir, type GstRun } from "./helpers/gst";
+import { inspect, launch, repoRoot, scratchDir, type GstRun } from "./helpers/gst";
 import { exampleDist, fixturesDist } from "./helpers/projects";
 
 const source = "videotestsrc num-buffers=5 ! video/x-raw,format=RGB,width=64,height=48";
@@ -112,6 +113,40 @@ describe("property values the schema rejects", () => {
   });
 });
 
+describe("a value out of a property's range on the command line", () => {
+  // GObject refuses it before the element exists as far as JavaScript knows: GLib warns, the
+  // property keeps its default, the pipeline runs and exits 0. `ds-element run` names the
+  // element, the range and the value it runs with.
+  it("ds-element run: the plugin adds a note naming the refused value, the element, its range and the default used", () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(repoRoot, "sdk", "bin", "ds-element.js"), "run", "--dist", fixturesDist, "--", "gst-launch-1.0", "-q", ...`${source} ! framemark every=-5 ! fakesink`.split(" ")],
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stderr.split("\n");
+    const glib = lines.findIndex((line) => line.includes(`value "-5" of type 'gint' is invalid or out of range for property 'every' of type 'gint'`));
+    expect(glib, run.stderr).toBeGreaterThanOrEqual(0);
+    expect(lines[glib + 1]).toBe(
+      "ds-element: framemark refused every=-5 (it takes 1 to 2147483647): GObject kept every's previous value; on a gst-launch line that is its default, 3",
+    );
+  });
+
+  it("a double: its range and default as gst-launch spells them", () => {
+    const run = launch(`${source} ! badvalue confidence=1e400 ! fakesink`, { dists: [fixturesDist], env: { DS_ELEMENT_PROPERTY_NOTES: "1" } });
+    expect(run.stderr).toContain(
+      "ds-element: badvalue refused confidence=inf (it takes a finite number): GObject kept confidence's previous value; on a gst-launch line that is its default, 0.5",
+    );
+  });
+
+  it("without DS_ELEMENT_PROPERTY_NOTES=1, GLib's warning alone (the plugin leaves GLib's log handlers alone)", () => {
+    const run = launch(`${source} ! framemark every=-5 ! fakesink`, { dists: [fixturesDist], env: { DS_ELEMENT_PROPERTY_NOTES: undefined } });
+    expect(run.code, run.output).toBe(0);
+    expect(run.stderr).toContain(`value "-5" of type 'gint' is invalid or out of range for property 'every'`);
+    expect(run.stderr).not.toContain("ds-element: framemark refused");
+  });
+});
+
 describe("broken bundles", () => {
   function copyOfFixtures(): string {
     const dist = join(scratchDir("broken-bundle"), "dist");
@@ -155,5 +190,75 @@ describe("a broken element.json", () => {
     // The other elements of that folder still run.
     const run = launch(`${source} ! throwsync after=10 ! fakesink`, options);
     expect(run.code, run.output).toBe(0);
+  });
+});
+
+/** A RegExp matching `text` literally. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+describe("element.json files the plugin cannot use", () => {
+  // One folder, one gst-inspect: rejects' element.json is a 4 GiB sparse file, exits' a link
+  // to nothing; every other element registers.
+  const dist = join(scratchDir("unusable-manifests"), "dist");
+  cpSync(fixturesDist, dist, { recursive: true });
+  const huge = join(dist, "ds-elements", "rejects", "element.json");
+  truncateSync(huge, 4 * 2 ** 30);
+  const dangling = join(dist, "ds-elements", "exits", "element.json");
+  rmSync(dangling);
+  symlinkSync(join(dist, "nowhere", "element.json"), dangling);
+  const options = { dists: [dist], registry: join(dist, "..", "registry.bin"), env: { GST_DEBUG: "dsnode:2" } };
+  const started = Date.now();
+  const plugin = inspect(["dsnode"], options);
+  const seconds = (Date.now() - started) / 1000;
+
+  it("a 4 GiB element.json is refused unread, naming the file, its size and the 4 MiB cap", () => {
+    expect(plugin.code, plugin.output).toBe(0);
+    expect(plugin.stderr).toMatch(
+      new RegExp(`WARN .*dsnode .*skipping ${literally(huge)}: it is 4294967296 bytes, more than a manifest may be \\(4194304 bytes, 4 MiB\\)`),
+    );
+    expect(plugin.stdout).not.toMatch(/^\s*rejects: /m);
+    // It took 72 s and 8.4 GB before "not valid JSON".
+    expect(seconds).toBeLessThan(20);
+  });
+
+  it("an element.json that is a link to nothing is skipped with a warning naming it", () => {
+    expect(plugin.stderr).toMatch(
+      new RegExp(`WARN .*dsnode .*skipping ${literally(dangling)}: ${literally(dangling)} is a symbolic link to ${literally(join(dist, "nowhere", "element.json"))}, which does not exist`),
+    );
+    expect(plugin.stdout).not.toMatch(/^\s*exits: /m);
+    for (const element of ["throwsync", "timerthrow", "startthrows", "strictprop"]) {
+      expect(plugin.stdout).toMatch(new RegExp(`^\\s*${element}: `, "m"));
+    }
+  });
+});
+
+describe("an element.json that disagrees with its bundle", () => {
+  /** A copy of the fixtures whose `element` element.json has `edit` applied to its one property. */
+  function staleManifest(element: string, edit: (property: Record<string, unknown>) => void): { dist: string; manifest: string; bundle: string } {
+    const dist = join(scratchDir(`stale-${element}`), "dist");
+    cpSync(fixturesDist, dist, { recursive: true });
+    const manifest = join(dist, "ds-elements", element, "element.json");
+    const json = JSON.parse(readFileSync(manifest, "utf8")) as { properties: Record<string, unknown>[] };
+    edit(json.properties[0]!);
+    writeFileSync(manifest, JSON.stringify(json, null, 2));
+    return { dist, manifest, bundle: join(dist, "ds-elements", element, "index.js") };
+  }
+
+  // On main: framemark ran with every=3 (its default), count=7 lost, exit 0.
+  it("another property name: refused, naming both files and `ds-element build`, instead of running with the default", () => {
+    const { dist, manifest, bundle } = staleManifest("framemark", (property) => Object.assign(property, { name: "count", jsName: "count" }));
+    const run = launch(`${source} ! framemark count=7 ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
+    expectElementError(
+      run,
+      "framemark",
+      `Expected the properties of ${manifest} in ${bundle} but received other ones: count (int) is only in element.json; every (int) is only in the bundle. ` +
+        "The two files are from different builds (a property set under a name the bundle does not have would be lost): run `ds-element build` again",
+    );
+  });
+
+  it("another property type: refused, naming the property and both types", () => {
+    const { dist } = staleManifest("throwsync", (property) => Object.assign(property, { type: "double", maximum: 1e9 }));
+    const run = launch(`${source} ! throwsync after=10 ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
+    expectElementError(run, "throwsync", "but received other ones: after is double in element.json, int in the bundle.");
   });
 });

@@ -168,6 +168,75 @@ void test_text() {
   check(bigger->height > first->height * 3 / 2, "the size is in points: 40 is about twice as tall as 20");
 }
 
+// One white text at (x, y) on a black frame, drawn as dsosd draws it.
+osd::OverlayStats draw_one_text(Frame &frame, const std::string &text, uint32_t font_size, uint32_t x = 0, uint32_t y = 0) {
+  osd::FrameOverlay overlay;
+  meta::DisplayFields display;
+  display.num_labels = 1;
+  display.text_params[0].display_text = text;
+  display.text_params[0].x_offset = x;
+  display.text_params[0].y_offset = y;
+  display.text_params[0].font_params.font_name = "Sans";
+  display.text_params[0].font_params.font_size = font_size;
+  display.text_params[0].font_params.font_color = rgba(1, 1, 1, 1);
+  overlay.displays.push_back(display);
+  osd::OverlayStats stats;
+  osd::Canvas canvas(frame.image());
+  check(osd::check_overlay(overlay, {}, "f").ok(), "a text of " + std::to_string(text.size()) + " bytes at " + std::to_string(font_size) + " pt is valid");
+  osd::draw_overlay(canvas, overlay, {}, &stats);
+  return stats;
+}
+
+// Inked pixels of columns [x0, x1) × rows [y0, y1).
+int inked(const Frame &frame, int x0, int y0, int x1, int y1) {
+  int count = 0;
+  for (int y = y0; y < y1; ++y) for (int x = x0; x < x1; ++x) count += frame.at(x, y)[0] > 128 ? 1 : 0;
+  return count;
+}
+
+std::string repeated(const std::string &unit, size_t times) {
+  std::string text;
+  for (size_t i = 0; i < times; ++i) text += unit;
+  return text;
+}
+
+// Texts larger than Cairo's 32 767 px surfaces (and, 10 000 "W" at 256 pt, than Pango's range)
+// crashed or drew nothing: they draw clipped to the frame, as short ones do.
+void test_long_text() {
+  struct Case { std::string text; uint32_t size; const char *name; };
+  const Case cases[] = {
+      {repeated("x", 4000), 12, "4 000 x at 12 pt"},
+      {repeated("abcdefghij", 100), 48, "1 000 characters at 48 pt"},
+      {repeated("W", 120), 256, "120 W at 256 pt"},
+      {repeated("W", 10000), 256, "10 000 W at 256 pt"},
+      {repeated("x\n", 2000), 12, "2 000 lines at 12 pt"},
+      {repeated("x\r\n", 20000), 256, "20 000 lines at 256 pt"},
+      {repeated("\xc3\xa9", 30000), 64, "30 000 two-byte characters at 64 pt"},
+  };
+  for (const Case &c : cases) {
+    Frame frame(osd::PixelFormat::kRGB, 320, 240);
+    const osd::OverlayStats stats = draw_one_text(frame, c.text, c.size);
+    const bool many_lines = c.text.find('\n') != std::string::npos;
+    // A long line reaches the right edge; many lines reach the bottom one.
+    const int edge = many_lines ? inked(frame, 0, 200, 320, 240) : inked(frame, 280, 0, 320, 240);
+    check(stats.texts == 1 && edge > 0, std::string(c.name) + ": drawn up to the frame's edge", std::to_string(edge) + " inked pixels there");
+  }
+  // What is drawn is what a short text draws there: the clip cuts, it does not move.
+  Frame one_w(osd::PixelFormat::kRGB, 320, 240), many_w(osd::PixelFormat::kRGB, 320, 240);
+  draw_one_text(one_w, "W", 256);
+  draw_one_text(many_w, repeated("W", 10000), 256);
+  const int half = osd::render_text("Sans", 256, "W")->width / 2;
+  bool same = half > 50;
+  for (int y = 0; y < 240 && same; ++y) for (int x = 0; x < half && same; ++x) same = one_w.at(x, y) == many_w.at(x, y);
+  check(same, "10 000 W at 256 pt: its first W is drawn where a lone W is");
+  Frame shifted(osd::PixelFormat::kRGB, 320, 240);
+  draw_one_text(shifted, repeated("W", 4000), 256, 250, 100);
+  check(inked(shifted, 250, 100, 320, 240) > 0 && inked(shifted, 0, 0, 320, 100) == 0 && inked(shifted, 0, 0, 250, 240) == 0, "a long text near the corner draws only its corner");
+  Frame past(osd::PixelFormat::kRGB, 320, 240);
+  const osd::OverlayStats past_stats = draw_one_text(past, repeated("W", 4000), 256, 320, 0);
+  check(past_stats.texts == 1 && inked(past, 0, 0, 320, 240) == 0, "a text starting past the edge draws nothing");
+}
+
 // Every failure names the field as the TypeScript API does.
 void check_refused(const osd::FrameOverlay &overlay, const std::string &expected, const std::string &name) {
   const meta::Status status = osd::check_overlay(overlay, {}, "frameItems[2]");
@@ -296,6 +365,7 @@ int main(int argc, char **argv) {
   test_box_geometry();
   test_shapes();
   test_text();
+  test_long_text();
   test_refusals();
   test_through_portable_batch();
   std::printf("%d passed, %d failed\n", passed, failed);

@@ -289,6 +289,11 @@ describe.skipIf(skipped !== undefined)(`TensorRT runner${skipped ? ` (skipped: $
     const empty = join(dir, "empty.engine");
     writeFileSync(empty, "");
     expect((await rejection(addon.loadTensorRT(empty))).message).toBe(`Cannot load the TensorRT engine ${empty}: the file is empty`);
+    // A device said "the file is empty"; a FIFO with no writer hung the load.
+    expect((await rejection(addon.loadTensorRT("/dev/zero"))).message).toBe("Cannot load the TensorRT engine /dev/zero: it is not a regular file (a character device)");
+    const fifo = join(dir, "fifo.engine");
+    execFileSync("mkfifo", [fifo]);
+    expect((await rejection(addon.loadTensorRT(fifo))).message).toBe(`Cannot load the TensorRT engine ${fifo}: it is not a regular file (a FIFO)`);
     expect((await rejection(addon.loadTensorRT(paths.affineOnnx))).message).toBe(
       `Cannot load the TensorRT engine ${paths.affineOnnx}: it is an ONNX model, not a serialized engine: load it with the ` +
         `ONNX Runtime backend, or build an engine from it with \`trtexec --onnx=${paths.affineOnnx} --saveEngine=<name>.engine\``,

@@ -87,7 +87,11 @@ struct Manifest {
 // *error; *out is then unspecified. Needs gst_init() (caps strings are parsed).
 bool parse_manifest(std::string_view text, Manifest *out, std::string *error);
 
-// Reads `file`, parses it and resolves the entry against the file's directory; fails when
+// The largest element.json read (4 MiB): manifests `ds-element build` writes are a few KB, a
+// thousand enum values included; a larger file is refused unread.
+inline constexpr size_t kMaxManifestBytes = size_t{4} << 20;
+
+// Reads `file` (at most kMaxManifestBytes), parses it and resolves the entry against the file's directory; fails when
 // the entry file does not exist.
 bool load_manifest(const std::string &file, Manifest *out, std::string *error);
 

@@ -14,6 +14,7 @@
 
 #include "gst/element.h"
 #include "gst/manifest.h"
+#include "gst/property_notes.h"
 #include "gst/runtime_loader.h"
 #include "gst/taken_names.h"
 
@@ -100,6 +101,20 @@ std::vector<std::string> element_roots() {
   return roots;
 }
 
+// For a symbolic link that leads nowhere, "<path> is a symbolic link to <target>, which does
+// not exist" (or the reason it cannot be followed); else empty.
+std::string dangling_link(const std::string &path) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode) || stat(path.c_str(), &st) == 0)
+    return std::string();
+  const std::string why = errno == ENOENT ? "which does not exist" : std::string("which cannot be followed: ") + g_strerror(errno);
+  gchar *target = g_file_read_link(path.c_str(), nullptr);
+  std::string reason = path + " is a symbolic link to " + (target != nullptr ? target : "?") + ", " + why +
+      " (link it to what `ds-element build` wrote, or remove it)";
+  g_free(target);
+  return reason;
+}
+
 std::vector<std::string> manifest_files(const std::string &root) {
   std::vector<std::string> files;
   GDir *dir = g_dir_open(root.c_str(), 0, nullptr);
@@ -109,9 +124,16 @@ std::vector<std::string> manifest_files(const std::string &root) {
     std::string file = root + "/" + name + "/" + kManifestFile;
     struct stat st;
     if (stat(file.c_str(), &st) != 0) {
-      // No element.json: not an element folder (a stray file, a folder of the user's own).
-      if (errno != ENOENT && errno != ENOTDIR)
-        GST_WARNING("skipping %s: %s", file.c_str(), g_strerror(errno));
+      const int error = errno;
+      // A link that leads nowhere (element.json, or the element folder itself) was meant as an
+      // element: say so. Anything else without element.json is a folder of the user's own.
+      std::string dangling = dangling_link(file);
+      if (dangling.empty())
+        dangling = dangling_link(root + "/" + name);
+      if (!dangling.empty())
+        GST_WARNING("skipping %s: %s", file.c_str(), dangling.c_str());
+      else if (error != ENOENT && error != ENOTDIR)
+        GST_WARNING("skipping %s: %s", file.c_str(), g_strerror(error));
       continue;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -127,7 +149,9 @@ std::vector<std::string> manifest_files(const std::string &root) {
   return files;
 }
 
-void register_elements(GstPlugin *plugin) {
+// Returns the manifests registered (owned by the elements' class data from then on).
+std::vector<const Manifest *> register_elements(GstPlugin *plugin) {
+  std::vector<const Manifest *> manifests;
   // first file that registered each name, to explain duplicates
   std::vector<std::pair<std::string, std::string>> registered;
   TakenNames taken_names(kPluginName);
@@ -159,9 +183,10 @@ void register_elements(GstPlugin *plugin) {
       }
       GST_INFO("registered %s from %s", manifest->name.c_str(), file.c_str());
       registered.emplace_back(manifest->name, file);
-      manifest.release();   // the element's class data from now on
+      manifests.push_back(manifest.release());   // the element's class data from now on
     }
   }
+  return manifests;
 }
 
 // The registry caches our features; it must rescan when an element.json under any searched
@@ -192,7 +217,7 @@ void declare_dependencies(GstPlugin *plugin) {
 gboolean plugin_init(GstPlugin *plugin) {
   GST_DEBUG_CATEGORY_INIT(dsnode_debug, "dsnode", 0, "ds-element host plugin");
   declare_dependencies(plugin);
-  register_elements(plugin);
+  install_property_notes(register_elements(plugin));
   // Even with no element the plugin stays registered, so the dependencies above can bring
   // elements in on a later scan.
   return TRUE;

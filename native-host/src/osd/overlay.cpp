@@ -205,9 +205,11 @@ void draw_mask(Canvas &canvas, const meta::ObjectFields &object) {
 
 bool draw_text(Canvas &canvas, const meta::TextParams &text) {
   if (text.display_text.empty()) return false;
-  std::shared_ptr<const RenderedText> rendered =
-      render_text(text.font_params.font_name, text.font_params.font_size, text.display_text);
   const int64_t x = text.x_offset, y = text.y_offset;
+  if (x >= canvas.width() || y >= canvas.height()) return true;  // all of it past the frame's edge
+  // Only what lands on the frame is rendered: texts of any length or size are clipped.
+  std::shared_ptr<const RenderedText> rendered = render_text(text.font_params.font_name, text.font_params.font_size,
+      text.display_text, static_cast<int32_t>(canvas.width() - x), static_cast<int32_t>(canvas.height() - y));
   if (text.set_bg_clr) canvas.fill(x, y, x + rendered->width, y + rendered->height, paint_of(text.text_bg_clr));
   canvas.blend(x, y, rendered->coverage(), paint_of(text.font_params.font_color));
   return true;

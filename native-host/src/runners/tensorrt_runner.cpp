@@ -619,6 +619,12 @@ std::unique_ptr<TensorRtRunner> TensorRtRunner::load(const std::string& path, co
     return fail(RunnerErrorKind::kLoad, errno == ENOENT ? "no such file" : std::strerror(errno));
   }
   if (S_ISDIR(file_status.st_mode)) return fail(RunnerErrorKind::kLoad, "it is a directory");
+  // A device or FIFO has no size, and reading one never ends (/dev/zero) or waits for a writer.
+  if (!S_ISREG(file_status.st_mode)) {
+    const char* kind = S_ISCHR(file_status.st_mode) ? "a character device" : S_ISBLK(file_status.st_mode) ? "a block device"
+        : S_ISFIFO(file_status.st_mode) ? "a FIFO" : S_ISSOCK(file_status.st_mode) ? "a socket" : "not a file";
+    return fail(RunnerErrorKind::kLoad, std::string("it is not a regular file (") + kind + ")");
+  }
   std::vector<char> bytes;
   {
     std::FILE* file = std::fopen(path.c_str(), "rb");

@@ -8,12 +8,16 @@ import { builtinDists, exitCodeOf, pluginEnvironment, resolveDists, runWithPlugi
 describe("pluginEnvironment", () => {
   it("puts the dists first on GST_PLUGIN_PATH, keeping what was there", () => {
     const env = pluginEnvironment(["/a/dist", "/b/dist"], { GST_PLUGIN_PATH: "/old:/older", HOME: "/home/x" }, "/nonexistent");
-    expect(env).toEqual({ GST_PLUGIN_PATH: "/a/dist:/b/dist:/old:/older", HOME: "/home/x" });
+    expect(env).toEqual({ GST_PLUGIN_PATH: "/a/dist:/b/dist:/old:/older", HOME: "/home/x", DS_ELEMENT_PROPERTY_NOTES: "1" });
   });
 
   it("also prepends to GST_PLUGIN_PATH_1_0 when set (GStreamer prefers it)", () => {
     const env = pluginEnvironment(["/a/dist"], { GST_PLUGIN_PATH_1_0: "/x" }, "/nonexistent");
     expect(env).toMatchObject({ GST_PLUGIN_PATH: "/a/dist", GST_PLUGIN_PATH_1_0: "/a/dist:/x" });
+  });
+
+  it("asks the plugin for notes on refused property values, unless told otherwise", () => {
+    expect(pluginEnvironment([], { DS_ELEMENT_PROPERTY_NOTES: "0" }, "/nonexistent").DS_ELEMENT_PROPERTY_NOTES).toBe("0");
   });
 
   it("sets DS_ELEMENT_LIBNODE only when the library exists and nothing is set", () => {

@@ -59,8 +59,10 @@ function prepend(paths: string[], existing: string | undefined): string {
 
 /**
  * The environment for a command that should see `dists`: GST_PLUGIN_PATH (and
- * GST_PLUGIN_PATH_1_0 when set, since it takes precedence) with the dists first, and
- * DS_ELEMENT_LIBNODE pointing at Debian's libnode when it exists and is not set already.
+ * GST_PLUGIN_PATH_1_0 when set, since it takes precedence) with the dists first,
+ * DS_ELEMENT_LIBNODE pointing at Debian's libnode when it exists and is not set already, and
+ * DS_ELEMENT_PROPERTY_NOTES=1 unless set (a note after GLib's warning when it refuses a value
+ * of an element's property).
  *
  * @example
  * ```ts
@@ -73,7 +75,9 @@ export function pluginEnvironment(
   base: NodeJS.ProcessEnv = process.env,
   libnode: string = DEFAULT_LIBNODE,
 ): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, GST_PLUGIN_PATH: prepend(dists, base.GST_PLUGIN_PATH) };
+  // The plugin names what GLib's refusal of an out-of-range property value means for the
+  // element (native-host/src/gst/property_notes.h).
+  const env: NodeJS.ProcessEnv = { DS_ELEMENT_PROPERTY_NOTES: "1", ...base, GST_PLUGIN_PATH: prepend(dists, base.GST_PLUGIN_PATH) };
   if (base.GST_PLUGIN_PATH_1_0) env.GST_PLUGIN_PATH_1_0 = prepend(dists, base.GST_PLUGIN_PATH_1_0);
   if (!base.DS_ELEMENT_LIBNODE && existsSync(libnode)) env.DS_ELEMENT_LIBNODE = libnode;
   return env;

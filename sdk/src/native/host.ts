@@ -20,6 +20,7 @@ import type { StreamEvent } from "../stream/stream-event.js";
 import type { HostControls, NativeHandlers, StackFrame } from "./binding.js";
 import type { NativeBindings } from "./loader.js";
 import { DevReloader, type DevOptions } from "./dev-reload.js";
+import { checkManifestAgreement } from "./manifest-agreement.js";
 
 /** Seams for tests; the real host uses Node's require and process. */
 export interface HostOptions {
@@ -270,6 +271,7 @@ export function startHost(native: HostControls, bindings: NativeBindings, option
         `Expected element ${elementName} in ${bundlePath} but received a class declaring "${adapter.name}"; run \`ds-element build\` again`,
       );
     }
+    checkManifestAgreement(elementName, bundlePath, adapter.manifest());
     adapters.set(bundlePath, adapter);
     return adapter;
   };

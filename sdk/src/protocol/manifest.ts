@@ -8,6 +8,17 @@
 export const MANIFEST_VERSION = 1;
 
 /**
+ * The largest `element.json` read, in bytes (4 MiB; what `ds-element build` writes is a few KB):
+ * the host plugin refuses a larger one unread (native-host/src/gst/manifest.h, kMaxManifestBytes).
+ *
+ * @example
+ * ```ts
+ * if (statSync(file).size > MAX_MANIFEST_BYTES) throw new Error(`${file} is too large to be a manifest`);
+ * ```
+ */
+export const MAX_MANIFEST_BYTES = 4 << 20;
+
+/**
  * GObject property types a manifest can declare.
  *
  * @example

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { setFlagsFromString } from "node:v8";
@@ -14,6 +15,13 @@ import { loadRunner } from "./load-runner.js";
 import type { Runner } from "./types.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "ds-element-runner-"));
+
+/** A named pipe in the scratch folder (nothing ever writes to it). */
+function fifo(name: string): string {
+  const path = join(scratch, name);
+  execFileSync("mkfifo", [path]);
+  return path;
+}
 
 function file(name: string, content: string | Uint8Array): string {
   const path = join(scratch, name);
@@ -209,6 +217,18 @@ describe("loadRunner errors", () => {
     expect(error).toBeInstanceOf(RunnerError);
     expect(error.message).toBe(`Cannot load the ONNX model ${path}: ${reason}`);
     expect((error as RunnerError).code).toBe("ERR_DS_ELEMENT_RUNNER_LOAD");
+  });
+
+  // These said "the file is empty" (they have no size); a FIFO with no writer must not hang the load.
+  it.each([
+    ["/dev/zero", () => "/dev/zero", "a character device"],
+    ["/dev/urandom", () => "/dev/urandom", "a character device"],
+    ["a FIFO", () => fifo("model-fifo.onnx"), "a FIFO"],
+  ])("%s: not a regular file", async (_what, make, kind) => {
+    const path = make();
+    const error = await rejection(loadRunner(path, { backend: "onnxruntime" }));
+    expect(error).toBeInstanceOf(RunnerError);
+    expect(error.message).toBe(`Cannot load the ONNX model ${path}: it is not a regular file (${kind})`);
   });
 
   it("a directory", async () => {

@@ -5,6 +5,7 @@
  * own (onnx-session-thread.ts), so neither loading a model nor an inference holds up the JS
  * thread; inputs are read there in place, outputs come back without a copy.
  */
+import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { expectedMessage } from "../errors/describe-value.js";
@@ -64,6 +65,15 @@ function infoOf(metadata: SessionValueMetadata | undefined, name: string): Tenso
   return Object.freeze({ name, dtype, shape: Object.freeze(shape), dimNames: Object.freeze(dimNames) });
 }
 
+/** What a path that is neither a file nor a directory is, for messages. */
+function specialFileKind(info: Stats): string {
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isSocket()) return "a socket";
+  return "not a file";
+}
+
 /** The file's own problems, named before a thread is started for it. */
 async function checkModelFile(path: string): Promise<void> {
   let info;
@@ -74,6 +84,8 @@ async function checkModelFile(path: string): Promise<void> {
     throw loadError(path, code === "ENOENT" ? "no such file" : (error as Error).message, error);
   }
   if (info.isDirectory()) throw loadError(path, "it is a directory");
+  // A device or FIFO has no size, and reading one never ends (/dev/zero) or waits for a writer.
+  if (!info.isFile()) throw loadError(path, `it is not a regular file (${specialFileKind(info)})`);
   if (info.size === 0) throw loadError(path, "the file is empty");
 }
 
