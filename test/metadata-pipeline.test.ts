@@ -71,8 +71,8 @@ describe("metadata through a pipeline (tee, two branches)", () => {
     expect(first!.classifierItems[0]).toMatchObject({ numLabels: 2, uniqueComponentId: 8, classifierType: "color" });
     expect(first!.classifierItems[0].labelInfoItems.map((l: { resultLabel: string }) => l.resultLabel)).toEqual(["red", "blue"]);
     expect(first!.userMetaItems[0]).toMatchObject({ metaType: "DSELEMENT.TEST.OBJECT", kind: "json", json: { frame: 5, object: 0, tags: ["a", "b"] } });
-    // 184 bytes: past DeepStream's result_label, kept whole (pResult_label on DeepStream).
-    expect(third!.classifierItems[0].labelInfoItems[1].resultLabel).toBe(`blue${"très ".repeat(30)}`);
+    // 127 bytes: the whole of DeepStream's result_label.
+    expect(third!.classifierItems[0].labelInfoItems[1].resultLabel).toBe(`blue${"très ".repeat(20)}abc`);
     expect(third!.maskParams).toMatchObject({ threshold: 0.5, width: 3, height: 2, data: [0, 0.25, 0.5, 0.75, 1, 0.125] });
     expect(second!.parent).toBeDefined();
     // 20 rects chain into two physical display metas (16 + 4).

@@ -602,9 +602,9 @@ class DeepStreamBackend final : public Batch {
     out->obj_label[kMaxLabelSize - 1] = '\0';
   }
 
-  Status write_object(ObjectHandle handle, const ObjectFields &fields) override {
+  Status write_object(ObjectHandle handle, const ObjectFields &fields, const ObjectFields *before) override {
     modified_ = true;
-    Status status = validate_object(fields);
+    Status status = validate_object(fields, before);
     if (status.ok())
       status = check_supported(fields.rect_params, "rect_params");
     if (!status.ok())

@@ -239,8 +239,9 @@ describe("validation messages (TypeScript names, one shape)", () => {
     expect(() => (label.resultClassId = -1)).toThrow("Expected an integer from 0 to 4294967295 for LabelInfo.resultClassId but received -1");
     expect(() => (label.labelId = 0.5)).toThrow("Expected an integer from 0 to 4294967295 for LabelInfo.labelId but received 0.5");
     expect(() => (label.numClasses = NaN)).toThrow("Expected an integer from 0 to 4294967295 for LabelInfo.numClasses but received NaN");
-    label.resultLabel = "é".repeat(64); // beyond 127 bytes: DeepStream's pResult_label (metadata-native.test.ts)
-    expect(() => (label.resultLabel = "é".repeat(32768))).toThrow("Expected at most 65535 bytes (UTF-8) for LabelInfo.resultLabel but received 65536 bytes");
+    label.resultLabel = `${"é".repeat(63)}a`; // 127 bytes: the whole of DeepStream's result_label
+    // Longer is refused, never cut: nvinfer writes no pResult_label and deepstream-app copies it into 128 bytes.
+    expect(() => (label.resultLabel = "é".repeat(64))).toThrow("Expected at most 127 bytes (UTF-8) for LabelInfo.resultLabel but received 128 bytes");
     expect(() => (label.resultLabel = "a\0b")).toThrow(InvalidValueError);
     const classifier = batch.acquireClassifierMeta();
     expect(() => (classifier.classifierType = "t".repeat(128))).toThrow(
