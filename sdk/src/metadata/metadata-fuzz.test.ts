@@ -150,6 +150,38 @@ function expectPlainValue(obj: ObjectMeta, field: string, value: unknown): void 
   if (field === "label" && typeof value === "string" && /^[\x20-\x7e]{0,40}$/.test(value)) expect(obj.label).toBe(value);
 }
 
+/** What nvinfer derives from a detection, as addObjectMeta gives it to a fresh object (docs/metadata.md). */
+function derivedOnAdd(expected: Json): void {
+  const { left, top, width, height } = expected.rectParams;
+  const detector = expected.detectorBboxInfo;
+  if (detector.left === 0 && detector.top === 0 && detector.width === 0 && detector.height === 0) {
+    expected.detectorBboxInfo = { left, top, width, height };
+  }
+  const text = expected.textParams;
+  if (text.displayText === "" && expected.label !== "") text.displayText = expected.label;
+  if (text.displayText !== "" && text.xOffset === 0 && text.yOffset === 0) {
+    text.xOffset = Math.max(0, Math.min(Math.trunc(left), 4294967295));
+    text.yOffset = Math.max(0, Math.min(Math.trunc(top - 10), 4294967295));
+  }
+}
+
+/** nvinfer's classifier: `display_text + " " +` each label and a space (nvinfer's text params first when empty). */
+function appendClassifierText(expected: Json, labels: string[]): void {
+  const shown = labels.filter((label) => label !== "");
+  if (shown.length === 0) return;
+  const text = expected.textParams;
+  if (text.displayText === "") {
+    Object.assign(text, {
+      xOffset: Math.max(0, Math.min(Math.trunc(expected.rectParams.left), 4294967295)),
+      yOffset: Math.max(0, Math.min(Math.trunc(expected.rectParams.top - 10), 4294967295)),
+      font: { name: "Serif", size: 11, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
+      setBgColor: true,
+      bgColor: { red: 0, green: 0, blue: 0, alpha: 1 },
+    });
+  }
+  text.displayText = `${text.displayText} ${shown.map((label) => `${label} `).join("")}`;
+}
+
 function run(batch: BatchMeta, steps: Step[]): Json {
   const model: Model = {
     objects: [],
@@ -177,6 +209,8 @@ function run(batch: BatchMeta, steps: Step[]): Json {
           entry.frame = s.frame;
           entry.parent = parent;
           model.frames[s.frame]!.push(entry);
+          derivedOnAdd(entry.expected);
+          model.frameFields[s.frame]!.inferDone = true;
         }
         break;
       }
@@ -225,6 +259,7 @@ function run(batch: BatchMeta, steps: Step[]): Json {
           }
           entry.handle.addClassifierMeta(classifier);
           entry.expected.classifierItems = json(entry.handle).classifierItems;
+          appendClassifierText(entry.expected, classifier.labelInfoItems.map((label) => label.resultLabel));
         });
         break;
       }

@@ -473,7 +473,7 @@ describe("metadata over the native binding", () => {
         const label = { numClasses: 0, resultLabel: `${full}b`, resultClassId: 0, labelId: 0, resultProb: 0.5 };
         const classifier = { numLabels: 1, uniqueComponentId: 0, classifierType: "", labels: [label] };
         expect(() => addon.meta.addClassifier(call.callId, row, classifier)).toThrow(
-          "Expected at most 127 bytes (UTF-8) for NvDsLabelInfo.result_label but received 128 bytes",
+          "Expected at most 127 bytes (UTF-8) for NvDsLabelInfo[0].result_label but received 128 bytes",
         );
         const ok = batch.acquireClassifierMeta();
         for (const name of [full, "short"]) {

@@ -52,6 +52,10 @@ function call(frames = 2): { batch: BatchMeta; scope: TransformScope; calls: str
 
 const TRANSPARENT = { red: 0, green: 0, blue: 0, alpha: 0 };
 
+const RED = { red: 1, green: 0, blue: 0, alpha: 1 };
+const WHITE = { red: 1, green: 1, blue: 1, alpha: 1 };
+const BLACK = { red: 0, green: 0, blue: 0, alpha: 1 };
+
 /** A rectangle as toJSON gives it: DeepStream's zeroed NvOSD_RectParams with `changes`. */
 function rectJSON(changes: Partial<RectParams> = {}): RectParams {
   const zero = { left: 0, top: 0, width: 0, height: 0, borderWidth: 0, borderColor: TRANSPARENT, hasBgColor: false, bgColor: TRANSPARENT };
@@ -387,7 +391,7 @@ describe("staging and defaults", () => {
     expect(user.asTensorOutput()).toBeUndefined();
   });
 
-  it("an acquired object has DeepStream's defaults without a native read", () => {
+  it("an acquired object has DeepStream's defaults and nvinfer's border and font, without a native read", () => {
     const { batch, calls } = call();
     const obj = batch.acquireObjectMeta();
     expect(obj.toJSON()).toEqual({
@@ -397,8 +401,8 @@ describe("staging and defaults", () => {
       confidence: 0,
       trackerConfidence: 0,
       label: "",
-      rectParams: rectJSON(),
-      textParams: textJSON(),
+      rectParams: rectJSON({ borderWidth: 3, borderColor: RED }), // gstnvinfer_meta_utils.cpp:179-182
+      textParams: textJSON({ font: { name: "Serif", size: 11, color: WHITE }, setBgColor: true, bgColor: BLACK }), // 199-206
       maskParams: null,
       detectorBboxInfo: { left: 0, top: 0, width: 0, height: 0 },
       trackerBboxInfo: { left: 0, top: 0, width: 0, height: 0 },
@@ -416,7 +420,7 @@ describe("staging and defaults", () => {
     expect(obj.rectParams.borderColor).toBe(obj.rectParams.borderColor);
     expect(obj.textParams.font).toBe(obj.textParams.font);
     obj.textParams.font.color.red = 0.5;
-    expect(JSON.parse(JSON.stringify(obj.textParams.font))).toEqual({ name: "", size: 0, color: { red: 0.5, green: 0, blue: 0, alpha: 0 } });
+    expect(JSON.parse(JSON.stringify(obj.textParams.font))).toEqual({ name: "Serif", size: 11, color: { red: 0.5, green: 1, blue: 1, alpha: 1 } });
     expect(Object.isFrozen(obj.miscObjInfo)).toBe(true);
   });
 

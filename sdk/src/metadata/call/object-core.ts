@@ -120,15 +120,11 @@ export class ObjectCore {
     if (table[detector] === 0 && table[detector + 1] === 0 && table[detector + 2] === 0 && table[detector + 3] === 0) {
       table.set([left, top, table[base + OBJ_RECT_PARAMS_WIDTH] as number, table[base + OBJ_RECT_PARAMS_HEIGHT] as number], detector);
     }
+    // Sent in any case: the pool's text params are zeros, a fresh object's are nvinfer's font.
     const text = this.textStore();
-    if (text.displayText === "" && this.label !== undefined && this.label !== "") {
-      text.displayText = this.label;
-      this.textChanged = true;
-    }
-    if (text.displayText !== "" && text.xOffset === 0 && text.yOffset === 0) {
-      Object.assign(text, labelOffsets(left, top));
-      this.textChanged = true;
-    }
+    this.textChanged = true;
+    if (text.displayText === "" && this.label !== undefined && this.label !== "") text.displayText = this.label;
+    if (text.displayText !== "" && text.xOffset === 0 && text.yOffset === 0) Object.assign(text, labelOffsets(left, top));
   }
 
   /**
