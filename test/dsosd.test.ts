@@ -211,7 +211,7 @@ describe("dsosd draws a detector's objects as nvinfer writes them (every default
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain("drew on 1 frame(s): 3 boxes, 3 labels");
     const frame = new Frame(readFileSync(raw), "RGB");
-    expect(frame.at(80, 60)).toEqual(RED); // the car's top edge
+    expect(frame.at(115, 60)).toEqual(RED); // the car's top edge, right of its label
     for (const [x, y, what] of [[40, 50, "car red"], [200, 0, "person"], [120, 140, "dog"]] as const) {
       expect(frame.count(x, y, x + 40, y + 9, isWhiteish), what).toBeGreaterThan(15);
     }

@@ -64,7 +64,8 @@ describe("metadata through a pipeline (tee, two branches)", () => {
     expect(first!.confidence).toBeCloseTo(0.5, 6);
     expect(first!.rectParams).toMatchObject({ left: 10, top: 25, width: 30.5, height: 40.25, borderWidth: 3, hasBgColor: true, rotationAngle: 0.5 });
     expect(first!.rectParams.borderColor).toEqual({ red: 1, green: 0, blue: 0, alpha: 1 });
-    expect(first!.textParams).toMatchObject({ displayText: "thing 0 of frame 5", xOffset: 10, yOffset: 12 });
+    // The classifier's labels appended, as nvinfer's classifier does (gstnvinfer_meta_utils.cpp:326-350).
+    expect(first!.textParams).toMatchObject({ displayText: "thing 0 of frame 5 red blue ", xOffset: 10, yOffset: 12 });
     expect(first!.detectorBboxInfo).toEqual({ left: 9, top: 19, width: 31, height: 41 });
     expect(first!.miscObjInfo).toEqual([5, 0, -1, 2 ** 40]);
     expect(first!.classifierItems).toHaveLength(1);
