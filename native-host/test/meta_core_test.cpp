@@ -688,21 +688,17 @@ void test_strings() {
       "Expected at most 127 bytes (UTF-8) for NvDsLabelInfo.result_label but received 128 bytes",
       "the bound counts UTF-8 bytes, not characters");
   {
-    // Long labels: the first bytes in result_label (cut before the "é" crossing byte 127), the whole in long_label.
+    // A label over 127 bytes is an error, never cut: nvinfer writes no pResult_label and
+    // deepstream-app copies one into 128 bytes (deepstream_app.c ~1336-1364).
     LabelInfoFields long_label;
-    const std::string value = std::string(126, 'a') + "\xC3\xA9" + "tail";
-    check(set_result_label(&long_label, value, "NvDsLabelInfo.result_label").ok() && long_label.long_label == value &&
-            std::string(long_label.result_label) == std::string(126, 'a') && result_label(long_label) == value,
-        "a label past 127 bytes is kept whole, its first bytes cut at a character boundary");
-    check(set_result_label(&long_label, "short", "NvDsLabelInfo.result_label").ok() && long_label.long_label.empty() &&
-            result_label(long_label) == "short",
-        "a short label clears the long one");
-    check_error(set_result_label(&long_label, std::string(65536, 'x'), "NvDsLabelInfo.result_label"),
-        "Expected at most 65535 bytes (UTF-8) for NvDsLabelInfo.result_label but received 65536 bytes",
-        "past 65535 bytes a label is an error");
-    check_error(set_result_label(&long_label, std::string(200, 'x') + std::string("\0", 1), "NvDsLabelInfo.result_label"),
-        "Expected a string without NUL characters for NvDsLabelInfo.result_label but received a NUL at byte 200",
-        "a long label has no NUL either");
+    long_label.long_label = "an upstream pResult_label";
+    check_error(set_result_label(&long_label, std::string(126, 'a') + "\xC3\xA9", "NvDsLabelInfo.result_label"),
+        "Expected at most 127 bytes (UTF-8) for NvDsLabelInfo.result_label but received 128 bytes",
+        "a label past 127 bytes is an error");
+    check(result_label(long_label) == "an upstream pResult_label", "an upstream pResult_label is what a reader sees");
+    check(set_result_label(&long_label, std::string(127, 'b'), "NvDsLabelInfo.result_label").ok() && long_label.long_label.empty() &&
+            result_label(long_label) == std::string(127, 'b'),
+        "127 bytes fill result_label, and a label written clears an upstream pResult_label");
   }
   check_error(copy_bounded(label.result_label, std::string("a\0b", 3), "NvDsLabelInfo.result_label"),
       "Expected a string without NUL characters for NvDsLabelInfo.result_label but received a NUL at byte 1",

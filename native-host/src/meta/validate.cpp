@@ -352,8 +352,9 @@ Status copy_bounded(char (&destination)[kMaxLabelSize], std::string_view value, 
 }
 
 Status set_result_label(LabelInfoFields *label, std::string_view value, const char *field) {
-  label->long_label.clear();  // what an upstream pResult_label held goes with the label it replaced
-  return copy_bounded(label->result_label, value, field);
+  Status status = copy_bounded(label->result_label, value, field);
+  if (status.ok()) label->long_label.clear();  // an upstream pResult_label goes with the label it held
+  return status;
 }
 
 std::string_view result_label(const LabelInfoFields &label) {
