@@ -205,7 +205,7 @@ describe.skipIf(nativeBackend !== "deepstream")("what nvtracker and nvdsosd read
   });
 
   it("each object as nvinfer writes it: untracked, detector_bbox_info, 3 px red border, its label in Serif 11 white on black", () => {
-    const objects = frames[1].objects as Json[];
+    const objects = frames[1]!.objects as Json[];
     const byLabel = Object.fromEntries(objects.map((o) => [o.label, o]));
     for (const [label, rect, text] of [
       ["car", [40, 60, 80, 50], "car red "], // classifier label appended (326-350)

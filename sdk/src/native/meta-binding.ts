@@ -193,8 +193,8 @@ export interface NativeBulkOptions {
   uniqueComponentId: number;
   borderWidth: number;
   borderColor: NativeColor;
-  /** Every object's text params (display_text = its label, offsets from its box); null: none. */
-  text: NativeText | null;
+  /** Every object's text params (display_text = its label, offsets from its box); null or absent: none. */
+  text?: NativeText | null;
   /** obj_label = labels[class_id] when in range. */
   labels?: string[] | undefined;
 }
