@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FRAME, KINDS, OBJECT, STATE_HEADER, STRUCTS } from "../sdk/src/protocol/meta-fields.mjs";
+import { FRAME, KINDS, NVINFER_OBJECT, OBJECT, STATE_HEADER, STRUCTS } from "../sdk/src/protocol/meta-fields.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TABLE = "sdk/src/protocol/meta-fields.mjs";
@@ -230,7 +230,31 @@ function transformStateTs() {
     `export const OBJECT_MEMBERS = [${tsMembers(OBJECT).map((f) => JSON.stringify(f.name)).join(", ")}] as const;`,
     "",
   );
+  out.push(
+    "// ---------------------------------------------------------------- nvinfer's object defaults",
+    "",
+    "/**",
+    " * What nvinfer writes into each object it detects besides the detection (DeepStream 9.1,",
+    " * gstnvinfer_meta_utils.cpp attach_metadata_detector): ds-element's defaults for objects it writes.",
+    " */",
+    "export const NVINFER_OBJECT = {",
+  );
+  const tsValue = (m) =>
+    m.c === "color" ? `{ red: ${m.value[0]}, green: ${m.value[1]}, blue: ${m.value[2]}, alpha: ${m.value[3]} }` : JSON.stringify(m.value);
+  for (const m of NVINFER_OBJECT) out.push(`  /** \`${m.ds}\` (line ${m.line}). */`, `  ${m.name}: ${tsValue(m)},`);
+  out.push("} as const;", "");
   return out.join("\n");
+}
+
+/** nvinfer's object defaults as C++ constants (meta/model.h). */
+function nvinferConstantsH() {
+  const cValue = (m) => (m.c === "color" ? `ColorParams{${m.value.join(", ")}}` : m.c === "string" ? JSON.stringify(m.value) : String(m.value));
+  const cType = (m) => (m.c === "color" ? "ColorParams" : m.c === "string" ? "char" : m.c);
+  return NVINFER_OBJECT.map((m) => {
+    const name = `kNvinfer${pascal(m.name)}`;
+    const declaration = m.c === "string" ? `inline constexpr char ${name}[] = ${cValue(m)};` : `inline constexpr ${cType(m)} ${name} = ${cValue(m)};`;
+    return `${declaration}  // ${m.ds}, gstnvinfer_meta_utils.cpp:${m.line}`;
+  }).join("\n");
 }
 
 function slotDoc(node) {
@@ -399,18 +423,27 @@ function visitRecord(lay, record, fn, param) {
 const VALIDATORS = { float: "finite", floatSize: "non_negative", unit: "unit_interval", confidence: "confidence", count: "count" };
 const structCheck = (name) => `check_${snake(name)}`;
 
-/** One `DSNODE_RETURN_IF_ERROR(...)` per checked member of `fields` (structs through their checker). */
-function validations(fields, value, name) {
+/**
+ * One check per checked member of `fields` (structs through their checker). `before` (a
+ * pointer, null for none) holds what the meta held before the write: a member equal to it was
+ * not written by the user and is kept as it is, unchecked (upstream values outside our ranges).
+ */
+function validations(fields, value, before, type, name) {
   const out = [];
   for (const field of fields) {
     if (field.inline !== undefined) {
-      out.push(`  DSNODE_RETURN_IF_ERROR(${structCheck(field.inline)}(${value}, ${name}));`);
+      out.push(`  DSNODE_RETURN_IF_ERROR(${structCheck(field.inline)}(${value}, ${before}, ${name}));`);
       continue;
     }
-    const member = `${value}.${field.model ?? field.ds}`;
+    const model = field.model ?? field.ds;
+    const member = `${value}.${model}`;
     const path = `member(${name}, "${field.ds}")`;
-    if (field.struct !== undefined) out.push(`  DSNODE_RETURN_IF_ERROR(${structCheck(field.struct)}(${member}, ${path}));`);
-    else if (VALIDATORS[field.kind] !== undefined) out.push(`  DSNODE_RETURN_IF_ERROR(${VALIDATORS[field.kind]}(${member}, ${path}));`);
+    if (field.struct !== undefined) {
+      out.push(`  DSNODE_RETURN_IF_ERROR(${structCheck(field.struct)}(${member}, member_of(${before}, &${type}::${model}), ${path}));`);
+    } else if (VALIDATORS[field.kind] !== undefined) {
+      out.push(`  if (written(${member}, member_of(${before}, &${type}::${model})))`);
+      out.push(`    DSNODE_RETURN_IF_ERROR(${VALIDATORS[field.kind]}(${member}, ${path}));`);
+    }
   }
   return out;
 }
@@ -421,8 +454,8 @@ function structValidators() {
     out.push(
       `// ${struct.ds}: every member the table gives a range (any struct with its members).`,
       "template <typename Value, typename Name>",
-      `Status ${structCheck(name)}(const Value &value, const Name &field) {`,
-      ...validations(struct.members, "value", "field"),
+      `Status ${structCheck(name)}(const Value &value, const Before<Value> *before, const Name &field) {`,
+      ...validations(struct.members, "value", "before", "Value", "field"),
       "  return Status::Ok();",
       "}",
       "",
@@ -430,16 +463,16 @@ function structValidators() {
   }
   out.push(
     `// ${FRAME.ds}'s ranges beyond what its record's integer types hold.`,
-    "Status validate_frame_record(const FrameFields &frame) {",
+    "Status validate_frame_record(const FrameFields &frame, const FrameFields *before) {",
     `  const auto name = root("${FRAME.ds}");`,
-    ...validations(FRAME.fields, "frame", "name"),
+    ...validations(FRAME.fields, "frame", "before", "FrameFields", "name"),
     "  return Status::Ok();",
     "}",
     "",
     `// ${OBJECT.ds}'s numeric fields (those of its row).`,
-    "Status validate_object_record(const ObjectFields &object) {",
+    "Status validate_object_record(const ObjectFields &object, const ObjectFields *before) {",
     `  const auto name = root("${OBJECT.ds}");`,
-    ...validations(OBJECT.fields.filter((f) => f.extra === undefined), "object", "name"),
+    ...validations(OBJECT.fields.filter((f) => f.extra === undefined), "object", "before", "ObjectFields", "name"),
     "  return Status::Ok();",
     "}",
   );
@@ -556,6 +589,7 @@ const outputs = [
       ...Object.fromEntries(Object.entries(STRUCTS).map(([name, s]) => [`struct ${name}`, modelMembers(s.members)])),
       "struct FrameFields": modelMembers(FRAME.fields),
       "struct ObjectFields": modelMembers(OBJECT.fields),
+      "nvinfer defaults": nvinferConstantsH(),
     },
   ],
   [

@@ -25,18 +25,6 @@ const round = (value: number) => Math.round(value * 1e5) / 1e5;
 const user = (u: Json) => ({ type: u.metaType, hasCopy: 1, hasRelease: 1, data: u.kind === "json" ? u.json : u.bytes.slice(0, 4) });
 
 /**
- * A label as DeepStream holds it: result_label up to 127 bytes; beyond, its first bytes there
- * (cut before a character that would cross byte 127) and the whole in pResult_label.
- */
-function deepStreamLabel(label: string): { resultLabel: string; pResultLabel: string | null } {
-  const bytes = Buffer.from(label, "utf8");
-  if (bytes.length <= 127) return { resultLabel: label, pResultLabel: null };
-  let cut = 127;
-  while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut -= 1;
-  return { resultLabel: bytes.subarray(0, cut).toString("utf8"), pResultLabel: label };
-}
-
-/**
  * What C code walking DeepStream's lists sees of a batch.toJSON() (lists in added order): the
  * lists DeepStream prepends to, objects, classifiers, label infos, display metas and frame/object
  * user metas, hold the newest first, as nvinfer's do.
@@ -65,12 +53,24 @@ function asDeepStreamSees(batch: Json): Json {
         displayText: o.textParams.displayText,
         font: o.textParams.font.name,
         fontSize: o.textParams.font.size,
+        fontColor: color(o.textParams.font.color),
+        xOffset: o.textParams.xOffset,
+        yOffset: o.textParams.yOffset,
+        setBgClr: o.textParams.setBgColor ? 1 : 0,
+        textBgColor: color(o.textParams.bgColor),
+        reads: {
+          nvdsosdDrawsText: o.textParams.displayText === "" ? 0 : 1,
+          nvtrackerLabel: `${o.textParams.displayText === "" ? "(null)" : o.textParams.displayText} 5`,
+          untracked: o.objectId === -1 ? 1 : 0,
+          detectorIsBox: ["left", "top", "width", "height"].every((k) => o.detectorBboxInfo[k] === o.rectParams[k]) ? 1 : 0,
+        },
         classifiers: rev(o.classifierItems as Json[]).map((c) => ({
           uniqueComponentId: c.uniqueComponentId,
           numLabels: c.numLabels,
           classifierType: c.classifierType,
           labels: rev(c.labelInfoItems as Json[]).map((l) => ({
-            ...deepStreamLabel(l.resultLabel),
+            resultLabel: l.resultLabel,
+            pResultLabel: null,
             resultClassId: l.resultClassId,
             labelId: l.labelId,
             resultProb: round(l.resultProb),
@@ -151,12 +151,12 @@ describe.skipIf(nativeBackend !== "deepstream")("a C consumer on DeepStream's AP
     expect(a.classifiers[0].labels.map((l: Json) => l.resultLabel)).toEqual(["blue", "red"]);
     expect(frame.displays.map((d: Json) => d.numRects)).toEqual([4, 16]);
     expect(frame.userMetas.map((u: Json) => u.type)).toEqual(["DSELEMENT.TEST.BYTES", "DSELEMENT.TEST.FRAME"]);
-    // A 184-byte label, as nvinfer stores one: its first 126 bytes (byte 127 is inside "è") in
-    // result_label, the whole in pResult_label.
+    // A 127-byte label fills result_label, as nvinfer's g_strlcpy would (gstnvinfer_meta_utils.cpp:317);
+    // pResult_label stays NULL (no NVIDIA plugin writes it; deepstream-app copies it into 128 bytes).
     const long = c.classifiers[0].labels[0];
-    expect(Buffer.byteLength(long.resultLabel)).toBe(126);
-    expect(long.pResultLabel).toBe(`blue${"très ".repeat(30)}`);
-    expect(long.pResultLabel.startsWith(long.resultLabel)).toBe(true);
+    expect(long.resultLabel).toBe(`blue${"très ".repeat(20)}abc`);
+    expect(Buffer.byteLength(long.resultLabel)).toBe(127);
+    expect(long.pResultLabel).toBeNull();
     expect(a.classifiers[0].labels[0].pResultLabel).toBeNull();
   });
 
@@ -174,6 +174,67 @@ describe.skipIf(nativeBackend !== "deepstream")("a C consumer on DeepStream's AP
     expect(copies).toHaveLength(FRAMES);
     copies.forEach((line, i) => expect(parsed(line), `copy of buffer ${i}`).toEqual(asDeepStreamSees(asCopied(written[i]!))));
     expect(copies[0]!.frames[0].objects[1].parentObjectId).toBeNull();
+  });
+});
+
+describe.skipIf(nativeBackend !== "deepstream")("what nvtracker and nvdsosd read of a ds-element detector's objects (DeepStream build only)", () => {
+  // The `detections` fixture leaves every default as it is: C code reads, through DeepStream's
+  // API, what nvinfer's attach_metadata_detector / attach_metadata_classifier would have
+  // written (gst-nvinfer/gstnvinfer_meta_utils.cpp, lines below; docs/metadata.md's table), and
+  // what nvtracker and nvdsosd take from it ("reads", computed as their source does: ds_consumer.c).
+  let run: GstRun;
+  let frames: Json[];
+
+  beforeAll(() => {
+    execFileSync("cmake", ["--build", dirname(native.buildDir), "--target", "dsnode-ds-consumer"], { stdio: "pipe" });
+    run = runGst(
+      join(dirname(native.buildDir), "dsnode-ds-consumer"),
+      ["videotestsrc num-buffers=3 ! video/x-raw,format=RGB,width=320,height=240 ! detections skip-every=2 ! identity name=probe ! fakesink"],
+      { dists: [fixturesDist] },
+    );
+    // A frame the element wrote nothing to may carry no batch at all (no nvstreammux here): null.
+    const lines = run.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Json);
+    frames = lines.filter((line) => line.copy === 0).map((line) => line.frames?.[0] ?? null);
+  });
+
+  it("bInferDone on the frames inferred on, not on the skipped one (nvinfer: 61; nvtracker: detectionDone, nvtracker_proc.cpp:1444)", () => {
+    expect(run.code, run.output).toBe(0);
+    expect(frames).toHaveLength(3);
+    expect(frames[1]).toMatchObject({ frameNum: 1, bInferDone: 1, numObjMeta: 3 });
+    for (const skipped of [frames[0], frames[2]]) expect(skipped?.bInferDone ?? 0).toBe(0);
+  });
+
+  it("each object as nvinfer writes it: untracked, detector_bbox_info, 3 px red border, its label in Serif 11 white on black", () => {
+    const objects = frames[1]!.objects as Json[];
+    const byLabel = Object.fromEntries(objects.map((o) => [o.label, o]));
+    for (const [label, rect, text] of [
+      ["car", [40, 60, 80, 50], "car red "], // classifier label appended (326-350)
+      ["person", [200, 5, 60, 40], "person"],
+      ["dog", [120, 150, 70, 60], "dog"],
+    ] as const) {
+      const o = byLabel[label]!;
+      expect(o.objectId, label).toBe(2 ** 64); // UNTRACKED_OBJECT_ID, 2^64 - 1, as a JSON number (150)
+      expect(o, label).toMatchObject({
+        uniqueComponentId: 1,
+        rect: [...rect],
+        detector: [...rect], // 173-176
+        borderWidth: 3, // 179
+        borderColor: [1, 0, 0, 1], // 182
+        hasBgColor: 0,
+        displayText: text, // 194
+        xOffset: rect[0], // 196
+        yOffset: Math.max(0, rect[1] - 10), // 197 (at least 0 here)
+        setBgClr: 1, // 199
+        textBgColor: [0, 0, 0, 1], // 200
+        font: "Serif", // 203
+        fontSize: 11, // 204
+        fontColor: [1, 1, 1, 1], // 205
+        reads: { nvdsosdDrawsText: 1, nvtrackerLabel: `${text} 5`, untracked: 1, detectorIsBox: 1 },
+      });
+    }
+    expect(byLabel.car!.classifiers).toEqual([
+      expect.objectContaining({ uniqueComponentId: 2, numLabels: 1, classifierType: "color", labels: [expect.objectContaining({ resultLabel: "red", pResultLabel: null })] }),
+    ]);
   });
 });
 

@@ -199,6 +199,25 @@ describe("dsosd's display-* properties", () => {
   });
 });
 
+describe("dsosd draws a detector's objects as nvinfer writes them (every default left as it is)", () => {
+  it("each label above its box, white glyphs on black, and the 3 px red border", () => {
+    // test/fixtures/elements/src/detections.ts: "car" (classifier "red" appended) at (40, 60)
+    // 80x50, "person" at (200, 5), "dog" one by one at (120, 150); labels at (left, top - 10).
+    const raw = join(scratchDir("dsosd-detections"), "frame.raw");
+    const run = launch(
+      `videotestsrc pattern=black num-buffers=1 ! video/x-raw,format=RGB,width=${WIDTH},height=${HEIGHT} ! detections ! dsosd ! filesink location=${raw}`,
+      { dists: [fixturesDist, builtinDist], env: { GST_DEBUG: "dsosd:4" } },
+    );
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("drew on 1 frame(s): 3 boxes, 3 labels");
+    const frame = new Frame(readFileSync(raw), "RGB");
+    expect(frame.at(115, 60)).toEqual(RED); // the car's top edge, right of its label
+    for (const [x, y, what] of [[40, 50, "car red"], [200, 0, "person"], [120, 140, "dog"]] as const) {
+      expect(frame.count(x, y, x + 40, y + 9, isWhiteish), what).toBeGreaterThan(15);
+    }
+  });
+});
+
 describe("dsosd with 10 000 labelled objects on a frame", () => {
   it("draws every box and label without error", () => {
     const { run, frame } = drawScene("BGRx", "many");

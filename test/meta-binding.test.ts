@@ -449,6 +449,7 @@ describe("meta binding (dsnode_standalone.node)", () => {
       numLabels: 2, uniqueComponentId: 3, classifierType: "color", labels: [label("red", 0, 0.9), label("blue", 2, 0.1)],
     });
     const make = meta.addClassifier(call.id, car, { numLabels: 1, uniqueComponentId: 4, classifierType: "make", labels: [] });
+    // A label added to a classifier already on the object counts, as nvds_add_label_info_meta_to_classifier counts it.
     const added = meta.addLabelInfo(call.id, make, label("acme", 1, 0.5));
     const read = meta.listClassifiers(call.id, car);
     expect(read).toEqual([
@@ -456,7 +457,7 @@ describe("meta binding (dsnode_standalone.node)", () => {
         index: colour, numLabels: 2, uniqueComponentId: 3, classifierType: "color",
         labels: [expect.objectContaining({ ...label("red", 0, f32(0.9)) }), expect.objectContaining({ ...label("blue", 2, f32(0.1)) })],
       },
-      { index: make, numLabels: 1, uniqueComponentId: 4, classifierType: "make", labels: [{ index: added, ...label("acme", 1, 0.5) }] },
+      { index: make, numLabels: 2, uniqueComponentId: 4, classifierType: "make", labels: [{ index: added, ...label("acme", 1, 0.5) }] },
     ]);
     const [red, blue] = at(read, 0).labels.map((l) => l.index) as [number, number];
     expect(new Set([red, blue, added]).size).toBe(3);

@@ -64,15 +64,16 @@ describe("metadata through a pipeline (tee, two branches)", () => {
     expect(first!.confidence).toBeCloseTo(0.5, 6);
     expect(first!.rectParams).toMatchObject({ left: 10, top: 25, width: 30.5, height: 40.25, borderWidth: 3, hasBgColor: true, rotationAngle: 0.5 });
     expect(first!.rectParams.borderColor).toEqual({ red: 1, green: 0, blue: 0, alpha: 1 });
-    expect(first!.textParams).toMatchObject({ displayText: "thing 0 of frame 5", xOffset: 10, yOffset: 12 });
+    // The classifier's labels appended, as nvinfer's classifier does (gstnvinfer_meta_utils.cpp:326-350).
+    expect(first!.textParams).toMatchObject({ displayText: "thing 0 of frame 5 red blue ", xOffset: 10, yOffset: 12 });
     expect(first!.detectorBboxInfo).toEqual({ left: 9, top: 19, width: 31, height: 41 });
     expect(first!.miscObjInfo).toEqual([5, 0, -1, 2 ** 40]);
     expect(first!.classifierItems).toHaveLength(1);
     expect(first!.classifierItems[0]).toMatchObject({ numLabels: 2, uniqueComponentId: 8, classifierType: "color" });
     expect(first!.classifierItems[0].labelInfoItems.map((l: { resultLabel: string }) => l.resultLabel)).toEqual(["red", "blue"]);
     expect(first!.userMetaItems[0]).toMatchObject({ metaType: "DSELEMENT.TEST.OBJECT", kind: "json", json: { frame: 5, object: 0, tags: ["a", "b"] } });
-    // 184 bytes: past DeepStream's result_label, kept whole (pResult_label on DeepStream).
-    expect(third!.classifierItems[0].labelInfoItems[1].resultLabel).toBe(`blue${"très ".repeat(30)}`);
+    // 127 bytes: the whole of DeepStream's result_label.
+    expect(third!.classifierItems[0].labelInfoItems[1].resultLabel).toBe(`blue${"très ".repeat(20)}abc`);
     expect(third!.maskParams).toMatchObject({ threshold: 0.5, width: 3, height: 2, data: [0, 0.25, 0.5, 0.75, 1, 0.125] });
     expect(second!.parent).toBeDefined();
     // 20 rects chain into two physical display metas (16 + 4).

@@ -2,6 +2,7 @@
 // its GstMeta on real GstBuffers, validation texts. Prints "N passed, M failed".
 #include <gst/gst.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -395,6 +396,15 @@ void test_ten_thousand() {
   batch.read_object(objects[9999], &fields);
   check(fields.rect_params.left == left[9999] && fields.class_id == 3 && std::strcmp(fields.obj_label, "roadsign") == 0 &&
       fields.confidence == confidence[9999] && fields.unique_component_id == 1, "bulk rows land in their objects");
+  // nvinfer's attach_metadata_detector (gstnvinfer_meta_utils.cpp:173-206): box as detector_bbox_info,
+  // 3 px red border, the label as text above the box in Serif 11 white on black.
+  const TextParams &text = fields.text_params;
+  check(fields.object_id == kUntrackedObjectId && fields.detector_bbox_info.left == left[9999] &&
+      fields.rect_params.border_width == 3 && fields.rect_params.border_color.red == 1 && fields.rect_params.border_color.alpha == 1 &&
+      text.display_text == "roadsign" && text.x_offset == static_cast<uint32_t>(left[9999]) &&
+      text.y_offset == static_cast<uint32_t>(std::max(0.0f, top[9999] - 10)) && text.font_params.font_name == "Serif" &&
+      text.font_params.font_size == 11 && text.set_bg_clr == 1 && text.text_bg_clr.alpha == 1,
+      "bulk objects are what nvinfer's detector writes");
   batch.end_call();
 
   // Remove them all (back to the pool), then add 10 000 one by one: no new allocation.
@@ -678,21 +688,17 @@ void test_strings() {
       "Expected at most 127 bytes (UTF-8) for NvDsLabelInfo.result_label but received 128 bytes",
       "the bound counts UTF-8 bytes, not characters");
   {
-    // Long labels: the first bytes in result_label (cut before the "é" crossing byte 127), the whole in long_label.
+    // A label over 127 bytes is an error, never cut: nvinfer writes no pResult_label and
+    // deepstream-app copies one into 128 bytes (deepstream_app.c ~1336-1364).
     LabelInfoFields long_label;
-    const std::string value = std::string(126, 'a') + "\xC3\xA9" + "tail";
-    check(set_result_label(&long_label, value, "NvDsLabelInfo.result_label").ok() && long_label.long_label == value &&
-            std::string(long_label.result_label) == std::string(126, 'a') && result_label(long_label) == value,
-        "a label past 127 bytes is kept whole, its first bytes cut at a character boundary");
-    check(set_result_label(&long_label, "short", "NvDsLabelInfo.result_label").ok() && long_label.long_label.empty() &&
-            result_label(long_label) == "short",
-        "a short label clears the long one");
-    check_error(set_result_label(&long_label, std::string(65536, 'x'), "NvDsLabelInfo.result_label"),
-        "Expected at most 65535 bytes (UTF-8) for NvDsLabelInfo.result_label but received 65536 bytes",
-        "past 65535 bytes a label is an error");
-    check_error(set_result_label(&long_label, std::string(200, 'x') + std::string("\0", 1), "NvDsLabelInfo.result_label"),
-        "Expected a string without NUL characters for NvDsLabelInfo.result_label but received a NUL at byte 200",
-        "a long label has no NUL either");
+    long_label.long_label = "an upstream pResult_label";
+    check_error(set_result_label(&long_label, std::string(126, 'a') + "\xC3\xA9", "NvDsLabelInfo.result_label"),
+        "Expected at most 127 bytes (UTF-8) for NvDsLabelInfo.result_label but received 128 bytes",
+        "a label past 127 bytes is an error");
+    check(result_label(long_label) == "an upstream pResult_label", "an upstream pResult_label is what a reader sees");
+    check(set_result_label(&long_label, std::string(127, 'b'), "NvDsLabelInfo.result_label").ok() && long_label.long_label.empty() &&
+            result_label(long_label) == std::string(127, 'b'),
+        "127 bytes fill result_label, and a label written clears an upstream pResult_label");
   }
   check_error(copy_bounded(label.result_label, std::string("a\0b", 3), "NvDsLabelInfo.result_label"),
       "Expected a string without NUL characters for NvDsLabelInfo.result_label but received a NUL at byte 1",
@@ -778,6 +784,18 @@ void test_invalid_values() {
   ObjectFields offscreen = sample_object();
   offscreen.rect_params.left = -5;
   check(batch.write_object(object, offscreen).ok(), "a box may start left of the frame (negative left)");
+  // Values an upstream writer (nvinfer) left outside our ranges are kept when the user writes
+  // another member: only what differs from `before` is checked.
+  ObjectFields upstream = sample_object();
+  upstream.confidence = 1.25f;
+  upstream.rect_params.width = -4;
+  ObjectFields relabelled = upstream;
+  std::strcpy(relabelled.obj_label, "pedestrian");
+  check(batch.write_object(object, relabelled, &upstream).ok(), "upstream's confidence 1.25 and width -4 are kept on a relabel");
+  relabelled.tracker_confidence = 1.5f;
+  check_error(batch.write_object(object, relabelled, &upstream),
+      "Expected a number from 0 to 1 (or -0.1 for none) for NvDsObjectMeta.tracker_confidence but received 1.5",
+      "what the user writes is still checked");
 
   LabelInfoFields label;
   label.result_prob = 1.01f;

@@ -11,6 +11,15 @@
  * one line of a gst_buffer_copy() of the buffer (NVIDIA's nvds_batch_meta_copy_func calls the
  * user metas' copy functions; unref'ing the copy calls their release functions), marked
  * "copy": 1. Lists are printed in DeepStream's list order.
+ *
+ * Each object also carries "reads": what NVIDIA's consumers that cannot be built here take from
+ * it, computed the way their published source (DeepStream 9.1) does, each with its line:
+ *   nvdsosd draws an object's text only when display_text is set (gst-nvdsosd/gstnvdsosd.c:472);
+ *   nvtracker passes bInferDone to its tracker as detectionDone (gst-nvtracker/nvtracker_proc.cpp:1444),
+ *   labels a tracked object "<display_text> <id>" with snprintf("%s ") (nvtracker_proc.cpp:1881, glibc
+ *   prints a NULL display_text as "(null)"), and after tracking removes every object still
+ *   UNTRACKED_OBJECT_ID (nvtracker_proc.cpp:2181-2192), so a detector's objects must start untracked;
+ *   nvtracker keeps detector_bbox_info as the detector's box (it sets rect_params, 1831-1835).
  */
 #include <gst/gst.h>
 #include <stdio.h>
@@ -87,7 +96,18 @@ static void print_object(const NvDsObjectMeta *o) {
   print_string(o->text_params.display_text);
   printf(",\"font\":");
   print_string(o->text_params.font_params.font_name);
-  printf(",\"fontSize\":%u,\"classifiers\":[", o->text_params.font_params.font_size);
+  printf(",\"fontSize\":%u,\"fontColor\":", o->text_params.font_params.font_size);
+  print_color(&o->text_params.font_params.font_color);
+  printf(",\"xOffset\":%u,\"yOffset\":%u,\"setBgClr\":%d,\"textBgColor\":", o->text_params.x_offset,
+      o->text_params.y_offset, o->text_params.set_bg_clr);
+  print_color(&o->text_params.text_bg_clr);
+  char tracker_label[256];
+  snprintf(tracker_label, sizeof tracker_label, "%s %d", o->text_params.display_text, 5); /* track id 5 */
+  printf(",\"reads\":{\"nvdsosdDrawsText\":%d,\"nvtrackerLabel\":", o->text_params.display_text != NULL);
+  print_string(tracker_label);
+  printf(",\"untracked\":%d,\"detectorIsBox\":%d}", o->object_id == UNTRACKED_OBJECT_ID,
+      d->left == r->left && d->top == r->top && d->width == r->width && d->height == r->height);
+  printf(",\"classifiers\":[");
   for (GList *c = o->classifier_meta_list; c != NULL; c = c->next) {
     const NvDsClassifierMeta *classifier = (const NvDsClassifierMeta *)c->data;
     printf("%s{\"uniqueComponentId\":%d,\"numLabels\":%u,\"classifierType\":", c == o->classifier_meta_list ? "" : ",",

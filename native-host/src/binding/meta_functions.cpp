@@ -112,11 +112,11 @@ napi_value add_object(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   Status status = compose_object(call, object, row, extras);
-  if (status.ok()) status = call.batch->write_object(object, call.after);
+  if (status.ok()) status = call.batch->write_object(object, call.after, &call.before);
   if (!status.ok()) return throw_status(env, status);
   status = call.batch->add_object(call.frames[frame], object, parent);
   if (!status.ok()) {
-    call.batch->write_object(object, call.before);  // a failed call changes nothing
+    call.batch->write_object(object, call.before, &call.before);  // a failed call changes nothing
     return throw_status(env, status);
   }
   call.row_frames[row] = static_cast<int32_t>(frame);
@@ -137,7 +137,7 @@ napi_value write_object(napi_env env, napi_callback_info info) {
   meta::ObjectHandle object;
   if (!read_row(env, call, args[1], "row", "writeObject", &row, &object)) return nullptr;
   Status status = compose_object(call, object, row, extras);
-  if (status.ok()) status = call.batch->write_object(object, call.after);
+  if (status.ok()) status = call.batch->write_object(object, call.after, &call.before);
   if (!status.ok()) return throw_status(env, status);
   return make_undefined(env);
 }
@@ -306,11 +306,17 @@ bool parse_bulk_options(napi_env env, napi_value options, BulkArguments* out) {
   static const Path kObject{"NvDsObjectMeta"};
   if (!read_object(env, options, FieldName("options"))) return false;
   FieldReader in(env, options, kObject);
-  napi_value labels;
+  napi_value labels, text;
   if (!(in.integer("uniqueComponentId", "unique_component_id", &out->columns.unique_component_id) &&
           in.integer("borderWidth", "rect_params.border_width", &out->columns.border_width) &&
           in.color("borderColor", "rect_params.border_color", &out->columns.border_color) &&
-          in.get("labels", &labels))) {
+          in.get("text", &text) && in.get("labels", &labels))) {
+    return false;
+  }
+  static const Path kTextPath{"NvDsObjectMeta.text_params"};
+  out->columns.label_text = !is_nullish(env, text);
+  if (out->columns.label_text &&
+      !(read_object(env, text, FieldName("options.text")) && parse_text(env, text, kTextPath, &out->columns.text))) {
     return false;
   }
   if (is_nullish(env, labels)) return true;
@@ -394,6 +400,17 @@ uint32_t attach_label(MetaCall& call, meta::ClassifierHandle classifier, const m
   return call.labels.index_for_new(label);
 }
 
+// A label added to (removed from) a classifier already on an object counts in its num_labels, as
+// nvds_add_label_info_meta_to_classifier counts it (nvdsmeta.c:227, 316); the labels sent with
+// addClassifier are counted in the num_labels written with it.
+void count_labels(MetaCall& call, meta::ClassifierHandle classifier, int change) {
+  meta::ClassifierFields fields;
+  call.batch->read_classifier(classifier, &fields);
+  if (change < 0 && fields.num_labels == 0) return;
+  fields.num_labels += change;
+  call.batch->write_classifier(classifier, fields);  // the values it holds: cannot fail
+}
+
 napi_value add_classifier(napi_env env, napi_callback_info info) {
   CallArgs args(env, info);
   meta::ClassifierFields fields;
@@ -432,7 +449,9 @@ napi_value add_label_info(napi_env env, napi_callback_info info) {
           &classifier)) {
     return nullptr;
   }
-  return make_number(env, attach_label(call, classifier, fields));
+  const uint32_t label_index = attach_label(call, classifier, fields);
+  count_labels(call, classifier, +1);
+  return make_number(env, label_index);
 }
 
 napi_value remove_classifier(napi_env env, napi_callback_info info) {
@@ -473,6 +492,7 @@ napi_value remove_label_info(napi_env env, napi_callback_info info) {
   Status status = call.batch->remove_label_info(classifier, label);
   if (!status.ok()) return throw_status(env, status);
   call.labels.kill(label);
+  count_labels(call, classifier, -1);
   return make_undefined(env);
 }
 

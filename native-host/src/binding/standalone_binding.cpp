@@ -21,6 +21,7 @@
 #include "binding/js_values.h"
 #include "binding/meta_binding.h"
 #include "binding/meta_binding_internal.h"
+#include "binding/meta_call.h"
 #include "protocol/records.h"
 #include "protocol/state_layout.h"
 #include "binding/tensor_binding.h"
@@ -549,6 +550,24 @@ napi_value add_tensor_output(napi_env env, napi_callback_info info) {
       });
 }
 
+// Writes an object's row as it is, unchecked: what a C writer upstream (nvinfer) may leave in an
+// NvDsObjectMeta outside ds-element's ranges (a parser's confidence 1.25, crop mode's negative
+// widths), so tests can check that elements downstream keep such values.
+napi_value write_object_as_upstream(napi_env env, napi_callback_info info) {
+  metabind::CallArgs args(env, info);
+  metabind::CallScope scope(env, args, "writeObjectAsUpstream");
+  if (!scope) return nullptr;
+  metabind::MetaCall& call = scope.call();
+  uint32_t row = 0;
+  meta::ObjectHandle object;
+  if (!metabind::read_row(env, call, args[1], "row", "writeObjectAsUpstream", &row, &object)) return nullptr;
+  call.batch->read_object(object, &call.after);
+  meta::Status status = metabind::read_object_row(call.row_slots(row), &call.after);
+  if (status.ok()) status = call.batch->write_object(object, call.after, &call.after);  // nothing differs: nothing checked
+  if (!status.ok()) return throw_status(env, status);
+  return metabind::make_undefined(env);
+}
+
 // ---------------------------------------------------------------- module
 
 // At env teardown open calls end (their buffers may be finalised next), then the state goes.
@@ -567,6 +586,7 @@ constexpr metabind::Export kHarnessExports[] = {
     {"openCall", open_call},
     {"closeCall", close_call},
     {"addTensorOutput", add_tensor_output},
+    {"writeObjectAsUpstream", write_object_as_upstream},
     {"releaseBuffer", release_buffer},
     {"setVideo", set_video},
 };

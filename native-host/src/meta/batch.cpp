@@ -28,6 +28,24 @@ uint32_t fill_slice(const std::vector<T> &source, size_t link, T (&destination)[
 
 }  // namespace
 
+TextParams nvinfer_text_params() {
+  TextParams text;
+  text.font_params.font_name = kNvinferFontName;
+  text.font_params.font_size = kNvinferFontSize;
+  text.font_params.font_color = kNvinferFontColor;
+  text.set_bg_clr = kNvinferSetBgColor;
+  text.text_bg_clr = kNvinferTextBgColor;
+  return text;
+}
+
+void place_label(const RectParams &rect, TextParams *text) {
+  const auto offset = [](float value) {
+    return value > 0 ? static_cast<uint32_t>(std::min<double>(value, 4294967295.0)) : 0u;
+  };
+  text->x_offset = offset(rect.left);
+  text->y_offset = offset(rect.top - kNvinferTextAbove);
+}
+
 Status Batch::add_display_content(FrameHandle frame, const DisplayContent &content,
     std::vector<DisplayHandle> *created) {
   Status status = validate_display_content(content);
@@ -64,6 +82,11 @@ Status Batch::add_objects(FrameHandle frame, const ObjectColumns &columns,
   fields.rect_params.border_width = columns.border_width;
   fields.rect_params.border_color = columns.border_color;
   Status status = validate_color(columns.border_color, "NvDsObjectMeta.rect_params.border_color");
+  if (status.ok() && columns.label_text) {
+    ObjectFields with_text;
+    with_text.text_params = columns.text;
+    status = validate_object(with_text);
+  }
   if (!status.ok())
     return status;
   for (size_t row = 0; row < columns.count; ++row) {
@@ -112,6 +135,12 @@ Status Batch::add_objects(FrameHandle frame, const ObjectColumns &columns,
     if (columns.labels_by_class != nullptr && fields.class_id >= 0 &&
         static_cast<size_t>(fields.class_id) < columns.labels_by_class->size())
       copy_bounded(fields.obj_label, (*columns.labels_by_class)[static_cast<size_t>(fields.class_id)], "obj_label");
+    if (columns.label_text) {
+      // nvinfer: display_text = g_strdup(label), above the box (gstnvinfer_meta_utils.cpp:194-197).
+      fields.text_params = columns.text;
+      fields.text_params.display_text = fields.obj_label;
+      place_label(rect, &fields.text_params);
+    }
     ObjectHandle object = acquire_object();
     if (!(status = write_object(object, fields)).ok() ||
         !(status = add_object(frame, object, ObjectHandle{})).ok())

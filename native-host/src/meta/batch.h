@@ -47,6 +47,13 @@ using UserHandle = Handle<struct UserTag>;
 
 enum class BackendKind { kPortable, kDeepStream };
 
+// The text params nvinfer gives an object (gstnvinfer_meta_utils.cpp ~194-206): font "Serif" 11
+// white on black, no text yet.
+TextParams nvinfer_text_params();
+// Where nvinfer puts an object's label: x_offset = left, y_offset = top - 10 (clamped at 0
+// here: nvinfer converts a negative float to an unsigned int).
+void place_label(const RectParams &rect, TextParams *text);
+
 // Where a user meta hangs.
 enum class UserMetaLevel { kBatch, kFrame, kObject };
 
@@ -57,9 +64,14 @@ struct ObjectColumns {
   const float *confidence = nullptr;
   const int32_t *class_id = nullptr;
   int32_t unique_component_id = 0;
-  // Applied to every object: DeepStream elements read the border from rect_params.
-  uint32_t border_width = 0;
-  ColorParams border_color;
+  // Applied to every object: DeepStream elements read the border from rect_params. nvinfer's
+  // by default (3 px red).
+  uint32_t border_width = kNvinferBorderWidth;
+  ColorParams border_color = kNvinferBorderColor;
+  // Every object's text params, with display_text = its label and the offsets nvinfer gives
+  // (above the box's top left corner); nvinfer's font by default. label_text false: none.
+  bool label_text = true;
+  TextParams text = nvinfer_text_params();
   // Optional labels, one per class id (obj_label = labels[class_id] when in range).
   const std::vector<std::string> *labels_by_class = nullptr;
 };
@@ -83,7 +95,10 @@ class Batch {
   virtual void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const = 0;
   virtual size_t num_objects(FrameHandle frame) const = 0;
   virtual void read_object(ObjectHandle object, ObjectFields *out) const = 0;
-  virtual Status write_object(ObjectHandle object, const ObjectFields &fields) = 0;
+  // `before`: what the object held when read for this write (null: check every value). Values
+  // equal to it are upstream's and kept as they are; only what differs is validated.
+  virtual Status write_object(ObjectHandle object, const ObjectFields &fields,
+      const ObjectFields *before = nullptr) = 0;
   virtual ObjectHandle parent_of(ObjectHandle object) const = 0;
 
   // --- classifiers and their label infos

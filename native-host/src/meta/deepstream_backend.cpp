@@ -308,7 +308,19 @@ const PayloadHeader *own_payload(const NvDsUserMeta *user) {
 }
 
 // --- nvinfer-shaped tensor outputs (output-tensor-meta=1) that the testing harness attaches:
-// an NvDsInferTensorMeta over host copies of the layers, owned by the user meta.
+// an NvDsInferTensorMeta over host copies of the layers. As nvinfer's, its priv_data is a
+// GstMiniObject that owns the layers' memory (gstnvinfer_meta_utils.cpp:729, gstnvinfer.cpp:2669):
+// each meta holds one ref, dropped by its release function, and a consumer may take its own.
+// out_buf_ptrs_dev stays NULL: the harness's layers are host memory only.
+
+struct TensorMetaStorage;
+
+struct TensorOutputObject {
+  GstMiniObject parent;
+  TensorMetaStorage *storage;
+};
+
+void free_tensor_output_object(GstMiniObject *object);
 
 struct TensorMetaStorage {
   NvDsInferTensorMeta meta{};
@@ -341,20 +353,45 @@ struct TensorMetaStorage {
     meta.network_info = {output.network_width, output.network_height, output.network_channels};
     meta.maintain_aspect_ratio = output.maintain_aspect_ratio;
     meta.symmetric_padding = output.symmetric_padding;
-    meta.priv_data = this;
+    auto *object = new TensorOutputObject;
+    gst_mini_object_init(GST_MINI_OBJECT_CAST(object), 0, G_TYPE_POINTER, nullptr, nullptr, free_tensor_output_object);
+    object->storage = this;
+    meta.priv_data = object;
+  }
+
+  // A new meta over the same data: as nvinfer's copy, another ref of the same priv_data
+  // (gstnvinfer_meta_utils.cpp copy_tensor_output_meta); the storage lives until the last goes.
+  static NvDsInferTensorMeta *share(const NvDsInferTensorMeta &from) {
+    auto *meta = new NvDsInferTensorMeta(from);
+    gst_mini_object_ref(GST_MINI_OBJECT_CAST(from.priv_data));
+    return meta;
   }
 };
 
+void free_tensor_output_object(GstMiniObject *object) {
+  auto *owner = reinterpret_cast<TensorOutputObject *>(object);
+  delete owner->storage;
+  delete owner;
+}
+
+// The first meta is the storage's own; copies are separate structs sharing its priv_data.
+bool is_storage_meta(const NvDsInferTensorMeta *meta) {
+  return &reinterpret_cast<TensorOutputObject *>(meta->priv_data)->storage->meta == meta;
+}
+
 gpointer tensor_meta_copy(gpointer data, gpointer) {
-  const auto *from = static_cast<const TensorMetaStorage *>(
-      static_cast<const NvDsInferTensorMeta *>(static_cast<NvDsUserMeta *>(data)->user_meta_data)->priv_data);
-  return &(new TensorMetaStorage(from->output, from->bytes))->meta;
+  const auto *from = static_cast<const NvDsInferTensorMeta *>(static_cast<NvDsUserMeta *>(data)->user_meta_data);
+  return TensorMetaStorage::share(*from);
 }
 
 void tensor_meta_release(gpointer data, gpointer) {
   auto *user = static_cast<NvDsUserMeta *>(data);
-  if (user->user_meta_data != nullptr)
-    delete static_cast<TensorMetaStorage *>(static_cast<NvDsInferTensorMeta *>(user->user_meta_data)->priv_data);
+  auto *meta = static_cast<NvDsInferTensorMeta *>(user->user_meta_data);
+  if (meta != nullptr) {
+    GstMiniObject *object = GST_MINI_OBJECT_CAST(meta->priv_data);
+    if (!is_storage_meta(meta)) delete meta;
+    gst_mini_object_unref(object);  // the last ref frees the storage (and its own meta)
+  }
   user->user_meta_data = nullptr;
 }
 
@@ -707,9 +744,9 @@ class DeepStreamBackend final : public Batch {
     out->obj_label[kMaxLabelSize - 1] = '\0';
   }
 
-  Status write_object(ObjectHandle handle, const ObjectFields &fields) override {
+  Status write_object(ObjectHandle handle, const ObjectFields &fields, const ObjectFields *before = nullptr) override {
     modified_ = true;
-    Status status = validate_object(fields);
+    Status status = validate_object(fields, before);
     if (status.ok())
       status = check_supported(fields.rect_params, "rect_params");
     if (!status.ok())

@@ -16,7 +16,6 @@ namespace dsnode::meta {
 
 // Same values as nvdsmeta.h (checked by static_assert in deepstream_backend.cpp).
 inline constexpr size_t kMaxLabelSize = 128;                // MAX_LABEL_SIZE, bytes incl. the NUL
-inline constexpr size_t kMaxLongLabelBytes = 65535;         // our bound on NvDsLabelInfo.pResult_label
 inline constexpr size_t kMaxElementsInDisplayMeta = 16;     // MAX_ELEMENTS_IN_DISPLAY_META
 inline constexpr size_t kMaxUserFields = 4;                 // MAX_USER_FIELDS
 inline constexpr uint64_t kUntrackedObjectId = 0xFFFFFFFFFFFFFFFFull;  // UNTRACKED_OBJECT_ID
@@ -46,6 +45,19 @@ struct BboxCoords {       // NvBbox_Coords
   float height = 0;
   // end generated: struct BboxCoords
 };
+
+// What nvinfer writes into every object it detects besides the detection itself
+// (sdk/src/protocol/meta-fields.mjs, NVINFER_OBJECT): the defaults of objects written here.
+// generated: nvinfer defaults (npm run generate)
+inline constexpr uint32_t kNvinferBorderWidth = 3;  // rect_params.border_width, gstnvinfer_meta_utils.cpp:179
+inline constexpr ColorParams kNvinferBorderColor = ColorParams{1, 0, 0, 1};  // rect_params.border_color, gstnvinfer_meta_utils.cpp:182
+inline constexpr char kNvinferFontName[] = "Serif";  // text_params.font_params.font_name, gstnvinfer_meta_utils.cpp:203
+inline constexpr uint32_t kNvinferFontSize = 11;  // text_params.font_params.font_size, gstnvinfer_meta_utils.cpp:204
+inline constexpr ColorParams kNvinferFontColor = ColorParams{1, 1, 1, 1};  // text_params.font_params.font_color, gstnvinfer_meta_utils.cpp:205
+inline constexpr int32_t kNvinferSetBgColor = 1;  // text_params.set_bg_clr, gstnvinfer_meta_utils.cpp:199
+inline constexpr ColorParams kNvinferTextBgColor = ColorParams{0, 0, 0, 1};  // text_params.text_bg_clr, gstnvinfer_meta_utils.cpp:200
+inline constexpr float kNvinferTextAbove = 10;  // text_params.y_offset, gstnvinfer_meta_utils.cpp:197
+// end generated: nvinfer defaults
 
 struct FontParams {       // NvOSD_FontParams
   std::string font_name;  // DeepStream: char* (not freed by DeepStream; we intern it)
@@ -155,8 +167,8 @@ struct ClassifierFields {  // NvDsClassifierMeta
 struct LabelInfoFields {   // NvDsLabelInfo
   uint32_t num_classes = 0;
   char result_label[kMaxLabelSize] = {};
-  // pResult_label: the whole label when it does not fit result_label (which then holds its
-  // first bytes, cut at a UTF-8 boundary), as nvinfer stores long labels; empty otherwise.
+  // pResult_label as an upstream element left it (read only: no NVIDIA plugin writes it, and
+  // ds-element never does; see set_result_label); empty when NULL.
   std::string long_label;
   uint32_t result_class_id = 0;
   uint32_t label_id = 0;

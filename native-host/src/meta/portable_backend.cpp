@@ -133,9 +133,9 @@ void PortableBackend::read_object(ObjectHandle object, ObjectFields *out) const 
   *out = as<PortableObject>(object)->fields;
 }
 
-Status PortableBackend::write_object(ObjectHandle object, const ObjectFields &fields) {
+Status PortableBackend::write_object(ObjectHandle object, const ObjectFields &fields, const ObjectFields *before) {
   modified_ = true;
-  Status status = validate_object(fields);
+  Status status = validate_object(fields, before);
   if (status.ok())
     as<PortableObject>(object)->fields = fields;
   return status;

@@ -29,7 +29,7 @@ class PortableBackend final : public Batch {
   void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const override;
   size_t num_objects(FrameHandle frame) const override;
   void read_object(ObjectHandle object, ObjectFields *out) const override;
-  Status write_object(ObjectHandle object, const ObjectFields &fields) override;
+  Status write_object(ObjectHandle object, const ObjectFields &fields, const ObjectFields *before = nullptr) override;
   ObjectHandle parent_of(ObjectHandle object) const override;
 
   ClassifierHandle acquire_classifier() override;

@@ -96,54 +96,86 @@ Status count(int32_t value, const Name &field) {
   return expected("an integer >= 0", field, std::to_string(value));
 }
 
+// `before`'s type is the value's, not deduced from it (callers with nothing to compare pass nullptr).
+template <typename T>
+struct BeforeOf { using type = T; };
+template <typename T>
+using Before = typename BeforeOf<T>::type;
+
+// What the meta held before a write, member by member (null: nothing to compare, check all).
+template <typename Struct, typename Member>
+const Member *member_of(const Struct *before, Member Struct::*member) {
+  return before != nullptr ? &(before->*member) : nullptr;
+}
+
+// Whether the user wrote `value`: it differs, bit for bit, from what the meta held. Values
+// read from the meta and sent back unchanged are upstream's (nvinfer passes a parser's
+// confidence 1.25 through, crop mode gives negative widths): kept as they are, never checked.
+template <typename Value>
+bool written(const Value &value, const Value *before) {
+  return before == nullptr || std::memcmp(&value, before, sizeof value) != 0;
+}
+
 // The checks of every struct and record of the table (check_color_params, check_rect_params,
 // ..., validate_frame_record, validate_object_record): one line per field with a range.
 // generated: field validators (npm run generate)
 // NvOSD_ColorParams: every member the table gives a range (any struct with its members).
 template <typename Value, typename Name>
-Status check_color_params(const Value &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(unit_interval(value.red, member(field, "red")));
-  DSNODE_RETURN_IF_ERROR(unit_interval(value.green, member(field, "green")));
-  DSNODE_RETURN_IF_ERROR(unit_interval(value.blue, member(field, "blue")));
-  DSNODE_RETURN_IF_ERROR(unit_interval(value.alpha, member(field, "alpha")));
+Status check_color_params(const Value &value, const Before<Value> *before, const Name &field) {
+  if (written(value.red, member_of(before, &Value::red)))
+    DSNODE_RETURN_IF_ERROR(unit_interval(value.red, member(field, "red")));
+  if (written(value.green, member_of(before, &Value::green)))
+    DSNODE_RETURN_IF_ERROR(unit_interval(value.green, member(field, "green")));
+  if (written(value.blue, member_of(before, &Value::blue)))
+    DSNODE_RETURN_IF_ERROR(unit_interval(value.blue, member(field, "blue")));
+  if (written(value.alpha, member_of(before, &Value::alpha)))
+    DSNODE_RETURN_IF_ERROR(unit_interval(value.alpha, member(field, "alpha")));
   return Status::Ok();
 }
 
 // NvBbox_Coords: every member the table gives a range (any struct with its members).
 template <typename Value, typename Name>
-Status check_bbox_coords(const Value &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(finite(value.left, member(field, "left")));
-  DSNODE_RETURN_IF_ERROR(finite(value.top, member(field, "top")));
-  DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
-  DSNODE_RETURN_IF_ERROR(non_negative(value.height, member(field, "height")));
+Status check_bbox_coords(const Value &value, const Before<Value> *before, const Name &field) {
+  if (written(value.left, member_of(before, &Value::left)))
+    DSNODE_RETURN_IF_ERROR(finite(value.left, member(field, "left")));
+  if (written(value.top, member_of(before, &Value::top)))
+    DSNODE_RETURN_IF_ERROR(finite(value.top, member(field, "top")));
+  if (written(value.width, member_of(before, &Value::width)))
+    DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
+  if (written(value.height, member_of(before, &Value::height)))
+    DSNODE_RETURN_IF_ERROR(non_negative(value.height, member(field, "height")));
   return Status::Ok();
 }
 
 // NvOSD_RectParams: every member the table gives a range (any struct with its members).
 template <typename Value, typename Name>
-Status check_rect_params(const Value &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(check_bbox_coords(value, field));
-  DSNODE_RETURN_IF_ERROR(check_color_params(value.border_color, member(field, "border_color")));
-  DSNODE_RETURN_IF_ERROR(check_color_params(value.bg_color, member(field, "bg_color")));
-  DSNODE_RETURN_IF_ERROR(finite(value.rotation_angle, member(field, "rotation_angle")));
+Status check_rect_params(const Value &value, const Before<Value> *before, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(check_bbox_coords(value, before, field));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.border_color, member_of(before, &Value::border_color), member(field, "border_color")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.bg_color, member_of(before, &Value::bg_color), member(field, "bg_color")));
+  if (written(value.rotation_angle, member_of(before, &Value::rotation_angle)))
+    DSNODE_RETURN_IF_ERROR(finite(value.rotation_angle, member(field, "rotation_angle")));
   return Status::Ok();
 }
 
 // NvDsFrameMeta's ranges beyond what its record's integer types hold.
-Status validate_frame_record(const FrameFields &frame) {
+Status validate_frame_record(const FrameFields &frame, const FrameFields *before) {
   const auto name = root("NvDsFrameMeta");
-  DSNODE_RETURN_IF_ERROR(count(frame.num_surfaces_per_frame, member(name, "num_surfaces_per_frame")));
+  if (written(frame.num_surfaces_per_frame, member_of(before, &FrameFields::num_surfaces_per_frame)))
+    DSNODE_RETURN_IF_ERROR(count(frame.num_surfaces_per_frame, member(name, "num_surfaces_per_frame")));
   return Status::Ok();
 }
 
 // NvDsObjectMeta's numeric fields (those of its row).
-Status validate_object_record(const ObjectFields &object) {
+Status validate_object_record(const ObjectFields &object, const ObjectFields *before) {
   const auto name = root("NvDsObjectMeta");
-  DSNODE_RETURN_IF_ERROR(confidence(object.confidence, member(name, "confidence")));
-  DSNODE_RETURN_IF_ERROR(confidence(object.tracker_confidence, member(name, "tracker_confidence")));
-  DSNODE_RETURN_IF_ERROR(check_rect_params(object.rect_params, member(name, "rect_params")));
-  DSNODE_RETURN_IF_ERROR(check_bbox_coords(object.detector_bbox_info, member(name, "detector_bbox_info.org_bbox_coords")));
-  DSNODE_RETURN_IF_ERROR(check_bbox_coords(object.tracker_bbox_info, member(name, "tracker_bbox_info.org_bbox_coords")));
+  if (written(object.confidence, member_of(before, &ObjectFields::confidence)))
+    DSNODE_RETURN_IF_ERROR(confidence(object.confidence, member(name, "confidence")));
+  if (written(object.tracker_confidence, member_of(before, &ObjectFields::tracker_confidence)))
+    DSNODE_RETURN_IF_ERROR(confidence(object.tracker_confidence, member(name, "tracker_confidence")));
+  DSNODE_RETURN_IF_ERROR(check_rect_params(object.rect_params, member_of(before, &ObjectFields::rect_params), member(name, "rect_params")));
+  DSNODE_RETURN_IF_ERROR(check_bbox_coords(object.detector_bbox_info, member_of(before, &ObjectFields::detector_bbox_info), member(name, "detector_bbox_info.org_bbox_coords")));
+  DSNODE_RETURN_IF_ERROR(check_bbox_coords(object.tracker_bbox_info, member_of(before, &ObjectFields::tracker_bbox_info), member(name, "tracker_bbox_info.org_bbox_coords")));
   return Status::Ok();
 }
 // end generated: field validators
@@ -153,13 +185,21 @@ Status text(const TextParams &value, const Name &field) {
   DSNODE_RETURN_IF_ERROR(c_string(value.display_text, member(field, "display_text")));
   auto font = member(field, "font_params");
   DSNODE_RETURN_IF_ERROR(c_string(value.font_params.font_name, member(font, "font_name")));
-  DSNODE_RETURN_IF_ERROR(check_color_params(value.font_params.font_color, member(font, "font_color")));
-  return check_color_params(value.text_bg_clr, member(field, "text_bg_clr"));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.font_params.font_color, nullptr, member(font, "font_color")));
+  return check_color_params(value.text_bg_clr, nullptr, member(field, "text_bg_clr"));
+}
+
+bool same_text(const TextParams &a, const TextParams &b) {
+  const auto same_color = [](const ColorParams &x, const ColorParams &y) { return !written(x, &y); };
+  return a.display_text == b.display_text && a.x_offset == b.x_offset && a.y_offset == b.y_offset &&
+      a.font_params.font_name == b.font_params.font_name && a.font_params.font_size == b.font_params.font_size &&
+      same_color(a.font_params.font_color, b.font_params.font_color) && a.set_bg_clr == b.set_bg_clr &&
+      same_color(a.text_bg_clr, b.text_bg_clr);
 }
 
 template <typename Name>
 Status line(const LineParams &value, const Name &field) {
-  return check_color_params(value.line_color, member(field, "line_color"));
+  return check_color_params(value.line_color, nullptr, member(field, "line_color"));
 }
 
 template <typename Name>
@@ -168,13 +208,13 @@ Status arrow(const ArrowParams &value, const Name &field) {
   if (head < 0 || head > 2)
     return expected("0 (START_HEAD), 1 (END_HEAD) or 2 (BOTH_HEAD)", member(field, "arrow_head"),
         std::to_string(head));
-  return check_color_params(value.arrow_color, member(field, "arrow_color"));
+  return check_color_params(value.arrow_color, nullptr, member(field, "arrow_color"));
 }
 
 template <typename Name>
 Status circle(const CircleParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(check_color_params(value.circle_color, member(field, "circle_color")));
-  return check_color_params(value.bg_color, member(field, "bg_color"));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.circle_color, nullptr, member(field, "circle_color")));
+  return check_color_params(value.bg_color, nullptr, member(field, "bg_color"));
 }
 
 template <typename T, typename Check>
@@ -190,17 +230,18 @@ const char *const kTypeForm = "a type of the form ORG.COMPONENT.DESCRIPTION (let
 }  // namespace
 
 Status validate_color(const ColorParams &value, const char *field) {
-  return check_color_params(value, root(field));
+  return check_color_params(value, nullptr, root(field));
 }
 
 Status validate_frame(const FrameFields &frame) {
-  return validate_frame_record(frame);
+  return validate_frame_record(frame, nullptr);
 }
 
-Status validate_object(const ObjectFields &object) {
-  DSNODE_RETURN_IF_ERROR(validate_object_record(object));
+Status validate_object(const ObjectFields &object, const ObjectFields *before) {
+  DSNODE_RETURN_IF_ERROR(validate_object_record(object, before));
   const auto name = root("NvDsObjectMeta");
-  DSNODE_RETURN_IF_ERROR(text(object.text_params, member(name, "text_params")));
+  if (before == nullptr || !same_text(object.text_params, before->text_params))
+    DSNODE_RETURN_IF_ERROR(text(object.text_params, member(name, "text_params")));
   DSNODE_RETURN_IF_ERROR(terminated(object.obj_label, member(name, "obj_label")));
   const MaskParams &mask = object.mask_params;
   const auto mask_name = member(name, "mask_params");
@@ -224,9 +265,6 @@ Status validate_classifier(const ClassifierFields &classifier) {
 
 Status validate_label_info(const LabelInfoFields &label) {
   DSNODE_RETURN_IF_ERROR(terminated(label.result_label, root("NvDsLabelInfo.result_label")));
-  if (label.long_label.size() > kMaxLongLabelBytes)
-    return expected("at most " + std::to_string(kMaxLongLabelBytes) + " bytes (UTF-8)", root("NvDsLabelInfo.pResult_label"),
-        std::to_string(label.long_label.size()) + " bytes");
   return unit_interval(label.result_prob, root("NvDsLabelInfo.result_prob"));
 }
 
@@ -241,7 +279,7 @@ Status validate_display(const DisplayFields &display) {
       return expected("at most " + std::to_string(kMaxElementsInDisplayMeta), root(count.field),
           std::to_string(count.count));
   }
-  auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, n); };
+  auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, nullptr, n); };
   auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
   auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
   auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
@@ -255,7 +293,7 @@ Status validate_display(const DisplayFields &display) {
 
 // Indices in messages are those of the logical display meta the user wrote, not of a link.
 Status validate_display_content(const DisplayContent &content) {
-  auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, n); };
+  auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, nullptr, n); };
   auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
   auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
   auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
@@ -314,22 +352,9 @@ Status copy_bounded(char (&destination)[kMaxLabelSize], std::string_view value, 
 }
 
 Status set_result_label(LabelInfoFields *label, std::string_view value, const char *field) {
-  if (value.size() < kMaxLabelSize) {
-    label->long_label.clear();
-    return copy_bounded(label->result_label, value, field);
-  }
-  if (value.size() > kMaxLongLabelBytes)
-    return expected("at most " + std::to_string(kMaxLongLabelBytes) + " bytes (UTF-8)", root(field),
-        std::to_string(value.size()) + " bytes");
-  const size_t nul = value.find('\0');
-  if (nul != std::string_view::npos)
-    return expected("a string without NUL characters", root(field), "a NUL at byte " + std::to_string(nul));
-  size_t cut = kMaxLabelSize - 1;
-  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
-  std::memcpy(label->result_label, value.data(), cut);
-  std::memset(label->result_label + cut, 0, kMaxLabelSize - cut);
-  label->long_label.assign(value);
-  return Status::Ok();
+  Status status = copy_bounded(label->result_label, value, field);
+  if (status.ok()) label->long_label.clear();  // an upstream pResult_label goes with the label it held
+  return status;
 }
 
 std::string_view result_label(const LabelInfoFields &label) {

@@ -18,7 +18,9 @@
 namespace dsnode::meta {
 
 Status validate_frame(const FrameFields &frame);
-Status validate_object(const ObjectFields &object);
+// `before`: what the meta held before this write (null for a fresh object): members equal to it
+// are upstream's, kept as they are; only what differs (what the user wrote) is checked.
+Status validate_object(const ObjectFields &object, const ObjectFields *before = nullptr);
 Status validate_classifier(const ClassifierFields &classifier);
 Status validate_label_info(const LabelInfoFields &label);
 Status validate_display(const DisplayFields &display);
@@ -38,9 +40,10 @@ Status validate_user_meta_type(std::string_view type, const std::string &field);
 // Too long a value is an error, never truncated.
 Status copy_bounded(char (&destination)[kMaxLabelSize], std::string_view value, const char *field);
 
-// A label info's result label: into result_label when it fits, else its first bytes there (cut
-// at a UTF-8 boundary) and the whole of it in long_label (pResult_label), at most
-// kMaxLongLabelBytes bytes, no NUL.
+// A label info's result label, into result_label (at most 127 bytes, no NUL; longer is an error,
+// never cut). pResult_label is never written: nvinfer writes none (it copies labels into
+// result_label, gstnvinfer_meta_utils.cpp:317) and deepstream-app copies pResult_label into 128
+// bytes (deepstream_app.c ~1336-1364). Clears long_label (an upstream pResult_label).
 Status set_result_label(LabelInfoFields *label, std::string_view value, const char *field);
 // What a reader of the label info sees: pResult_label when set, else result_label.
 std::string_view result_label(const LabelInfoFields &label);

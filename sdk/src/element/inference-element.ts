@@ -392,7 +392,9 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
   /**
    * Runs pre-process → infer → post-process on the batch's frames, or on the crops of the
    * objects {@link InferenceElement.objectsToProcess} chooses (in slices of the model's batch
-   * size when it is fixed). Override it to take over entirely (`this.runner` is there).
+   * size when it is fixed), and sets `inferDone` on every frame the model ran on, objects found
+   * or not, as nvinfer sets `bInferDone` (nvtracker reads it). Override it to take over
+   * entirely (`this.runner` is there).
    *
    * @example
    * ```ts
@@ -430,6 +432,9 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
             },
             outputs,
           );
+          // nvinfer sets bInferDone on every frame it ran the model on, objects found or not
+          // (gstnvinfer_meta_utils.cpp:61, 237, 426); nvtracker reads it (nvtracker_proc.cpp ~1444).
+          for (const frame of frames) frame.inferDone = true;
         } finally {
           for (const output of outputs) output.dispose();
         }

@@ -120,9 +120,13 @@ export class BatchMeta {
   }
 
   /**
-   * A new object from the batch's pool (`nvds_acquire_obj_meta_from_pool`), with DeepStream's
-   * defaults (objectId -1, everything else 0). Fill it, then add it with
-   * `frame.addObjectMeta(obj)`; an object never added goes back to the pool when the call ends.
+   * A new object from the batch's pool (`nvds_acquire_obj_meta_from_pool`), with what nvinfer
+   * gives every object it detects: objectId -1 (untracked), a 3 px red border, text params in
+   * "Serif" 11 white on black; everything else 0. Fill it, then add it with
+   * `frame.addObjectMeta(obj)`, which also gives it what nvinfer derives from the detection
+   * unless you wrote it (the box as `detectorBboxInfo`, the label as text above the box; see
+   * docs/metadata.md, "What nvinfer writes"); an object never added goes back to the pool when
+   * the call ends.
    *
    * @example
    * ```ts

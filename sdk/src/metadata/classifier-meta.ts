@@ -91,7 +91,8 @@ export class ClassifierMeta {
 
   /**
    * Number of labels the classifier outputs (`num_labels`, uint32). Until set, the number of
-   * label infos added.
+   * label infos added; once the classifier is on an object, each label info added or removed
+   * counts (+1 / -1), as DeepStream's `nvds_add_label_info_meta_to_classifier` counts it.
    *
    * @example
    * ```ts
@@ -180,6 +181,8 @@ export class ClassifierMeta {
       const meta = scope.meta;
       const index = meta.addLabelInfo(scope.callId, this.#index, labelInternals.toNative(label));
       labelInternals.markAdded(label, this, index);
+      // Counted in num_labels as nvds_add_label_info_meta_to_classifier counts it.
+      this.#numLabels = (this.#numLabels ?? 0) + 1;
     } else {
       labelInternals.markAdded(label, this, -1);
     }
@@ -209,6 +212,7 @@ export class ClassifierMeta {
       const meta = scope.meta;
       if (labelInternals.indexOf(label) < 0) this.#learnLabelIndices();
       meta.removeLabelInfo(scope.callId, this.#index, labelInternals.indexOf(label));
+      this.#numLabels = Math.max(0, (this.#numLabels ?? 0) - 1);
     }
     labelInternals.markRemoved(label);
     this.#labels.splice(position, 1);

@@ -1,6 +1,6 @@
 import { MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeBulkOptions, NativeObjectColumns } from "../native/meta-binding.js";
-import { FRAME_FIELDS, type FrameFieldName, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
+import { FRAME_FIELDS, type FrameFieldName, NVINFER_OBJECT, OBJ_FRAME_INDEX, OBJ_PARENT_ROW, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
 import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
 import { displayInternals, type DisplayMeta, type DisplayMetaJSON } from "./display-meta.js";
 import { objectAtRow, objectCoreOf, tensorOutputs, type ObjectMeta, type ObjectMetaJSON } from "./object-meta.js";
@@ -18,7 +18,7 @@ import {
   invalid,
   invalidReceived,
 } from "./call/validation.js";
-import { makeColor, type ColorInit } from "./values.js";
+import { makeColor, makeLabelText, type ColorInit, type TextParamsInit } from "./values.js";
 
 const HANDLE = "FrameMeta";
 
@@ -30,7 +30,6 @@ export interface FrameInternals {
 
 /** @internal Assigned by FrameMeta's static block. */
 export let frameInternals: FrameInternals;
-const TRANSPARENT = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 0 });
 
 /**
  * Columns of N detections for {@link FrameMeta.addObjects}: one entry per object in each typed
@@ -42,7 +41,8 @@ const TRANSPARENT = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 0 });
  *   left: new Float32Array([10, 200]), top: new Float32Array([20, 40]),
  *   width: new Float32Array([50, 60]), height: new Float32Array([80, 90]),
  *   confidence: new Float32Array([0.9, 0.7]), classId: new Int32Array([0, 2]),
- *   labels: ["person", "bicycle", "car"], uniqueComponentId: 1, borderWidth: 2, borderColor: { red: 1 },
+ *   labels: ["person", "bicycle", "car"], uniqueComponentId: 1, borderColor: { green: 1 },
+ *   labelText: { font: { size: 14 } },
  * };
  * ```
  */
@@ -63,10 +63,20 @@ export interface ObjectColumns {
   labels?: readonly string[];
   /** `unique_component_id` of every object; 0 when omitted. */
   uniqueComponentId?: number;
-  /** `rect_params.border_width` of every object; 0 when omitted. */
+  /** `rect_params.border_width` of every object; nvinfer's 3 when omitted. */
   borderWidth?: number;
-  /** `rect_params.border_color` of every object; transparent when omitted (missing components 0, alpha 1). */
+  /**
+   * `rect_params.border_color` of every object; nvinfer's red (`{1, 0, 0, 1}`, its colour for
+   * a class without one of its own) when omitted; given: missing components 0, alpha 1.
+   */
   borderColor?: ColorInit;
+  /**
+   * Each object's `text_params`, as nvinfer writes them: its label as `display_text`, above the
+   * box's top left corner (`x_offset = left`, `y_offset = top - 10`, at least 0), font "Serif"
+   * 11 white on a black background unless `font`, `setBgColor` or `bgColor` say otherwise.
+   * Objects without a label get no text. `false`: `text_params` left empty (nvdsosd draws no label).
+   */
+  labelText?: false | Pick<TextParamsInit, "font" | "setBgColor" | "bgColor">;
 }
 
 /**
@@ -165,7 +175,9 @@ export class FrameMeta {
    * Adds an object acquired with `batch.acquireObjectMeta()` to this frame
    * (`nvds_add_obj_meta_to_frame`), with an optional parent already in a frame of the batch
    * (this one or another). Its values are sent with it; later writes are sent when transform()
-   * settles.
+   * settles. As nvinfer's detector does, the object gets its box as `detectorBboxInfo` when that
+   * is still zero, and its label as text above the box when its text is still empty; the
+   * frame's `inferDone` is set.
    *
    * @example
    * ```ts
@@ -191,8 +203,10 @@ export class FrameMeta {
       }
       parentRow = parentCore.row;
     }
+    if (core.fresh) core.deriveOnAdd();
     const meta = scope.meta;
     meta.addObject(scope.callId, core.row, this.#index, parentRow, core.changedLabel(), core.changedText(), core.changedMask());
+    this.inferDone = true;
     core.status = ADDED;
     core.frameIndex = this.#index;
     core.sent();
@@ -227,9 +241,11 @@ export class FrameMeta {
 
   /**
    * Adds N objects from typed-array columns in one native call (the fast path for detectors):
-   * every row is checked first, and on an error nothing is added. Each object gets
-   * `rect_params` and `detector_bbox_info` from the columns. Returns the number added. The new
-   * objects appear in `objectItems` (read it again after this call).
+   * every row is checked first, and on an error nothing is added. Each object is what nvinfer's
+   * detector writes (docs/metadata.md, "What nvinfer writes"): `rect_params` and
+   * `detector_bbox_info` from the columns, `object_id` untracked, a 3 px red border and its
+   * label as text unless the columns say otherwise; the frame's `inferDone` is set. Returns the
+   * number added. The new objects appear in `objectItems` (read it again after this call).
    *
    * @example
    * ```ts
@@ -243,6 +259,7 @@ export class FrameMeta {
     const meta = scope.meta;
     const added = meta.addObjects(scope.callId, this.#index, native, options);
     this.#objectItems = undefined;
+    this.inferDone = true;
     return added;
   }
 
@@ -622,8 +639,9 @@ function checkColumns(columns: ObjectColumns): { native: NativeObjectColumns; op
   }
   const options: NativeBulkOptions = {
     uniqueComponentId: columns.uniqueComponentId === undefined ? 0 : checkInt32(columns.uniqueComponentId, `${BULK}.uniqueComponentId`),
-    borderWidth: columns.borderWidth === undefined ? 0 : checkUint32(columns.borderWidth, `${BULK}.borderWidth`),
-    borderColor: makeColor(columns.borderColor, `${BULK}.borderColor`, TRANSPARENT),
+    borderWidth: columns.borderWidth === undefined ? NVINFER_OBJECT.borderWidth : checkUint32(columns.borderWidth, `${BULK}.borderWidth`),
+    borderColor: makeColor(columns.borderColor, `${BULK}.borderColor`, NVINFER_OBJECT.borderColor),
+    text: makeLabelText(columns.labelText, `${BULK}.labelText`),
     labels,
   };
   return { native: { left, top, width, height, confidence, classId }, options };

@@ -3,7 +3,7 @@ import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
 import { ADDED, checkUsable, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
-import { checkBoundedString, checkFloatUnit, checkUint32, MAX_RESULT_LABEL_BYTES } from "./call/validation.js";
+import { checkBoundedString, checkFloatUnit, checkUint32 } from "./call/validation.js";
 
 const TYPE = "LabelInfo";
 
@@ -103,10 +103,11 @@ export class LabelInfo {
   }
 
   /**
-   * The chosen class's name: at most 65 535 bytes of UTF-8, no NUL. Up to 127 bytes it is
-   * DeepStream's `result_label`; a longer one is kept whole in `pResult_label`, with its first
-   * bytes (cut between characters) in `result_label`, as nvinfer stores long labels, and a
-   * long label nvinfer wrote reads back whole.
+   * The chosen class's name (`result_label`): at most 127 bytes of UTF-8, no NUL; a longer one
+   * is an error, never cut. nvinfer copies labels into `result_label` (128 bytes,
+   * gstnvinfer_meta_utils.cpp:317) and writes no `pResult_label`; deepstream-app copies a
+   * `pResult_label` into 128 bytes (deepstream_app.c ~1336-1364). Reading gives `pResult_label`
+   * when an upstream element set one.
    *
    * @example
    * ```ts
@@ -120,7 +121,7 @@ export class LabelInfo {
   /** Checked first (see above): an invalid value throws and changes nothing. */
   set resultLabel(value: string) {
     this.#check("resultLabel", "writing");
-    this.#resultLabel = checkBoundedString(value, "LabelInfo.resultLabel", MAX_RESULT_LABEL_BYTES);
+    this.#resultLabel = checkBoundedString(value, "LabelInfo.resultLabel");
   }
 
   /**

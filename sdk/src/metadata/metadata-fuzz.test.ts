@@ -150,6 +150,40 @@ function expectPlainValue(obj: ObjectMeta, field: string, value: unknown): void 
   if (field === "label" && typeof value === "string" && /^[\x20-\x7e]{0,40}$/.test(value)) expect(obj.label).toBe(value);
 }
 
+type Box = { left: number; top: number; width: number; height: number };
+type Text = { displayText: string; xOffset: number; yOffset: number } & Json;
+const offset = (value: number) => Math.max(0, Math.min(Math.trunc(value), 4294967295));
+
+/** What nvinfer derives from a detection, as addObjectMeta gives it to a fresh object (docs/metadata.md). */
+function derivedOnAdd(expected: Json): void {
+  const { left, top, width, height } = expected.rectParams as Box;
+  const detector = expected.detectorBboxInfo as Box;
+  if (detector.left === 0 && detector.top === 0 && detector.width === 0 && detector.height === 0) {
+    expected.detectorBboxInfo = { left, top, width, height };
+  }
+  const text = expected.textParams as Text;
+  if (text.displayText === "" && expected.label !== "") text.displayText = expected.label as string;
+  if (text.displayText !== "" && text.xOffset === 0 && text.yOffset === 0) Object.assign(text, { xOffset: offset(left), yOffset: offset(top - 10) });
+}
+
+/** nvinfer's classifier: `display_text + " " +` each label and a space (nvinfer's text params first when empty). */
+function appendClassifierText(expected: Json, labels: string[]): void {
+  const shown = labels.filter((label) => label !== "");
+  if (shown.length === 0) return;
+  const text = expected.textParams as Text;
+  if (text.displayText === "") {
+    const { left, top } = expected.rectParams as Box;
+    Object.assign(text, {
+      xOffset: offset(left),
+      yOffset: offset(top - 10),
+      font: { name: "Serif", size: 11, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
+      setBgColor: true,
+      bgColor: { red: 0, green: 0, blue: 0, alpha: 1 },
+    });
+  }
+  text.displayText = `${text.displayText} ${shown.map((label) => `${label} `).join("")}`;
+}
+
 function run(batch: BatchMeta, steps: Step[]): Json {
   const model: Model = {
     objects: [],
@@ -177,6 +211,8 @@ function run(batch: BatchMeta, steps: Step[]): Json {
           entry.frame = s.frame;
           entry.parent = parent;
           model.frames[s.frame]!.push(entry);
+          derivedOnAdd(entry.expected);
+          model.frameFields[s.frame]!.inferDone = true;
         }
         break;
       }
@@ -225,6 +261,7 @@ function run(batch: BatchMeta, steps: Step[]): Json {
           }
           entry.handle.addClassifierMeta(classifier);
           entry.expected.classifierItems = json(entry.handle).classifierItems;
+          appendClassifierText(entry.expected, classifier.labelInfoItems.map((label) => label.resultLabel));
         });
         break;
       }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidValueError, MetaStateError, StaleHandleError } from "../errors/errors.js";
 import { inCall, makeBuffer, openCall, requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import type { BatchMeta } from "./batch-meta.js";
-import type { ObjectMeta } from "./object-meta.js";
+import { objectCoreOf, type ObjectMeta } from "./object-meta.js";
 
 // `npm test` builds the addon first; a missing addon is a failure, not a skip.
 const addon = requireStandaloneBinding();
@@ -459,38 +459,33 @@ describe("metadata over the native binding", () => {
     });
   });
 
-  describe("long labels (DeepStream's pResult_label)", () => {
-    it("keeps a label past 127 bytes whole, and a short one written over it replaces it", () => {
-      const long = `car ${"très long ".repeat(40)}`; // 444 bytes
+  describe("result labels (DeepStream's result_label, never pResult_label)", () => {
+    it("refuses a label past 127 bytes natively too, and a label written over another replaces it", () => {
+      // nvinfer copies labels into result_label's 128 bytes (gstnvinfer_meta_utils.cpp:317) and
+      // writes no pResult_label, which deepstream-app copies into 128 bytes (deepstream_app.c
+      // ~1336-1364): a longer label is an error, never cut.
+      const full = `${"é".repeat(63)}a`; // 127 bytes
       const buf = buffer();
-      inCall(addon, buf, 1, (batch) => {
+      inCall(addon, buf, 1, (batch, call) => {
         const obj = batch.acquireObjectMeta();
         batch.frameItems[0]!.addObjectMeta(obj);
-        const classifier = batch.acquireClassifierMeta();
-        for (const name of [long, "short"]) {
-          const label = batch.acquireLabelInfo();
-          label.resultLabel = name;
-          classifier.addLabelInfo(label);
+        const row = objectCoreOf(obj)!.row;
+        const label = { numClasses: 0, resultLabel: `${full}b`, resultClassId: 0, labelId: 0, resultProb: 0.5 };
+        const classifier = { numLabels: 1, uniqueComponentId: 0, classifierType: "", labels: [label] };
+        expect(() => addon.meta.addClassifier(call.callId, row, classifier)).toThrow(
+          "Expected at most 127 bytes (UTF-8) for NvDsLabelInfo[0].result_label but received 128 bytes",
+        );
+        const ok = batch.acquireClassifierMeta();
+        for (const name of [full, "short"]) {
+          const info = batch.acquireLabelInfo();
+          info.resultLabel = name;
+          ok.addLabelInfo(info);
         }
-        obj.addClassifierMeta(classifier);
+        obj.addClassifierMeta(ok);
       });
       inCall(addon, buf, 1, (batch) => {
-        const labels = batch.frameItems[0]!.objectItems[0]!.classifierItems[0]!.labelInfoItems;
-        expect(labels.map((label) => label.resultLabel)).toEqual([long, "short"]);
-      });
-      // A label info from the pool that held a long label reads back short once rewritten:
-      // nothing of the old pResult_label is left.
-      inCall(addon, buf, 1, (batch) => {
-        const obj = batch.frameItems[0]!.objectItems[0]!;
-        const classifier = obj.classifierItems[0]!;
-        for (const label of [...classifier.labelInfoItems]) classifier.removeLabelInfo(label);
-        const again = batch.acquireLabelInfo();
-        again.resultLabel = "tiny";
-        classifier.addLabelInfo(again);
-      });
-      inCall(addon, buf, 1, (batch) => {
-        const labels = batch.frameItems[0]!.objectItems[0]!.classifierItems[0]!.labelInfoItems;
-        expect(labels.map((label) => label.resultLabel)).toEqual(["tiny"]);
+        const classifiers = batch.frameItems[0]!.objectItems[0]!.classifierItems;
+        expect(classifiers.map((c) => c.labelInfoItems.map((label) => label.resultLabel))).toEqual([[full, "short"]]);
       });
     });
   });

@@ -52,6 +52,10 @@ function call(frames = 2): { batch: BatchMeta; scope: TransformScope; calls: str
 
 const TRANSPARENT = { red: 0, green: 0, blue: 0, alpha: 0 };
 
+const RED = { red: 1, green: 0, blue: 0, alpha: 1 };
+const WHITE = { red: 1, green: 1, blue: 1, alpha: 1 };
+const BLACK = { red: 0, green: 0, blue: 0, alpha: 1 };
+
 /** A rectangle as toJSON gives it: DeepStream's zeroed NvOSD_RectParams with `changes`. */
 function rectJSON(changes: Partial<RectParams> = {}): RectParams {
   const zero = { left: 0, top: 0, width: 0, height: 0, borderWidth: 0, borderColor: TRANSPARENT, hasBgColor: false, bgColor: TRANSPARENT };
@@ -239,8 +243,9 @@ describe("validation messages (TypeScript names, one shape)", () => {
     expect(() => (label.resultClassId = -1)).toThrow("Expected an integer from 0 to 4294967295 for LabelInfo.resultClassId but received -1");
     expect(() => (label.labelId = 0.5)).toThrow("Expected an integer from 0 to 4294967295 for LabelInfo.labelId but received 0.5");
     expect(() => (label.numClasses = NaN)).toThrow("Expected an integer from 0 to 4294967295 for LabelInfo.numClasses but received NaN");
-    label.resultLabel = "é".repeat(64); // beyond 127 bytes: DeepStream's pResult_label (metadata-native.test.ts)
-    expect(() => (label.resultLabel = "é".repeat(32768))).toThrow("Expected at most 65535 bytes (UTF-8) for LabelInfo.resultLabel but received 65536 bytes");
+    label.resultLabel = `${"é".repeat(63)}a`; // 127 bytes: the whole of DeepStream's result_label
+    // Longer is refused, never cut: nvinfer writes no pResult_label and deepstream-app copies it into 128 bytes.
+    expect(() => (label.resultLabel = "é".repeat(64))).toThrow("Expected at most 127 bytes (UTF-8) for LabelInfo.resultLabel but received 128 bytes");
     expect(() => (label.resultLabel = "a\0b")).toThrow(InvalidValueError);
     const classifier = batch.acquireClassifierMeta();
     expect(() => (classifier.classifierType = "t".repeat(128))).toThrow(
@@ -386,7 +391,7 @@ describe("staging and defaults", () => {
     expect(user.asTensorOutput()).toBeUndefined();
   });
 
-  it("an acquired object has DeepStream's defaults without a native read", () => {
+  it("an acquired object has DeepStream's defaults and nvinfer's border and font, without a native read", () => {
     const { batch, calls } = call();
     const obj = batch.acquireObjectMeta();
     expect(obj.toJSON()).toEqual({
@@ -396,8 +401,8 @@ describe("staging and defaults", () => {
       confidence: 0,
       trackerConfidence: 0,
       label: "",
-      rectParams: rectJSON(),
-      textParams: textJSON(),
+      rectParams: rectJSON({ borderWidth: 3, borderColor: RED }), // gstnvinfer_meta_utils.cpp:179-182
+      textParams: textJSON({ font: { name: "Serif", size: 11, color: WHITE }, setBgColor: true, bgColor: BLACK }), // 199-206
       maskParams: null,
       detectorBboxInfo: { left: 0, top: 0, width: 0, height: 0 },
       trackerBboxInfo: { left: 0, top: 0, width: 0, height: 0 },
@@ -415,7 +420,7 @@ describe("staging and defaults", () => {
     expect(obj.rectParams.borderColor).toBe(obj.rectParams.borderColor);
     expect(obj.textParams.font).toBe(obj.textParams.font);
     obj.textParams.font.color.red = 0.5;
-    expect(JSON.parse(JSON.stringify(obj.textParams.font))).toEqual({ name: "", size: 0, color: { red: 0.5, green: 0, blue: 0, alpha: 0 } });
+    expect(JSON.parse(JSON.stringify(obj.textParams.font))).toEqual({ name: "Serif", size: 11, color: { red: 0.5, green: 1, blue: 1, alpha: 1 } });
     expect(Object.isFrozen(obj.miscObjInfo)).toBe(true);
   });
 

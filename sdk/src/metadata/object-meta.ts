@@ -359,6 +359,8 @@ export class ObjectMeta {
     const index = scope.meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
     classifierInternals.markAdded(classifier, core, index);
     core.classifierItems = undefined;
+    const labels = classifier.labelInfoItems.map((label) => label.resultLabel).filter((label) => label !== "");
+    if (labels.length > 0) core.appendClassifierText(labels);
   }
 
   /**
@@ -569,7 +571,9 @@ export function objectAtRow(scope: TransformScope, row: number): ObjectMeta {
 /** @internal A new object from the batch's pool. */
 export function acquireObject(scope: TransformScope): ObjectMeta {
   const row = scope.acquireRow();
-  const object = new ObjectMeta(new ObjectCore(scope, row, STAGED, -1));
+  const core = new ObjectCore(scope, row, STAGED, -1);
+  core.applyNvinferRow();
+  const object = new ObjectMeta(core);
   (scope.objects ??= [])[row] = object;
   return object;
 }

@@ -4,6 +4,7 @@
  * what setters and `add*` methods accept: every member optional.
  */
 import type { NativeArrow, NativeCircle, NativeColor, NativeLine, NativeMask, NativeRect, NativeText } from "../native/meta-binding.js";
+import { NVINFER_OBJECT } from "../protocol/transform-state.js";
 import {
   checkBoolean,
   checkCString,
@@ -481,6 +482,30 @@ export function makeText(init: unknown, name: string): Readonly<TextParams> {
     setBgColor: optional(value.setBgColor, false, checkBoolean, `${name}.setBgColor`),
     bgColor: makeColor(value.bgColor, `${name}.bgColor`, TRANSPARENT),
   });
+}
+
+/**
+ * The text every object of a bulk add gets (`FrameMeta.addObjects`' `labelText`): nvinfer's
+ * font and background unless given; null for `false` (no text).
+ *
+ * @internal
+ */
+export function makeLabelText(init: unknown, name: string): NativeText | null {
+  if (init === false) return null;
+  const value = checkObject(init ?? {}, name);
+  const font = checkObject(value.font ?? {}, `${name}.font`);
+  return {
+    displayText: "",
+    xOffset: 0,
+    yOffset: 0,
+    font: {
+      name: optional(font.name, NVINFER_OBJECT.fontName, checkCString, `${name}.font.name`),
+      size: optional(font.size, NVINFER_OBJECT.fontSize, checkUint32, `${name}.font.size`),
+      color: makeColor(font.color, `${name}.font.color`, NVINFER_OBJECT.fontColor),
+    },
+    setBgColor: optional(value.setBgColor, NVINFER_OBJECT.setBgColor === 1, checkBoolean, `${name}.setBgColor`),
+    bgColor: makeColor(value.bgColor, `${name}.bgColor`, NVINFER_OBJECT.textBgColor),
+  };
 }
 
 /** @internal A checked, frozen display line. */

@@ -193,6 +193,8 @@ export interface NativeBulkOptions {
   uniqueComponentId: number;
   borderWidth: number;
   borderColor: NativeColor;
+  /** Every object's text params (display_text = its label, offsets from its box); null or absent: none. */
+  text?: NativeText | null;
   /** obj_label = labels[class_id] when in range. */
   labels?: string[] | undefined;
 }
@@ -274,6 +276,11 @@ export interface StandaloneHarness {
   closeCall(callId: number): void;
   /** Attaches nvinfer-shaped tensor output (portable only) at a level; returns the user meta index in this call. */
   addTensorOutput(callId: number, level: UserMetaLevel, owner: number, output: Omit<NativeTensorOutput, "layers"> & { layers: (Omit<NativeTensorLayer, "host" | "devicePointer"> & { data: Uint8Array })[] }): number;
+  /**
+   * Writes the object's row (as the table holds it) unchecked, as a C writer upstream could
+   * (nvinfer's confidence 1.25, crop mode's negative widths): for tests of what elements keep.
+   */
+  writeObjectAsUpstream(callId: number, row: number): void;
   /** Frees the buffer now (otherwise GC does). */
   releaseBuffer(buffer: object): void;
   /**

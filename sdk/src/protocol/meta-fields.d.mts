@@ -71,3 +71,13 @@ export const STRUCTS: Readonly<Record<string, Struct>>;
 export const STATE_HEADER: readonly { readonly name: string; readonly doc: string }[];
 export const FRAME: RecordTable;
 export const OBJECT: RecordTable;
+
+/** One of nvinfer's object defaults (`NVINFER_OBJECT`). */
+export interface NvinferDefault {
+  readonly name: string;
+  readonly c: "uint32_t" | "int32_t" | "float" | "string" | "color";
+  readonly value: number | string | readonly [number, number, number, number];
+  readonly ds: string;
+  readonly line: number;
+}
+export const NVINFER_OBJECT: readonly NvinferDefault[];

@@ -354,3 +354,27 @@ export const OBJECT = {
     { name: "frameIndex", doc: "Index of the frame the object is in, -1 when not added (filled by native)." },
   ],
 };
+
+/**
+ * What nvinfer writes into every object it detects besides the detection itself, and what
+ * ds-element writes by default wherever detections are written (bulk `frame.addObjects()`, one
+ * by one with `batch.acquireObjectMeta()`, classifier labels): DeepStream 9.1's
+ * gst-plugins/gst-nvinfer/gstnvinfer_meta_utils.cpp, attach_metadata_detector (`line`s below)
+ * and attach_metadata_classifier (~270-348, the same text params). nvinfer's per-class
+ * colours default to the red border below for every class (gstnvinfer_property_parser.cpp
+ * ~1355-1361). docs/metadata.md has the whole table, with where a user overrides each value.
+ *
+ * Columns: name (TypeScript), c (the C++ constant's type; `color`: an NvOSD_ColorParams as
+ * [red, green, blue, alpha]), value, ds (the NvDsObjectMeta member), line (where nvinfer sets it).
+ */
+export const NVINFER_OBJECT = [
+  { name: "borderWidth", c: "uint32_t", value: 3, ds: "rect_params.border_width", line: 179 },
+  { name: "borderColor", c: "color", value: [1, 0, 0, 1], ds: "rect_params.border_color", line: 182 },
+  { name: "fontName", c: "string", value: "Serif", ds: "text_params.font_params.font_name", line: 203 },
+  { name: "fontSize", c: "uint32_t", value: 11, ds: "text_params.font_params.font_size", line: 204 },
+  { name: "fontColor", c: "color", value: [1, 1, 1, 1], ds: "text_params.font_params.font_color", line: 205 },
+  { name: "setBgColor", c: "int32_t", value: 1, ds: "text_params.set_bg_clr", line: 199 },
+  { name: "textBgColor", c: "color", value: [0, 0, 0, 1], ds: "text_params.text_bg_clr", line: 200 },
+  // y_offset = rect_params.top - 10: the label sits above the box's top left corner.
+  { name: "textAbove", c: "float", value: 10, ds: "text_params.y_offset", line: 197 },
+];

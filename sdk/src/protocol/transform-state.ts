@@ -205,3 +205,28 @@ export const OBJECT_FIELDS: readonly RecordField[] = [
 
 /** ObjectMeta's members in the order of its API and toJSON (before parent and the lists). */
 export const OBJECT_MEMBERS = ["classId", "objectId", "uniqueComponentId", "confidence", "trackerConfidence", "label", "rectParams", "textParams", "maskParams", "detectorBboxInfo", "trackerBboxInfo", "miscObjInfo"] as const;
+
+// ---------------------------------------------------------------- nvinfer's object defaults
+
+/**
+ * What nvinfer writes into each object it detects besides the detection (DeepStream 9.1,
+ * gstnvinfer_meta_utils.cpp attach_metadata_detector): ds-element's defaults for objects it writes.
+ */
+export const NVINFER_OBJECT = {
+  /** `rect_params.border_width` (line 179). */
+  borderWidth: 3,
+  /** `rect_params.border_color` (line 182). */
+  borderColor: { red: 1, green: 0, blue: 0, alpha: 1 },
+  /** `text_params.font_params.font_name` (line 203). */
+  fontName: "Serif",
+  /** `text_params.font_params.font_size` (line 204). */
+  fontSize: 11,
+  /** `text_params.font_params.font_color` (line 205). */
+  fontColor: { red: 1, green: 1, blue: 1, alpha: 1 },
+  /** `text_params.set_bg_clr` (line 199). */
+  setBgColor: 1,
+  /** `text_params.text_bg_clr` (line 200). */
+  textBgColor: { red: 0, green: 0, blue: 0, alpha: 1 },
+  /** `text_params.y_offset` (line 197). */
+  textAbove: 10,
+} as const;

@@ -413,7 +413,7 @@ describe("push", () => {
       textParams: { displayText: "plate of car" },
       userMetaItems: [{ metaType: "ACME.OCR.RAW", kind: "bytes", bytes: [65, 66] }],
     });
-    expect(blueCar).toMatchObject({ confidence: f(0.6), rectParams: { borderWidth: 0 }, userMetaItems: [] });
+    expect(blueCar).toMatchObject({ confidence: f(0.6), rectParams: { borderWidth: 3 }, userMetaItems: [] });
     expect(out.userMetaItems).toMatchObject([{ metaType: "ACME.SITE.CONFIG", json: { highlight: "red" } }]);
   });
 

@@ -50,6 +50,11 @@ describe("template-element-name", () => {
     expect(classifier).toMatchObject({ uniqueComponentId: 2, numLabels: 1 });
     expect(classifier!.labelInfoItems[0]).toMatchObject({ resultClassId: 2, resultLabel: "red", numClasses: 6 });
     expect(classifier!.labelInfoItems[0]!.resultProb).toBeGreaterThan(0.9);
+    // As nvinfer's classifier: the label is appended to the object's text for nvdsosd / dsosd
+    // to draw (here the upstream objects had no label: nvinfer's font first), and the frame
+    // is marked as inferred on.
+    expect(out.frameItems[0]!.objectItems[0]!.textParams).toMatchObject({ displayText: " red ", xOffset: 10, yOffset: 0, font: { name: "Serif", size: 11 } });
+    expect(out.frameItems.map((frame) => frame.inferDone)).toEqual([true, true]);
   });
 
   it("classifies only the objects it operates on: class ids, component id, size", async () => {

@@ -24,6 +24,20 @@ describe("template-element-name", () => {
     expect(top + height / 2).toBeCloseTo(80, 0);
     expect(width).toBeGreaterThan(36);
     expect(width).toBeLessThan(44);
+    // What nvinfer's detector writes besides the box (docs/metadata.md): untracked, the box as
+    // detectorBboxInfo, a 3 px red border, the label as text above the box in Serif 11 white on
+    // black (what nvdsosd / dsosd draw), and the frame marked as inferred on (nvtracker reads it).
+    expect(objects[0]).toMatchObject({ objectId: -1, detectorBboxInfo: { left, top, width, height } });
+    expect(objects[0]!.rectParams).toMatchObject({ borderWidth: 3, borderColor: { red: 1, green: 0, blue: 0, alpha: 1 } });
+    expect(objects[0]!.textParams).toEqual({
+      displayText: "ball",
+      xOffset: Math.trunc(left),
+      yOffset: Math.max(0, Math.trunc(top - 10)),
+      font: { name: "Serif", size: 11, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
+      setBgColor: true,
+      bgColor: { red: 0, green: 0, blue: 0, alpha: 1 },
+    });
+    expect(out.frameItems[0]!.inferDone).toBe(true);
   });
 
   it("gives every frame of a batch its own detections (several sources after nvstreammux)", async () => {
@@ -52,6 +66,8 @@ describe("template-element-name", () => {
     const out = await harness.push({ frames: [{ width: 320, height: 240, format: "RGB", pixels: new Uint8Array(320 * 240 * 3) }] });
     await harness.stop();
     expect(out.frameItems[0]!.objectItems).toEqual([]);
+    // Inferred on all the same: nvinfer sets bInferDone on every frame it runs on (gstnvinfer_meta_utils.cpp:61).
+    expect(out.frameItems[0]!.inferDone).toBe(true);
   });
 
   it("refuses a bad property value and a missing labels file, naming them", async () => {

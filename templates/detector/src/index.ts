@@ -51,7 +51,8 @@ export default class Detector extends InferenceElement.define({
       const transform = inference.transforms[i]!;
       const kept = nms(images[i]!, { iouThreshold: this.props.iouThreshold });
       const boxes = mapBoxes(kept, transform);
-      frame.addObjects({ ...boxes, labels: this.classNames, uniqueComponentId: this.props.uniqueComponentId, borderWidth: 2, borderColor: { green: 1 } });
+      // What nvinfer writes (docs/metadata.md): untracked objects, a 3 px red border, the label as text above the box.
+      frame.addObjects({ ...boxes, labels: this.classNames, uniqueComponentId: this.props.uniqueComponentId });
     }
   }
 }

@@ -8,7 +8,17 @@
  */
 import { MetaStateError, StaleHandleError } from "../../errors/errors.js";
 import type { NativeText } from "../../native/meta-binding.js";
-import { OBJ_STRIDE } from "../../protocol/transform-state.js";
+import {
+  NVINFER_OBJECT,
+  OBJ_DETECTOR_BBOX_INFO,
+  OBJ_RECT_PARAMS_BORDER_COLOR,
+  OBJ_RECT_PARAMS_BORDER_WIDTH,
+  OBJ_RECT_PARAMS_HEIGHT,
+  OBJ_RECT_PARAMS_LEFT,
+  OBJ_RECT_PARAMS_TOP,
+  OBJ_RECT_PARAMS_WIDTH,
+  OBJ_STRIDE,
+} from "../../protocol/transform-state.js";
 import type { ClassifierMeta } from "../classifier-meta.js";
 import { ADDED, REMOVED, STAGED, type HandleState } from "./handle-checks.js";
 import type { TransformScope } from "./transform-scope.js";
@@ -18,16 +28,25 @@ import { maskFromNative, type MaskParams } from "../values.js";
 export const OBJECT = "ObjectMeta";
 const NONE: readonly never[] = Object.freeze([]);
 
-/** A fresh object's text params: DeepStream's zeroed NvOSD_TextParams. */
+/**
+ * A fresh object's text params: nvinfer's (attach_metadata_detector, gstnvinfer_meta_utils.cpp
+ * ~194-206): font "Serif" 11 white on black, no text yet (its label at addObjectMeta).
+ */
 export function emptyText(): NativeText {
   return {
     displayText: "",
     xOffset: 0,
     yOffset: 0,
-    font: { name: "", size: 0, color: { red: 0, green: 0, blue: 0, alpha: 0 } },
-    setBgColor: false,
-    bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
+    font: { name: NVINFER_OBJECT.fontName, size: NVINFER_OBJECT.fontSize, color: { ...NVINFER_OBJECT.fontColor } },
+    setBgColor: NVINFER_OBJECT.setBgColor === 1,
+    bgColor: { ...NVINFER_OBJECT.textBgColor },
   };
+}
+
+/** Where nvinfer puts an object's label: above its box's top left corner (`y_offset = top - 10`, clamped at 0 here). */
+export function labelOffsets(left: number, top: number): { xOffset: number; yOffset: number } {
+  const clamp = (value: number) => (value > 0 ? Math.min(Math.trunc(value), 4294967295) : 0);
+  return { xOffset: clamp(left), yOffset: clamp(top - NVINFER_OBJECT.textAbove) };
 }
 
 export class ObjectCore {
@@ -74,6 +93,54 @@ export class ObjectCore {
       this.fresh = false;
       this.maskLoaded = false;
     }
+  }
+
+  /**
+   * A fresh object's row gets nvinfer's border (3 px red; attach_metadata_detector
+   * gstnvinfer_meta_utils.cpp:179-189): what `acquireObjectMeta()` hands out.
+   */
+  applyNvinferRow(): void {
+    const table = this.scope.table;
+    table[this.base + OBJ_RECT_PARAMS_BORDER_WIDTH] = NVINFER_OBJECT.borderWidth;
+    const { red, green, blue, alpha } = NVINFER_OBJECT.borderColor;
+    table.set([red, green, blue, alpha], this.base + OBJ_RECT_PARAMS_BORDER_COLOR);
+  }
+
+  /**
+   * What nvinfer derives from a detection when it adds it (gstnvinfer_meta_utils.cpp:171-197),
+   * for a fresh object at addObjectMeta: `detector_bbox_info` is the box unless written, the
+   * text is the label unless one was written, placed above the box unless offsets were written.
+   */
+  deriveOnAdd(): void {
+    const table = this.scope.table;
+    const base = this.base;
+    const left = table[base + OBJ_RECT_PARAMS_LEFT] as number;
+    const top = table[base + OBJ_RECT_PARAMS_TOP] as number;
+    const detector = base + OBJ_DETECTOR_BBOX_INFO;
+    if (table[detector] === 0 && table[detector + 1] === 0 && table[detector + 2] === 0 && table[detector + 3] === 0) {
+      table.set([left, top, table[base + OBJ_RECT_PARAMS_WIDTH] as number, table[base + OBJ_RECT_PARAMS_HEIGHT] as number], detector);
+    }
+    // Sent in any case: the pool's text params are zeros, a fresh object's are nvinfer's font.
+    const text = this.textStore();
+    this.textChanged = true;
+    if (text.displayText === "" && this.label !== undefined && this.label !== "") text.displayText = this.label;
+    if (text.displayText !== "" && text.xOffset === 0 && text.yOffset === 0) Object.assign(text, labelOffsets(left, top));
+  }
+
+  /**
+   * nvinfer's classifier appends its result labels to the object's text
+   * (attach_metadata_classifier, gstnvinfer_meta_utils.cpp:326-350): `display_text + " " +`
+   * each label followed by a space; an object without text first gets nvinfer's text params.
+   */
+  appendClassifierText(labels: readonly string[]): void {
+    const text = this.textStore();
+    if (text.displayText === "") {
+      const table = this.scope.table;
+      Object.assign(text, emptyText(), labelOffsets(table[this.base + OBJ_RECT_PARAMS_LEFT] as number, table[this.base + OBJ_RECT_PARAMS_TOP] as number));
+    }
+    text.displayText = `${text.displayText} ${labels.map((label) => `${label} `).join("")}`;
+    this.textChanged = true;
+    this.touch();
   }
 
   /** Throws unless the object may be used: its call is running and it was not removed. */

@@ -15,11 +15,6 @@ import { InvalidTypeError, InvalidValueError } from "../../errors/errors.js";
 
 /** DeepStream's MAX_LABEL_SIZE minus the NUL: the longest obj_label / result_label in bytes. */
 export const MAX_LABEL_BYTES = 127;
-/**
- * The longest `LabelInfo.resultLabel` in bytes: beyond 127, DeepStream keeps the whole label in
- * `pResult_label` (and its first bytes in `result_label`), as nvinfer does for long labels.
- */
-export const MAX_RESULT_LABEL_BYTES = 65535;
 /** DeepStream's "no confidence" marker. */
 export const NO_CONFIDENCE = -0.1;
 /** The same marker as native code stores it (a float): reading back -0.1 gives this. */
