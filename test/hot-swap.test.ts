@@ -125,9 +125,11 @@ describe("InferenceElement: model changed while PLAYING", () => {
 
 /**
  * Bounds for the storm test (growth over the first sample, taken at PLAYING with the first model
- * loaded). Measured with SWAP_STORM_S=60 on the 2-core CI machine under a load average of ~10:
- * 1 097 changes in 63 s, 1 895 frames out of the 1 890 the source's clock made (100 %), threads
- * 12 → 15 at most, RSS 318 → 544 MB at most (237 MB at the end), the last model running. On main
- * every change started its own load (issue 29: 612 threads and 7 GB in 30 s).
+ * loaded). Measured with SWAP_STORM_S=60 on the 2-core CI machine under a load average of ~10,
+ * twice: 1 097 and 1 071 changes, 1 895 of 1 890 and 1 944 of 1 985 frames the source's clock
+ * made (100 %, 98 %), threads 12 → 15 at most, RSS 318 → 544 MB at most both times (237 and
+ * 375 MB at the end), the last model running. The 12 s run takes ~27 s. Before (issue 29) every
+ * change started a load of its own: 8 s of it reached 122 threads and 847 MB, let 22 of 334
+ * frames through and aborted the process.
  */
 const STORM_FIGURES = { maxExtraThreads: 12, maxExtraRssMb: 400 };

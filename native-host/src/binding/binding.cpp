@@ -103,6 +103,8 @@ class Binding final : public JsExecutor {
   bool string_property(napi_value object, const char* name, std::string* text);
   std::string received(Napi::Value value);
   void throw_type_error(const std::string& message);
+  // False, with a TypeError thrown, when `value` is not a number (the instanceId argument).
+  bool expect_instance_id(const Napi::Value& value);
 
   Napi::Env env_;
   Napi::ObjectReference json_;
@@ -203,10 +205,7 @@ Napi::Value Binding::set_handlers(const Napi::CallbackInfo& info) {
 Napi::Value Binding::log(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!info[0].IsNumber()) {
-    self->throw_type_error("Expected an instance id for instanceId but received " + self->received(info[0]));
-    return env.Undefined();
-  }
+  if (!self->expect_instance_id(info[0])) return env.Undefined();
   int level = info[1].IsNumber() ? info[1].As<Napi::Number>().Int32Value() : 0;
   if (level < DSNODE_LOG_ERROR || level > DSNODE_LOG_TRACE) {
     self->throw_type_error("Expected a log level from 1 to 7 for level but received " + self->received(info[1]));
@@ -232,10 +231,7 @@ Napi::Value Binding::log(const Napi::CallbackInfo& info) {
 Napi::Value Binding::post_error(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!info[0].IsNumber()) {
-    self->throw_type_error("Expected an instance id for instanceId but received " + self->received(info[0]));
-    return env.Undefined();
-  }
+  if (!self->expect_instance_id(info[0])) return env.Undefined();
   if (!info[1].IsString()) {
     self->throw_type_error("Expected a string for message but received " + self->received(info[1]));
     return env.Undefined();
@@ -247,6 +243,12 @@ Napi::Value Binding::post_error(const Napi::CallbackInfo& info) {
     g_warning("dsnode: (element gone) %s\n%s", message.c_str(), debug.c_str());
   }
   return env.Undefined();
+}
+
+bool Binding::expect_instance_id(const Napi::Value& value) {
+  if (value.IsNumber()) return true;
+  throw_type_error("Expected an instance id for instanceId but received " + received(value));
+  return false;
 }
 
 Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
@@ -263,10 +265,7 @@ Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
 Napi::Value Binding::run_with_deadline(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!info[0].IsNumber()) {
-    self->throw_type_error("Expected an instance id for instanceId but received " + self->received(info[0]));
-    return env.Undefined();
-  }
+  if (!self->expect_instance_id(info[0])) return env.Undefined();
   if (!info[1].IsString()) {
     self->throw_type_error("Expected a string for what but received " + self->received(info[1]));
     return env.Undefined();
@@ -306,10 +305,7 @@ Napi::Value Binding::run_with_deadline(const Napi::CallbackInfo& info) {
 Napi::Value Binding::call_deadline_ms(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!info[0].IsNumber()) {
-    self->throw_type_error("Expected an instance id for instanceId but received " + self->received(info[0]));
-    return env.Undefined();
-  }
+  if (!self->expect_instance_id(info[0])) return env.Undefined();
   Instance* instance = Handoff::get().find_instance(info[0].As<Napi::Number>().Int32Value());
   return Napi::Number::New(env, instance == nullptr ? 0 : static_cast<double>(instance->timeout_ns() / 1000000));
 }
