@@ -103,7 +103,7 @@ describe("JavaScript outside any call that does not return ends as an element er
     ["timer", "queue", "listOnTimeout"],
     ["immediate", "direct", "processImmediate"],
     ["microtask", "queue", "runMicrotask"],
-  ])("an endless loop in a %s (%s hand-off): interrupted, an element error, the pipeline stops by itself", (hook, handoff, scheduler) => {
+  ])("an endless loop scheduled by transform() (hook=%s, %s hand-off): interrupted, an element error, the pipeline stops by itself", (hook, handoff, scheduler) => {
     // Without the deadline the live source would run 30 s; the run is killed at 40 s.
     const { value: run, seconds } = timed(() =>
       launch(`${live} ! stuck hook=${hook} after=3 ! fakesink`, { ...fixtures, timeoutMs: 40_000, env: { DS_ELEMENT_HANDOFF: handoff } }),
