@@ -1,7 +1,7 @@
 // `ds-element dev` runs a live pipeline; edits of the element's source
 // reach it at the next buffer without stopping it or losing a buffer (start() on the new code
 // before stop() on the old, onHotReload carrying state over), and an edit that does not build,
-// or whose start() throws, keeps the running code and says why.
+// or whose start() throws, never returns or never settles, keeps the running code and says why.
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -105,6 +105,35 @@ describe("ds-element dev on a live pipeline", () => {
     const frames = buffers().map(([, frameNum]) => Number(frameNum));
     expect(frames).toEqual(Array.from({ length: frames.length }, (_, i) => i));
     expect(read().filter((line) => line.startsWith("start") || line.startsWith("stop"))).toEqual(["start A", "start B", "stop A", "start E", "stop B"]);
+    expect(exited, output).toBeUndefined();
+  });
+
+  // Issue 29: a start() that never returned used to stop the frames for good, silently, and no
+  // later build ever took over.
+  it("drops a new build whose start() never returns (interrupted at the deadline), and frames flow on", async () => {
+    edit('const VERSION: string = "E";', 'const VERSION: string = "L";');
+    await until("the deadline message", () => /devprobe \(instance 1\): build \d+ failed to start: start\(\) did not return within 4 s: its JavaScript was interrupted .*; still running build \d+/.test(output));
+    const before = buffers().length;
+    await until("more buffers after the interrupted start", () => buffers().length >= before + 15);
+    expect(versionsSeen()).toEqual(new Set(["A", "B", "E"]));
+    expect(exited, output).toBeUndefined();
+  });
+
+  it("drops a new build whose start() never settles (abandoned at the deadline), and frames flow on", async () => {
+    edit('const VERSION: string = "L";', 'const VERSION: string = "N";');
+    await until("the deadline message", () => /devprobe \(instance 1\): build \d+ failed to start: start\(\) did not finish within 4 s: its Promise was abandoned .*; still running build \d+/.test(output));
+    const before = buffers().length;
+    await until("more buffers after the abandoned start", () => buffers().length >= before + 15);
+    expect(versionsSeen()).toEqual(new Set(["A", "B", "E"]));
+  });
+
+  it("takes a fixed build after those, without losing a buffer or stopping the pipeline", async () => {
+    edit('const VERSION: string = "N";', 'const VERSION: string = "F";');
+    await until("buffers through the fixed build", () => versionsSeen().has("F"));
+    const frames = buffers().map(([, frameNum]) => Number(frameNum));
+    expect(frames).toEqual(Array.from({ length: frames.length }, (_, i) => i));
+    expect(read().filter((line) => line.startsWith("start") || line.startsWith("stop"))).toEqual(["start A", "start B", "stop A", "start E", "stop B", "start F", "stop E"]);
+    expect(output).not.toContain("ERROR: from element");
     expect(exited, output).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
 // Every way user code can fail ends in a pipeline ERROR that names the element
 // and shows the user's file:line — never a crash, never a hang of the host process.
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -169,6 +169,17 @@ describe("broken bundles", () => {
     rmSync(bundle);
     const run = launch(`${source} ! throwsync ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin") });
     expectElementError(run, "throwsync", bundle);
+  });
+
+  it("an index.js that is not a regular file (a FIFO) is refused at once, not read (issue 29)", () => {
+    const dist = copyOfFixtures();
+    const bundle = join(dist, "ds-elements", "throwsync", "index.js");
+    rmSync(bundle);
+    execFileSync("mkfifo", [bundle]);
+    // Reading a FIFO nobody writes to blocks in the kernel, where no deadline reaches.
+    const run = launch(`${source} ! throwsync ! fakesink`, { dists: [dist], registry: join(dist, "..", "registry.bin"), timeoutMs: 30_000 });
+    rmSync(bundle);
+    expectElementError(run, "throwsync", `Expected the bundle of element throwsync at ${bundle} but received a FIFO (named pipe), not a regular file; run \`ds-element build\` again`);
   });
 });
 

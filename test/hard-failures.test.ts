@@ -92,6 +92,38 @@ describe("a call into JS that does not return ends as an error at its deadline",
   });
 });
 
+// Issue 29: JavaScript outside any call (a timer, an immediate, a Promise reaction) that never
+// returns used to hold the one isolate forever, the streaming thread waiting for it with no limit.
+describe("JavaScript outside any call that does not return ends as an element error at the deadline", () => {
+  const live = "videotestsrc is-live=true num-buffers=900 ! video/x-raw,format=RGB,width=64,height=48";
+  const outside = "JavaScript outside any call (a timer, an immediate or a Promise reaction) kept the runtime for";
+
+  it.each([
+    ["timer", "direct", "listOnTimeout"],
+    ["timer", "queue", "listOnTimeout"],
+    ["immediate", "direct", "processImmediate"],
+    ["microtask", "queue", "runMicrotask"],
+  ])("an endless loop scheduled by transform() (hook=%s, %s hand-off): interrupted, an element error, the pipeline stops by itself", (hook, handoff, scheduler) => {
+    // Without the deadline the live source would run 30 s; the run is killed at 40 s.
+    const { value: run, seconds } = timed(() =>
+      launch(`${live} ! stuck hook=${hook} after=3 ! fakesink`, { ...fixtures, timeoutMs: 40_000, env: { DS_ELEMENT_HANDOFF: handoff } }),
+    );
+    expectElementError(run, "stuck");
+    expect(run.stderr).toContain(`stuck0: ${outside} `);
+    expect(run.stderr).toMatch(/kept the runtime for [0-9.]+ s without returning while the element waited to call into it: it was interrupted \(calls into JavaScript have a deadline of 2 s/);
+    expect(run.stderr).toMatch(new RegExp(`JavaScript was running at:\n\\s+at spinForever \\(.*stuck\\.ts:\\d+:\\d+\\)\n[\\s\\S]*?${scheduler}`));
+    // Node's start-up, the 2 s deadline, a tick or two and the teardown; far from the source's 30 s.
+    expect(seconds, run.output).toBeLessThan(20);
+  });
+
+  it("a microtask with the direct hand-off runs inside transform(): that call's deadline ends it", () => {
+    const run = launch(`${live} ! stuck hook=microtask after=3 ! fakesink`, { ...fixtures, timeoutMs: 40_000 });
+    expectElementError(run, "stuck");
+    expect(run.stderr).toContain("stuck0: transform() on the buffer with pts");
+    expect(run.stderr).toContain("did not return within 2 s: its JavaScript was interrupted");
+  });
+});
+
 /**
  * gst-launch in the background; resolves with its end. SIGINT goes `afterMs` after the pipeline
  * is set to PLAYING (gst-launch handles SIGINT from then on).

@@ -82,6 +82,8 @@ class Binding final : public JsExecutor {
   static Napi::Value log(const Napi::CallbackInfo& info);
   static Napi::Value post_error(const Napi::CallbackInfo& info);
   static Napi::Value live_instances(const Napi::CallbackInfo& info);
+  static Napi::Value run_with_deadline(const Napi::CallbackInfo& info);
+  static Napi::Value call_deadline_ms(const Napi::CallbackInfo& info);
 
   void start_transform(Call& call);
   bool call_handler(Call& call, int argc, v8::Local<v8::Value>* argv, v8::Local<v8::Value>* result);
@@ -101,6 +103,8 @@ class Binding final : public JsExecutor {
   bool string_property(napi_value object, const char* name, std::string* text);
   std::string received(Napi::Value value);
   void throw_type_error(const std::string& message);
+  // False, with a TypeError thrown, when `value` is not a number (the instanceId argument).
+  bool expect_instance_id(const Napi::Value& value);
 
   Napi::Env env_;
   Napi::ObjectReference json_;
@@ -150,6 +154,8 @@ Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env), isolate_(v8::
   exports.Set("postError", Napi::Function::New(env, &Binding::post_error, "postError", this));
   exports.Set("liveInstances",
       Napi::Function::New(env, &Binding::live_instances, "liveInstances", this));
+  exports.Set("runWithDeadline", Napi::Function::New(env, &Binding::run_with_deadline, "runWithDeadline", this));
+  exports.Set("callDeadlineMs", Napi::Function::New(env, &Binding::call_deadline_ms, "callDeadlineMs", this));
   metabind::install(env, exports);
   tensorbind::install(env, exports);
 #ifdef DSNODE_HAVE_TENSORRT
@@ -199,10 +205,7 @@ Napi::Value Binding::set_handlers(const Napi::CallbackInfo& info) {
 Napi::Value Binding::log(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!info[0].IsNumber()) {
-    self->throw_type_error("Expected an instance id for instanceId but received " + self->received(info[0]));
-    return env.Undefined();
-  }
+  if (!self->expect_instance_id(info[0])) return env.Undefined();
   int level = info[1].IsNumber() ? info[1].As<Napi::Number>().Int32Value() : 0;
   if (level < DSNODE_LOG_ERROR || level > DSNODE_LOG_TRACE) {
     self->throw_type_error("Expected a log level from 1 to 7 for level but received " + self->received(info[1]));
@@ -228,10 +231,7 @@ Napi::Value Binding::log(const Napi::CallbackInfo& info) {
 Napi::Value Binding::post_error(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!info[0].IsNumber()) {
-    self->throw_type_error("Expected an instance id for instanceId but received " + self->received(info[0]));
-    return env.Undefined();
-  }
+  if (!self->expect_instance_id(info[0])) return env.Undefined();
   if (!info[1].IsString()) {
     self->throw_type_error("Expected a string for message but received " + self->received(info[1]));
     return env.Undefined();
@@ -245,11 +245,69 @@ Napi::Value Binding::post_error(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+bool Binding::expect_instance_id(const Napi::Value& value) {
+  if (value.IsNumber()) return true;
+  throw_type_error("Expected an instance id for instanceId but received " + received(value));
+  return false;
+}
+
 Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
   std::vector<int> ids = Handoff::get().live_instance_ids();
   Napi::Array array = Napi::Array::New(info.Env(), ids.size());
   for (size_t i = 0; i < ids.size(); ++i) array.Set(static_cast<uint32_t>(i), ids[i]);
   return array;
+}
+
+// runWithDeadline(instanceId, what, run): run() under the deadline of the instance's calls,
+// though no call is running (dev mode starts a new build from its file watcher). Past the
+// deadline its JavaScript is terminated, and this throws an Error "<what> did not return within
+// …" whose stack says where the JavaScript was.
+Napi::Value Binding::run_with_deadline(const Napi::CallbackInfo& info) {
+  Binding* self = from(info);
+  Napi::Env env = info.Env();
+  if (!self->expect_instance_id(info[0])) return env.Undefined();
+  if (!info[1].IsString()) {
+    self->throw_type_error("Expected a string for what but received " + self->received(info[1]));
+    return env.Undefined();
+  }
+  if (!info[2].IsFunction()) {
+    self->throw_type_error("Expected a function for run but received " + self->received(info[2]));
+    return env.Undefined();
+  }
+  v8::Isolate* isolate = self->isolate_;
+  v8::EscapableHandleScope scope(isolate);
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  Handoff& handoff = Handoff::get();
+  const bool guarded = handoff.begin_guard(handoff.find_instance(info[0].As<Napi::Number>().Int32Value()));
+  v8::Local<v8::Value> result;
+  bool returned = false;
+  bool terminated = false;
+  {
+    v8::TryCatch try_catch(isolate);
+    returned = to_v8(info[2]).As<v8::Function>()->Call(context, v8::Undefined(isolate), 0, nullptr).ToLocal(&result);
+    terminated = try_catch.HasTerminated();
+    if (!returned && !terminated) try_catch.ReThrow();
+  }
+  std::string message, debug;
+  if (guarded && handoff.end_guard(&message, &debug)) {
+    message = info[1].As<Napi::String>().Utf8Value() + " " + message;
+    v8::Local<v8::Value> error = v8::Exception::Error(v8::String::NewFromUtf8(isolate, message.c_str()).ToLocalChecked());
+    error.As<v8::Object>()->Set(context, v8::String::NewFromUtf8Literal(isolate, "stack"),
+        v8::String::NewFromUtf8(isolate, (message + "\n" + debug).c_str()).ToLocalChecked()).Check();
+    isolate->ThrowException(error);
+    return env.Undefined();
+  }
+  if (!returned) return env.Undefined();  // rethrown, or terminated by Node (it is stopping)
+  return Napi::Value(env, to_napi(scope.Escape(result)));
+}
+
+// callDeadlineMs(instanceId): the deadline of the instance's calls in ms; 0 when none.
+Napi::Value Binding::call_deadline_ms(const Napi::CallbackInfo& info) {
+  Binding* self = from(info);
+  Napi::Env env = info.Env();
+  if (!self->expect_instance_id(info[0])) return env.Undefined();
+  Instance* instance = Handoff::get().find_instance(info[0].As<Napi::Number>().Int32Value());
+  return Napi::Number::New(env, instance == nullptr ? 0 : static_cast<double>(instance->timeout_ns() / 1000000));
 }
 
 // ---------------------------------------------------------------- executor

@@ -118,6 +118,14 @@ std::string describe_call_subject(const Call& call) {
   }
 }
 
+// " (calls into JavaScript have a deadline of 2 s: …)", the end of every deadline message.
+std::string deadline_advice(Instance& instance) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(instance.timeout_ns() / 1000000) / 1000);
+  return std::string(" (calls into JavaScript have a deadline of ") + seconds +
+         " s: set callTimeoutSeconds in Element.define(), or DS_ELEMENT_CALL_TIMEOUT_S; 0 = none)";
+}
+
 }  // namespace
 
 const char* handler_name(CallKind kind) {
@@ -193,7 +201,7 @@ bool Handoff::request_stop() {
   return true;
 }
 
-void Handoff::on_check(uv_check_t* handle) { ++static_cast<Handoff*>(handle->data)->progress_; }
+void Handoff::on_check(uv_check_t* handle) { static_cast<Handoff*>(handle->data)->advance_progress(); }
 
 void Handoff::stop_on_js_thread() {
   fail_everything("Node.js is shutting down with the host process");
@@ -276,6 +284,7 @@ void Handoff::call(Call& call) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (state_.load(std::memory_order_relaxed) == State::kOpen) {
+      call.instance->waiting_for_isolate.fetch_add(1, std::memory_order_relaxed);
       incoming_.push_back(&call);
       queued_.fetch_add(1);
       senders_.fetch_add(1);
@@ -347,6 +356,7 @@ void Handoff::call_direct(Call& call) {
   direct.call = &call;
   // A transform waiting for the isolate gives up when its element starts flushing (set_flushing).
   const std::atomic<bool>* abandon = call.kind == CallKind::kTransform ? &call.instance->flushing : nullptr;
+  call.instance->waiting_for_isolate.fetch_add(1, std::memory_order_relaxed);
   const bool ran = lock_host_->run_locked(&Handoff::run_direct, &call, call.instance, abandon);
   const bool completed_here = direct.call == nullptr;  // finish() took it
   direct.call = nullptr;
@@ -354,6 +364,7 @@ void Handoff::call_direct(Call& call) {
   if (settings_.statistics) statistics_.direct_calls.fetch_add(1, std::memory_order_relaxed);
   direct_users_.fetch_sub(1);
   if (!ran) {
+    call.instance->waiting_for_isolate.fetch_sub(1, std::memory_order_relaxed);
     call.outcome = Outcome::failure(kNotCalledFlushing, "");
     call.instance->unref();
     return;
@@ -375,12 +386,10 @@ void Handoff::call_direct(Call& call) {
 void Handoff::run_direct(void* data) {
   Handoff& handoff = get();
   Call& call = *static_cast<Call*>(data);
-  if (handoff.resume_pending_ && handoff.executor_ != nullptr) {
-    handoff.resume_pending_ = false;
-    handoff.executor_->resume();
-  }
+  if (handoff.resume_pending_) handoff.resume_after_outside_termination();
   if (handoff.state_.load() != State::kOpen) {
     // Stopped while we waited for the Locker.
+    call.instance->waiting_for_isolate.fetch_sub(1, std::memory_order_relaxed);
     handoff.unavailable(&call.outcome);
     call.completion.signal();
     return;
@@ -407,7 +416,7 @@ void Handoff::route_direct(void* data) {
     handoff.incoming_.clear();
     handoff.queued_.store(0);
   }
-  ++handoff.progress_;
+  handoff.advance_progress();
   route_batch(&handoff);
   handoff.route(&call);
 }
@@ -419,6 +428,7 @@ void Handoff::post(Call* call) {
   if (!unavailable(&refused)) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (state_.load(std::memory_order_relaxed) == State::kOpen) {
+      call->instance->waiting_for_isolate.fetch_add(1, std::memory_order_relaxed);
       incoming_.push_back(call);
       queued_.fetch_add(1);
       senders_.fetch_add(1);
@@ -470,7 +480,7 @@ void Handoff::drain() {
       stop_on_js_thread();
       return;
     }
-    ++progress_;
+    advance_progress();
     settle_expiries();
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -535,6 +545,7 @@ void Handoff::route_batch(void* self) {
 
 void Handoff::route(Call* call) {
   Instance* instance = call->instance;
+  instance->waiting_for_isolate.fetch_sub(1, std::memory_order_relaxed);
   if (call->kind == CallKind::kCreate && !instance->registered) {
     instance->ref();
     instance->registered = true;
@@ -552,7 +563,7 @@ void Handoff::pump(Instance* instance) {
     instance->queue.pop_front();
     instance->running = call;
     call->sequence = next_sequence_++;
-    ++progress_;
+    advance_progress();
     // seq_cst, pairs with set_flushing (Instance::running_sequence).
     instance->running_sequence.store(call->sequence);
     if (call->kind == CallKind::kTransform && instance->flushing.load()) {
@@ -666,6 +677,10 @@ void Handoff::fail_everything(const std::string& reason) {
     std::lock_guard<std::mutex> lock(expiry_mutex_);
     expiries_.clear();
     yields_.clear();
+    for (HeldRequest& request : helds_) request.waiter->unref();
+    helds_.clear();
+    for (HeldTermination& termination : held_terminations_) termination.waiter->unref();
+    held_terminations_.clear();
     expiries_pending_.store(0);
   }
   interrupter_.store(nullptr);
@@ -788,6 +803,7 @@ void Handoff::flush(Instance* instance) {
     }
   }
   for (Call* call : released) {
+    call->instance->waiting_for_isolate.fetch_sub(1, std::memory_order_relaxed);
     call->outcome = Outcome::failure(kNotCalledFlushing, "");
     call->completion.signal();
   }
@@ -820,15 +836,22 @@ void Handoff::on_interrupt() {
     }
     // JavaScript outside any call (a timer, a Promise reaction) while the expired call waits:
     // maybe the call's own continuation, maybe not; stuck, it keeps every call from settling.
-    if (!expiry.marked || expiry.progress_mark != progress_) {
+    // Guarded JavaScript (begin_guard) is left to its own deadline.
+    if (guard_instance_ != nullptr) continue;
+    if (!expiry.marked || expiry.progress_mark != progress()) {
       expiry.marked = true;
-      expiry.progress_mark = progress_;
+      expiry.progress_mark = progress();
       expiry.mark_ns = now;
       continue;
     }
     if (now - expiry.mark_ns < kStuckGraceNs) continue;
     expiry.terminated_outside = true;
     expiry.stack = executor_->capture_stack();
+    terminate_javascript();
+    return;
+  }
+  if (executing_ == nullptr && terminate_guarded()) return;
+  if (executing_ == nullptr && guard_instance_ == nullptr && terminate_held(now)) {
     terminate_javascript();
     return;
   }
@@ -846,7 +869,9 @@ bool Handoff::waits_for_isolate(Instance* instance) {
   return std::any_of(incoming_.begin(), incoming_.end(), of_instance);
 }
 
-void Handoff::update_pending() { expiries_pending_.store(static_cast<int>(expiries_.size() + yields_.size())); }
+void Handoff::update_pending() {
+  expiries_pending_.store(static_cast<int>(expiries_.size() + yields_.size() + helds_.size() + (guard_expired_ ? 1 : 0)));
+}
 
 // With expiry_mutex_ held, inside JavaScript: true (termination_ set, or JavaScript outside any
 // call to be terminated) when a flushing element's call has waited kYieldGraceNs for the isolate
@@ -864,9 +889,9 @@ bool Handoff::yield_isolate(int64_t now) {
       request.marked = false;
       continue;
     }
-    if (!request.marked || request.progress_mark != progress_) {
+    if (!request.marked || request.progress_mark != progress()) {
       request.marked = true;
-      request.progress_mark = progress_;
+      request.progress_mark = progress();
       request.mark_ns = now;
       continue;
     }
@@ -884,6 +909,127 @@ bool Handoff::yield_isolate(int64_t now) {
     return true;
   }
   return false;
+}
+
+// ---------------------------------------------------------------- JavaScript outside any call
+
+void Handoff::isolate_held(Instance* waiter, uint64_t progress_mark, int64_t since_ns) {
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    const bool known = std::any_of(helds_.begin(), helds_.end(),
+        [&](const HeldRequest& request) { return request.waiter == waiter && request.progress_mark == progress_mark; });
+    if (known || progress() != progress_mark) return;
+    waiter->ref();
+    helds_.push_back(HeldRequest{waiter, progress_mark, since_ns});
+    update_pending();
+  }
+  Watchdog::get().follow_up();
+  nudge();
+}
+
+// With expiry_mutex_ held, inside JavaScript that no call's handler runs: true (the termination
+// recorded, to be posted once the isolate is resumed) when a waiter of isolate_held() still waits
+// and the runtime has not regained control since the watchdog saw it wait.
+bool Handoff::terminate_held(int64_t now) {
+  bool terminate = false;
+  for (HeldRequest& request : helds_) {
+    if (terminate || request.progress_mark != progress() || !waits_for_isolate(request.waiter)) {
+      request.waiter->unref();
+      continue;
+    }
+    held_terminations_.push_back(HeldTermination{request.waiter, now - request.since_ns, executor_->capture_stack()});
+    terminate = true;
+  }
+  helds_.clear();
+  update_pending();
+  if (terminate) resume_pending_ = true;
+  return terminate;
+}
+
+// Under the Locker, outside JavaScript, after on_interrupt terminated JavaScript outside any call:
+// JavaScript may run again, and the waiters it held learn why they waited.
+void Handoff::resume_after_outside_termination() {
+  resume_pending_ = false;
+  if (executor_ != nullptr) executor_->resume();
+  std::vector<HeldTermination> terminations;
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    terminations.swap(held_terminations_);
+  }
+  for (HeldTermination& termination : terminations) {
+    char held[32];
+    std::snprintf(held, sizeof held, "%.1f", static_cast<double>(termination.held_ns) / 1e9);
+    const std::string where = termination.stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(termination.stack);
+    const std::string message = std::string("JavaScript outside any call (a timer, an immediate or a Promise reaction) kept the runtime for ") +
+        held + " s without returning while the element waited to call into it: it was interrupted" + deadline_advice(*termination.waiter);
+    const std::string debug = where.empty() ? "JavaScript was running; where could not be told." : "JavaScript was running at:\n" + where;
+    termination.waiter->post_error(message.c_str(), debug.c_str());
+    termination.waiter->unref();
+  }
+}
+
+bool Handoff::begin_guard(Instance* instance) {
+  if (instance == nullptr || instance->timeout_ns() <= 0 || executing_ != nullptr || guard_instance_ != nullptr) return false;
+  instance->ref();
+  advance_progress();  // calls waiting from before get the guard's deadline too
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    guard_instance_ = instance;
+    guard_started_ns_ = now_ns();
+    guard_expired_ = false;
+  }
+  guard_terminated_ = false;
+  Watchdog::get().follow_up();
+  return true;
+}
+
+bool Handoff::end_guard(std::string* message, std::string* debug) {
+  Instance* instance = guard_instance_;
+  advance_progress();  // the runtime has control: what waited meanwhile starts its wait afresh
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    guard_instance_ = nullptr;
+    guard_started_ns_ = 0;
+    guard_expired_ = false;
+    update_pending();
+  }
+  const bool terminated = guard_terminated_;
+  guard_terminated_ = false;
+  if (terminated) {
+    // Cancelled with JavaScript frames still on the stack: they resume with the caller's Error.
+    if (executor_ != nullptr) executor_->resume();
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(instance->timeout_ns() / 1000000) / 1000);
+    *message = std::string("did not return within ") + seconds + " s: its JavaScript was interrupted" + deadline_advice(*instance);
+    const std::string where = guard_stack_.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(guard_stack_);
+    *debug = where.empty() ? "JavaScript was running; where could not be told." : "JavaScript was running at:\n" + where;
+  }
+  guard_stack_.clear();
+  if (instance != nullptr) instance->unref();
+  return terminated;
+}
+
+void Handoff::check_guard(int64_t now) {
+  {
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    if (guard_instance_ == nullptr || guard_expired_ || now - guard_started_ns_ < guard_instance_->timeout_ns()) return;
+    guard_expired_ = true;
+    update_pending();
+  }
+  nudge();
+}
+
+// With expiry_mutex_ held, inside JavaScript outside any call.
+bool Handoff::terminate_guarded() {
+  if (!guard_expired_ || guard_terminated_) return false;
+  guard_expired_ = false;
+  update_pending();
+  guard_terminated_ = true;
+  guard_stack_ = executor_->capture_stack();
+  // Not terminate_javascript(): the guard's callers stay on the stack and resume (end_guard),
+  // and they leave Node's async context stack as they entered it.
+  executor_->terminate();
+  return true;
 }
 
 size_t Handoff::on_near_heap_limit(size_t current_limit, size_t initial_limit) {
@@ -959,11 +1105,15 @@ Outcome Handoff::yielded(const Call& call, const Termination& termination) {
 // Under the Locker, outside JavaScript: completes the expired calls that are not executing
 // (their Promise is pending, or JavaScript outside any call was terminated for them).
 void Handoff::settle_expiries() {
-  if (resume_pending_ && executor_ != nullptr) {
-    resume_pending_ = false;
-    executor_->resume();
-  }
+  if (resume_pending_) resume_after_outside_termination();
   if (expiries_pending_.load(std::memory_order_relaxed) == 0) return;
+  {
+    // The runtime has control: whatever held the isolate for a waiter has let go of it.
+    std::lock_guard<std::mutex> lock(expiry_mutex_);
+    for (HeldRequest& request : helds_) request.waiter->unref();
+    helds_.clear();
+    update_pending();
+  }
   struct Settled {
     Instance* instance;
     ExpiryReason reason;
@@ -1019,8 +1169,7 @@ Outcome Handoff::abandoned(const Call& call, ExpiryReason reason, bool interrupt
     message += std::string(" did not finish within ") + seconds + " s: its Promise was abandoned";
     if (interrupted) message += ", and the JavaScript that kept the runtime busy meanwhile was interrupted";
   }
-  message += std::string(" (calls into JavaScript have a deadline of ") + seconds +
-             " s: set callTimeoutSeconds in Element.define(), or DS_ELEMENT_CALL_TIMEOUT_S; 0 = none)";
+  message += deadline_advice(*call.instance);
   std::string debug;
   if (!where.empty()) {
     debug = interrupted ? "JavaScript was running at:\n" + where : where;

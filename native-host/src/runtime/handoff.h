@@ -108,6 +108,28 @@ class Handoff {
   // JavaScript of another element that keeps its other calls waiting interrupted.
   void flush(Instance* instance);
   bool expiries_pending() const { return expiries_pending_.load() > 0; }
+  // Any thread: the progress counter below (how often the runtime regained control).
+  uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
+  // Any thread (the watchdog): a call of `waiter` has waited for the isolate a whole deadline
+  // while progress() stayed at `progress_mark`. JavaScript outside any call (a timer, an
+  // immediate, a Promise reaction) that still holds the isolate without progress is terminated
+  // and becomes an element error of `waiter`; a call of another element that holds it is left
+  // to its own deadline.
+  // `since_ns`: when the watchdog first saw it wait at that mark.
+  void isolate_held(Instance* waiter, uint64_t progress_mark, int64_t since_ns);
+
+  // --- A deadline for JavaScript that runs outside any call on an instance's behalf (dev mode
+  // starting a new build from its file watcher), on the thread holding the isolate.
+  // Guards what runs until end_guard() with the deadline of `instance`'s calls; false (nothing
+  // guarded) when it has none, a call's handler is running (its own deadline applies) or a
+  // guard is already on.
+  bool begin_guard(Instance* instance);
+  // Ends the guard begun last. True when the watchdog terminated its JavaScript past the
+  // deadline: the isolate runs again, even with the guarded JavaScript's callers still on the
+  // stack, and `message` / `debug` say what happened and where the JavaScript was.
+  bool end_guard(std::string* message, std::string* debug);
+  // The watchdog, every tick: a guard past its deadline has its JavaScript terminated.
+  void check_guard(int64_t now);
   // Any thread (the watchdog, every tick while expiries are pending): wakes the JS thread to
   // settle them and asks for an interrupt where JavaScript runs.
   void nudge();
@@ -177,7 +199,22 @@ class Handoff {
     std::string yielded_to;      // kYield: the element that was waiting
     int64_t held_ns = 0;         // kYield: how long the JavaScript had held the isolate
   };
+  // A waiter of isolate_held(), until the JavaScript holding the isolate is terminated or makes way.
+  struct HeldRequest {
+    Instance* waiter;  // holds a reference
+    uint64_t progress_mark;
+    int64_t since_ns;  // when the watchdog saw the isolate held last made progress (about)
+  };
+  // JavaScript outside any call terminated for a HeldRequest: posted once the isolate is resumed.
+  struct HeldTermination {
+    Instance* waiter = nullptr;  // holds a reference
+    int64_t held_ns = 0;
+    std::vector<JsFrame> stack;
+  };
   bool yield_isolate(int64_t now);  // on_interrupt's part for yield requests
+  bool terminate_held(int64_t now);  // on_interrupt's part for held requests (outside any call)
+  bool terminate_guarded();          // on_interrupt's part for a guard past its deadline
+  void resume_after_outside_termination();  // under the Locker, outside JavaScript
   void update_pending();            // with expiry_mutex_ held
   Outcome abandoned(const Call& call, ExpiryReason reason, bool interrupted,
       const std::vector<JsFrame>& stack, bool outside);
@@ -227,7 +264,16 @@ class Handoff {
   std::mutex expiry_mutex_;
   std::vector<Expiry> expiries_;
   std::vector<YieldRequest> yields_;
-  std::atomic<int> expiries_pending_{0};  // expiries_ and yields_
+  std::vector<HeldRequest> helds_;
+  std::vector<HeldTermination> held_terminations_;
+  // The guard (begin_guard): its instance (a reference) and start, written by the thread holding
+  // the isolate; read by the watchdog under expiry_mutex_.
+  Instance* guard_instance_ = nullptr;
+  int64_t guard_started_ns_ = 0;
+  bool guard_expired_ = false;     // the watchdog asked for its termination (expiry_mutex_)
+  bool guard_terminated_ = false;  // on_interrupt terminated it (thread holding the isolate)
+  std::vector<JsFrame> guard_stack_;
+  std::atomic<int> expiries_pending_{0};  // expiries_, yields_, helds_ and an expired guard
   std::atomic<JsInterrupter*> interrupter_{nullptr};
   uv_check_t check_{};
   bool check_open_ = false;  // JS thread
@@ -241,8 +287,10 @@ class Handoff {
   Instance* executing_ = nullptr;       // whose handler is on the stack right now
   uint64_t next_sequence_ = 1;
   // Counts the times the runtime regained control from JavaScript (calls, loop turns): JS
-  // that ran through none of them ran without a break.
-  uint64_t progress_ = 0;
+  // that ran through none of them ran without a break. Written by the thread holding the
+  // isolate only (a plain add), read by the watchdog too (progress()).
+  std::atomic<uint64_t> progress_{0};
+  void advance_progress() { progress_.store(progress_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
   Termination termination_;
   bool resume_pending_ = false;  // JavaScript outside any call was terminated
   JsSpin js_spin_;

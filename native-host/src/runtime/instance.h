@@ -54,6 +54,10 @@ class Instance {
   // Between set_flushing(true) and (false): transform calls are refused, and the one running
   // is abandoned (runtime_api.h).
   std::atomic<bool> flushing{false};
+  // Its calls on their way to the isolate: queued for the JS thread, or at the isolate's gate
+  // (direct), not yet routed to this instance. Read by the watchdog: a call that waits a whole
+  // deadline for JavaScript outside any call gets that JavaScript terminated.
+  std::atomic<int> waiting_for_isolate{0};
 
   // Owned by the hand-off on the thread holding the isolate's Locker (the JS thread, or in
   // direct mode a caller running its call); nothing else touches these.

@@ -107,9 +107,29 @@ void Watchdog::tick(int64_t now) {
     uint64_t sequence;
   };
   std::vector<Due> due;
+  struct Held {
+    Instance* waiter;
+    uint64_t progress;
+    int64_t since_ns;
+  };
+  std::vector<Held> held;
+  Handoff& handoff = Handoff::get();
+  const uint64_t progress = handoff.progress();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (Watched& watched : watched_) {
+      if (watched.instance->waiting_for_isolate.load(std::memory_order_relaxed) <= 0) {
+        watched.waiting = false;
+      } else if (!watched.waiting || watched.wait_progress != progress) {
+        watched.waiting = true;
+        watched.wait_progress = progress;
+        watched.wait_seen_ns = now;
+        watched.wait_reported = false;
+      } else if (!watched.wait_reported && now - watched.wait_seen_ns >= watched.instance->timeout_ns()) {
+        watched.wait_reported = true;
+        watched.instance->ref();
+        held.push_back(Held{watched.instance, progress, watched.wait_seen_ns});
+      }
       const uint64_t sequence = watched.instance->running_sequence.load();
       if (sequence != watched.sequence) {
         watched.sequence = sequence;
@@ -125,11 +145,15 @@ void Watchdog::tick(int64_t now) {
       due.push_back(Due{watched.instance, sequence});
     }
   }
-  Handoff& handoff = Handoff::get();
   for (const Due& expired : due) {
     handoff.expire(expired.instance, expired.sequence, Handoff::ExpiryReason::kTimeout);
     expired.instance->unref();
   }
+  for (const Held& waited : held) {
+    handoff.isolate_held(waited.waiter, waited.progress, waited.since_ns);
+    waited.waiter->unref();
+  }
+  handoff.check_guard(now);
   // Expiries whose JavaScript has not been reached yet: ask again (see Handoff::nudge).
   if (handoff.expiries_pending()) handoff.nudge();
 }

@@ -9,7 +9,9 @@
 // call (a pending Promise at once, JavaScript that runs synchronously by terminating it, see
 // handoff.h), and its caller gets a failure naming the call, the buffer and where the
 // JavaScript was. Seen only at ticks, a call expires between its deadline and one tick later,
-// never earlier.
+// never earlier. A call still waiting for the isolate has the same deadline: when it waited that
+// long while the runtime regained control not once, Handoff::isolate_held() has JavaScript
+// outside any call that holds the isolate terminated (a timer's endless loop).
 #ifndef DSNODE_RUNTIME_WATCHDOG_H
 #define DSNODE_RUNTIME_WATCHDOG_H
 
@@ -59,6 +61,12 @@ class Watchdog {
     uint64_t sequence = 0;  // the running call last seen; 0: none
     int64_t seen_ns = 0;    // the tick it was first seen at
     bool expired = false;   // ...and handed to Handoff::expire
+    // A call of it waiting for the isolate (Instance::waiting_for_isolate) while the runtime
+    // makes no progress (Handoff::progress), since wait_seen_ns; reported once per mark.
+    bool waiting = false;
+    uint64_t wait_progress = 0;
+    int64_t wait_seen_ns = 0;
+    bool wait_reported = false;
   };
 
   Watchdog() = default;

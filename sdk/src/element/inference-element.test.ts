@@ -105,6 +105,30 @@ describe("InferenceElement in the harness (real ONNX Runtime, real metadata)", (
     await harness.stop();
   });
 
+  it("coalesces changes faster than loads: one load at a time, then only the latest change (issue 29)", async () => {
+    const harness = await createHarness(Detector, { props: { model: ballAsClass0 } });
+    const models = [ballAsClass1, ballAsClass0];
+    for (let change = 0; change < 20; change++) await harness.setProperty("model", models[change % 2]!);
+    // The last change asked for ballAsClass0 (the running model's file: loaded again all the same).
+    await vi.waitFor(() => expect(harness.logs.filter((record) => record.message.startsWith("loaded ")).length, JSON.stringify(harness.logs)).toBe(3), { timeout: 10_000 });
+    await harness.push({ frames: [ballAt(50, 40)] });
+    const messages = harness.logs.map((record) => record.message);
+    // The start, the first change (in flight while the others came), the last change: nothing else loads.
+    expect(messages.filter((message) => message.startsWith("loaded "))).toEqual([
+      expect.stringMatching(`^loaded ${ballAsClass0} `),
+      expect.stringMatching(`^loaded ${ballAsClass1} `),
+      expect.stringMatching(`^loaded ${ballAsClass0} `),
+    ]);
+    // Change 1 waits for the load of change 0; changes 2 to 19 each replace the one waiting.
+    expect(messages.filter((message) => message.endsWith("before its load began: not loaded"))).toHaveLength(18);
+    expect(messages).toContain(`model ${ballAsClass1} superseded by ${ballAsClass0} while it loaded: not used`);
+    expect(harness.logs.find((record) => record.message.includes("before its load began"))?.level).toBe("debug");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(messages.filter((message) => message.startsWith("loaded ")).length).toBe(3);
+    expect((await harness.push({ frames: [ballAt(50, 40)] })).frameItems[0]!.objectItems[0]!.classId).toBe(0);
+    await harness.stop();
+  });
+
   it("keeps the old model, logging why, when the new one does not load", async () => {
     const harness = await createHarness(Detector, { props: { model: ballAsClass0 } });
     await harness.setProperty("model", "/nonexistent/model.onnx");

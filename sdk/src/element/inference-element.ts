@@ -212,6 +212,10 @@ interface ModelState {
   /** Bumped by each load; a load whose number is not the latest is dropped when it lands. */
   generation: number;
   running: boolean;
+  /** A background load is in flight (at most one at a time). */
+  loading: boolean;
+  /** The latest model asked for while a load was in flight: loaded once that one lands. */
+  requested: string | undefined;
 }
 
 /**
@@ -232,6 +236,8 @@ interface ModelState {
  * running on the old one and the element switches between two batches once the new one is
  * ready (the old one is freed when its last inference finishes). No buffer waits for the load
  * and none is dropped. A model that fails to load is logged as an error and the old one stays.
+ * Changes faster than loads are coalesced: one load at a time, and of the changes made
+ * meanwhile only the latest is loaded next (the others are dropped, logged at debug level).
  *
  * The model is handled around your hooks: `start()`, `stop()` and `onPropertyChange()` need no
  * `super` call (in `start()`, `this.runner` is already loaded).
@@ -262,7 +268,7 @@ interface ModelState {
  * ```
  */
 export class InferenceElement<P extends ModelProperty = ModelProperty> extends Element<P> {
-  readonly #model: ModelState = { current: undefined, next: undefined, generation: 0, running: false };
+  readonly #model: ModelState = { current: undefined, next: undefined, generation: 0, running: false, loading: false, requested: undefined };
 
   /**
    * Declares an inference element, as {@link Element.define} does, with a `model` string
@@ -486,6 +492,8 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
       stop: async () => {
         state.running = false;
         state.generation++;
+        state.loading = false;
+        state.requested = undefined;
         const { current, next } = state;
         state.current = undefined;
         state.next = undefined;
@@ -493,7 +501,7 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
       },
       propertyChanged: (name) => {
         if (name !== MODEL || !state.running || state.current === undefined) return;
-        this.#swapInBackground(this.props.model);
+        this.#requestSwap(this.props.model);
       },
       beforeTransform: () => {
         const next = state.next;
@@ -515,12 +523,35 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
     return runner;
   }
 
+  /** A `model` change while running: loaded now, or after the load in flight (only the latest change waits). */
+  #requestSwap(path: string): void {
+    const state = this.#model;
+    if (!state.loading) {
+      this.#swapInBackground(path);
+      return;
+    }
+    if (state.requested !== undefined) this.log.debug(`model ${state.requested} superseded by ${path} before its load began: not loaded`);
+    state.requested = path;
+  }
+
   #swapInBackground(path: string): void {
     const state = this.#model;
     const generation = ++state.generation;
+    state.loading = true;
+    /** The load landed (for this run of the element): the next requested model, if any, loads now. */
+    const landed = (): boolean => {
+      if (generation !== state.generation || !state.running) return false;
+      state.loading = false;
+      const requested = state.requested;
+      state.requested = undefined;
+      if (requested === undefined) return true;
+      this.log.debug(`model ${path} superseded by ${requested} while it loaded: not used`);
+      this.#swapInBackground(requested);
+      return false;
+    };
     this.#load(path).then(
       (runner) => {
-        if (generation !== state.generation || !state.running) {
+        if (!landed()) {
           void runner.dispose();
           return;
         }
@@ -528,9 +559,10 @@ export class InferenceElement<P extends ModelProperty = ModelProperty> extends E
         state.next = runner;
       },
       (error: unknown) => {
-        if (generation !== state.generation) return;
+        if (generation !== state.generation || !state.running) return;
         const current = state.current?.path ?? "none";
         this.log.error(`cannot switch to ${path}, keeping ${current}: ${(error as Error).message}`);
+        landed();
       },
     );
   }

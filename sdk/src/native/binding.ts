@@ -50,6 +50,15 @@ export interface HostControls {
   log(instanceId: number, level: number, message: string, file?: string, line?: number): void;
   postError(instanceId: number, message: string, debug: string): void;
   liveInstances(): number[];
+  /**
+   * Runs `run` under the deadline of instance `instanceId`'s calls, though no call is running
+   * (dev mode starting a new build): past it, its JavaScript is interrupted and this throws an
+   * Error "`what` did not return within …" whose stack says where it was. Optional: test hosts
+   * without it run dev builds without a deadline.
+   */
+  runWithDeadline?<T>(instanceId: number, what: string, run: () => T): T;
+  /** The deadline of instance `instanceId`'s calls in ms; 0 when none. */
+  callDeadlineMs?(instanceId: number): number;
 }
 
 /** What `process.dlopen` of the runtime library exports (loadTensorRT only where TensorRT was built in). */

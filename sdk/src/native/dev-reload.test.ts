@@ -28,7 +28,7 @@ async function until(what: string, test: () => boolean): Promise<void> {
   }
 }
 
-function host(dev: boolean) {
+function host(dev: boolean, deadlineMs?: number) {
   let handlers: NativeHandlers | undefined;
   const logged: string[] = [];
   const printed: string[] = [];
@@ -38,6 +38,7 @@ function host(dev: boolean) {
     log: vi.fn((_id: number, _level: number, message: string) => logged.push(message)),
     postError: vi.fn(),
     liveInstances: vi.fn(() => [1]),
+    ...(deadlineMs !== undefined ? { callDeadlineMs: () => deadlineMs } : {}),
   } satisfies HostControls;
   startHost(native, standaloneBindings(), {
     errorSource: new EventEmitter(),
@@ -120,6 +121,23 @@ describe("dev mode in host.js", () => {
     expect(printed).toEqual(["reloaded (instance 1): build 2 failed to start: version-B refuses to start; still running build 1"]);
     await handlers.transform(1);
     expect(logged.at(-1)).toBe("version-A transform none 1");
+  });
+
+  it("drops the new code when its start() does not settle within the element's deadline, and says so (issue 29)", async () => {
+    const { handlers, logged, printed } = host(true, 200);
+    handlers.create(1, "reloaded", bundle, { hangStart: true });
+    await handlers.start(1);
+    rebuild("version-B", 2);
+    await until("the deadline message", () => printed.length > 0);
+    expect(printed).toEqual([
+      "reloaded (instance 1): build 2 failed to start: start() did not finish within 0.2 s: its Promise was abandoned (the deadline of the element's calls); still running build 1",
+    ]);
+    await handlers.transform(1);
+    expect(logged.at(-1)).toBe("version-A transform none 1");
+    rebuild("version-C", 3);
+    await until("build 3 to start", () => printed.some((line) => line.includes("build 3 started")));
+    await handlers.transform(1);
+    expect(logged.at(-1)).toBe("version-C transform none 2");
   });
 
   it("is off unless asked for: without options.dev a rebuilt bundle is never loaded", async () => {

@@ -7,7 +7,9 @@
  * one keeps running. At the next buffer the new one takes over: `onHotReload(previous)` on it,
  * `stop()` on the old one, then the buffer goes to the new one. Whatever fails on the way (the
  * bundle does not load, the constructor or start() throws) is printed, and the old code keeps
- * running.
+ * running. The new build's code runs under the deadline of the element's calls, though it runs
+ * outside any call (from the marker's watcher): a start() that never returns is interrupted, one
+ * whose Promise never settles is abandoned, and the new build is dropped either way.
  */
 import { readFileSync, unwatchFile, watchFile } from "node:fs";
 import type { ElementAdapterV1, ElementInstanceV1 } from "../protocol/host-protocol-v1.js";
@@ -40,6 +42,13 @@ export interface DevHost {
   runAs<T>(instanceId: number, run: () => T): T;
   /** A line for the developer: the pipeline's stderr, and the element's log. */
   report(instanceId: number | undefined, level: "info" | "error", line: string): void;
+  /**
+   * Runs `run` under the deadline of the instance's calls; past it, its JavaScript is
+   * interrupted and this throws "`what` did not return within …". Default: no deadline.
+   */
+  runWithDeadline?<T>(instanceId: number, what: string, run: () => T): T;
+  /** The deadline of the instance's calls in ms (0: none). Default: none. */
+  deadlineMs?(instanceId: number): number;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -48,6 +57,22 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 function messageOf(thrown: unknown): string {
   return thrown instanceof Error ? thrown.message : String(thrown);
+}
+
+/**
+ * `value`, or when it is a Promise, one that rejects with "`what` did not finish within …" if it
+ * has not settled after `deadlineMs` (0: it may take forever).
+ */
+function settleWithin(value: unknown, what: string, deadlineMs: number): unknown {
+  if (!isThenable(value) || deadlineMs <= 0) return value;
+  let timer: NodeJS.Timeout | undefined;
+  const abandoned = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not finish within ${deadlineMs / 1000} s: its Promise was abandoned (the deadline of the element's calls)`)),
+      deadlineMs,
+    );
+  });
+  return Promise.race([Promise.resolve(value), abandoned]).finally(() => clearTimeout(timer));
 }
 
 /** Runs `next` after `value` settles (at once when it is not a Promise). */
@@ -135,7 +160,7 @@ class ReloadableInstance implements ElementInstanceV1 {
     let next: ElementInstanceV1;
     const props = this.#props;
     try {
-      next = this.host.runAs(this.id, () => adapter.instantiate(this.id, { ...props }));
+      next = this.#underDeadline("the constructor", () => adapter.instantiate(this.id, { ...props })) as ElementInstanceV1;
     } catch (error) {
       this.host.report(this.id, "error", `${name}: build ${generation} cannot be made with the current properties: ${messageOf(error)}; still running build ${this.#generation}`);
       return;
@@ -150,9 +175,9 @@ class ReloadableInstance implements ElementInstanceV1 {
       return;
     }
     try {
-      await this.host.runAs(this.id, () => next.start());
+      await this.#underDeadline("start()", () => next.start());
       const caps = this.#caps;
-      if (caps !== undefined) await this.host.runAs(this.id, () => next.caps(caps));
+      if (caps !== undefined) await this.#underDeadline("onCaps()", () => next.caps(caps));
     } catch (error) {
       this.host.report(this.id, "error", `${name}: build ${generation} failed to start: ${messageOf(error)}; still running build ${this.#generation}`);
       this.#guard(`destroying build ${generation}`, () => next.destroy());
@@ -197,6 +222,17 @@ class ReloadableInstance implements ElementInstanceV1 {
     if (pending === undefined) return;
     this.#pending = undefined;
     this.#guard(`stopping build ${pending.generation}`, () => after(pending.instance.stop(), () => pending.instance.destroy()));
+  }
+
+  /**
+   * Runs the new build's `run` as this instance, under the deadline of its calls: its synchronous
+   * part is interrupted past it, and a Promise it returns is abandoned past it.
+   */
+  #underDeadline(what: string, run: () => unknown): unknown {
+    const host = this.host;
+    const asInstance = () => host.runAs(this.id, run);
+    const result = host.runWithDeadline !== undefined ? host.runWithDeadline(this.id, what, asInstance) : asInstance();
+    return settleWithin(result, what, host.deadlineMs?.(this.id) ?? 0);
   }
 
   /** Runs `run`; what it throws or rejects with is reported, never passed on. */
@@ -259,8 +295,11 @@ export class DevReloader {
       for (const bundlePath of this.#bundles.get(elementName) ?? []) {
         let adapter: ElementAdapterV1;
         const instances = [...this.#instances.values()].filter((instance) => instance.bundlePath === bundlePath);
+        const load = () => this.host.reload(elementName, bundlePath);
         try {
-          adapter = this.host.reload(elementName, bundlePath);
+          // Its top-level code runs now: under the deadline of an instance's calls, when there is one.
+          const first = instances[0];
+          adapter = first !== undefined && this.host.runWithDeadline !== undefined ? this.host.runWithDeadline(first.id, "loading the bundle", load) : load();
         } catch (error) {
           this.host.report(instances[0]?.id, "error", `${elementName}: build ${marker.generation} cannot be loaded: ${messageOf(error)}; the running code stays`);
           continue;

@@ -5,7 +5,7 @@
  */
 import { userStack, withUserStack } from "./user-stack.js";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { existsSync, writeSync } from "node:fs";
+import { statSync, writeSync, type Stats } from "node:fs";
 import { createRequire, findSourceMap } from "node:module";
 import { fileURLToPath } from "node:url";
 import {
@@ -156,6 +156,21 @@ function drain(runQueues: () => void, report: (thrown: unknown) => void): void {
   }
 }
 
+/** "file" for a regular file (symbolic links followed), what else is there, or undefined when nothing is. */
+function fileKind(path: string): string | undefined {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if (stats.isFile()) return "file";
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isSocket()) return "a socket";
+  return stats.isCharacterDevice() || stats.isBlockDevice() ? "a device" : "something else";
+}
+
 /** Drops a bundle from the require cache, so that the next require loads the file again. */
 function forgetBundle(requireBundle: (bundlePath: string) => unknown, bundlePath: string): void {
   const loader = requireBundle as Partial<NodeJS.Require>;
@@ -238,9 +253,11 @@ export function startHost(native: HostControls, bindings: NativeBindings, option
   const loadAdapter = (elementName: string, bundlePath: string, fresh = false): ElementAdapterV1 => {
     const cached = adapters.get(bundlePath);
     if (cached && !fresh) return cached;
-    if (!existsSync(bundlePath)) {
+    const kind = fileKind(bundlePath);
+    if (kind !== "file") {
+      // Anything but a regular file could block the require below in a read no deadline can end (a FIFO).
       throw new Error(
-        `Expected the bundle of element ${elementName} at ${bundlePath} but received no such file; run \`ds-element build\` again`,
+        `Expected the bundle of element ${elementName} at ${bundlePath} but received ${kind === undefined ? "no such file" : `${kind}, not a regular file`}; run \`ds-element build\` again`,
       );
     }
     let exports: unknown;
@@ -300,6 +317,8 @@ export function startHost(native: HostControls, bindings: NativeBindings, option
       : new DevReloader(options.dev, {
           reload: (elementName, bundlePath) => loadAdapter(elementName, bundlePath, true),
           runAs: (instanceId, run) => context.run(instanceId, run),
+          runWithDeadline: native.runWithDeadline?.bind(native),
+          deadlineMs: native.callDeadlineMs?.bind(native),
           report: (instanceId, level, line) => {
             if (options.dev?.print) options.dev.print(line);
             else writeSync(2, `ds-element dev: ${line}\n`);

@@ -11,12 +11,13 @@ export default class Reloaded extends Element.define({
   description: "Logs its version",
   author: "ds-element tests <tests@example.com>",
   caps: "video/x-raw",
-  properties: z.object({ label: z.string().default("none"), failStart: z.boolean().default(false) }),
+  properties: z.object({ label: z.string().default("none"), failStart: z.boolean().default(false), hangStart: z.boolean().default(false) }),
 }) {
   count = 0;
 
-  start() {
+  start(): void | Promise<void> {
     if (this.props.failStart && VERSION.endsWith("-B")) throw new Error(`${VERSION} refuses to start`);
+    if (this.props.hangStart && VERSION.endsWith("-B")) return new Promise<void>(() => undefined);
     this.log.info(`${VERSION} start ${this.props.label}`);
   }
 
