@@ -1,0 +1,251 @@
+// NVIDIA's nvmsgconv and nvmsgbroker, on what a ds-element detector, tracker and classifier
+// wrote: test/ds-consumers/nvidia_consumers.cpp runs NVIDIA's libnvds_msgconv on every frame
+// behind the trackeddetector fixture exactly as gst-nvmsgconv does with msg2p-newapi=1
+// (NvDsMsg2pMetaInfo: one DeepStream-schema payload per object, one minimal-schema payload per
+// frame), and sends the DeepStream-schema payloads through NVIDIA's libnvds_msgbroker with its
+// Redis and MQTT protocol adaptors to a real redis-server and a real mosquitto, each started here
+// on 127.0.0.1 (a free port, no persistence) and stopped after. The payloads must carry each
+// object's bbox, label (the class), confidence, tracking id and classifier attribute as they
+// would for nvinfer's and nvtracker's metadata; the subscribers must receive every payload, in
+// order. NVIDIA's libraries are built from ../shared by `npm run test:deepstream`
+// (scripts/build-deepstream-consumers.sh): DeepStream build only, skipped, saying so, on the
+// portable one.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runGst, scratchDir, type GstRun } from "./helpers/gst";
+import { consumersProgram, deepstreamLibDir } from "./helpers/nvidia-consumers";
+import { fixturesDist, nativeBackend } from "./helpers/projects";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Json = Record<string, any>;
+
+const FRAMES = 8;
+const OBJECTS = 2;
+const pipeline = (location: string) =>
+  `videotestsrc num-buffers=${FRAMES} ! video/x-raw,format=RGB,width=320,height=240 ! trackeddetector objects=${OBJECTS} location=${location} ! identity name=probe ! fakesink`;
+
+/** nvmsgconv's configuration of the static parts (deepstream-test4's msgconv_config.txt keys). */
+const MSGCONV_CONFIG = `[sensor0]
+enable=1
+type=Camera
+id=camera-0
+location=45.29;-75.83;48.15
+description=Entrance camera
+coordinate=5.2;10.1;11.2
+
+[place0]
+enable=1
+id=place-0
+type=garage
+name=endeavor
+location=30.32;-40.55;100.0
+coordinate=1.0;2.0;3.0
+place-sub-field1=walsh
+place-sub-field2=lane1
+place-sub-field3=P2
+
+[analytics0]
+enable=1
+id=module-0
+description=ds-element detector
+source=ds-element
+version=1.0
+`;
+
+interface Consumed {
+  run: GstRun;
+  written: Json[];
+  payloads: Json[];
+}
+
+function consume(program: string, dir: string, broker: string[] = []): Consumed {
+  const config = join(dir, "msgconv_config.txt");
+  writeFileSync(config, MSGCONV_CONFIG);
+  const location = join(dir, "written.jsonl");
+  const run = runGst(program, ["msgconv", config, pipeline(location), ...broker], { dists: [fixturesDist] });
+  const lines = run.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Json);
+  const written = readFileSync(location, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json);
+  return { run, written, payloads: lines };
+}
+
+/** C++ `ostream << float` (6 significant digits, no trailing zeros), as the minimal schema prints. */
+const streamed = (value: number) => String(Number(Math.fround(value).toPrecision(6)));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `ready` every 50 ms for up to 10 s. */
+async function waitFor(what: string, ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${what} did not come up within 10 s`);
+}
+
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of a ds-element's objects (DeepStream build only)", () => {
+  let consumed: Consumed;
+
+  beforeAll(() => {
+    deepstreamLibDir();
+    consumed = consume(consumersProgram(), scratchDir("msgconv"));
+  });
+
+  it("runs NVIDIA's payload generator on every frame", () => {
+    expect(consumed.run.code, consumed.run.output).toBe(0);
+    expect(consumed.written).toHaveLength(FRAMES);
+    expect(consumed.payloads.filter((p) => p.schema === "deepstream")).toHaveLength(FRAMES * OBJECTS);
+    expect(consumed.payloads.filter((p) => p.schema === "minimal")).toHaveLength(FRAMES);
+  });
+
+  it("DeepStream schema: each object's tracking id, label as the class, confidence, classifier attribute and bbox", () => {
+    for (const batch of consumed.written) {
+      const frame = batch.frameItems[0];
+      const payloads = consumed.payloads
+        .filter((p) => p.schema === "deepstream" && p.frameNum === frame.frameNum)
+        .map((p) => JSON.parse(p.payload) as Json);
+      expect(payloads.map((p) => p.object.id).sort()).toEqual(frame.objectItems.map((o: Json) => String(o.objectId)).sort());
+      for (const object of frame.objectItems as Json[]) {
+        const payload = payloads.find((p) => p.object.id === String(object.objectId))!;
+        const { left, top, width, height } = object.rectParams;
+        // generate_object_object (nvmsgconv/deepstream_schema/dsmeta_payload.cpp ~230-290).
+        expect(payload.object).toEqual({
+          id: String(object.objectId),
+          speed: 0,
+          direction: 0,
+          orientation: 0,
+          [object.label]: { confidence: expect.closeTo(object.confidence, 6), color: object.classifierItems[0].labelInfoItems[0].resultLabel },
+          bbox: { topleftx: Math.trunc(left), toplefty: Math.trunc(top), bottomrightx: Math.trunc(left + width), bottomrighty: Math.trunc(top + height) },
+          location: {},
+          coordinate: {},
+        });
+        expect(payload).toMatchObject({ mdsversion: "1.0", sensor: { id: "camera-0" }, place: { id: "place-0" }, analyticsModule: { id: "module-0" } });
+      }
+    }
+    // What the trackeddetector wrote, read as a DeepStream engineer would: frame 3, box 1.
+    const frame3 = consumed.payloads.filter((p) => p.schema === "deepstream" && p.frameNum === 3).map((p) => JSON.parse(p.payload).object);
+    expect(frame3.find((o: Json) => o.id === "2")).toMatchObject({
+      car: { confidence: expect.closeTo(0.8, 6), color: "blue" },
+      bbox: { topleftx: 70, toplefty: 80, bottomrightx: 110, bottomrighty: 120 },
+    });
+  });
+
+  it("minimal schema: one line per object, id|left|top|right|bottom|label|#|classifier labels|confidence", () => {
+    for (const batch of consumed.written) {
+      const frame = batch.frameItems[0];
+      const payload = JSON.parse(consumed.payloads.find((p) => p.schema === "minimal" && p.frameNum === frame.frameNum)!.payload) as Json;
+      expect(payload).toMatchObject({ version: "4.0", id: String(frame.frameNum), sensorId: "camera-0" });
+      const expected = (frame.objectItems as Json[]).map((o) => {
+        const { left, top, width, height } = o.rectParams;
+        const labels = o.classifierItems.flatMap((c: Json) => c.labelInfoItems.map((l: Json) => l.resultLabel));
+        return [o.objectId, streamed(left), streamed(top), streamed(left + width), streamed(top + height), o.label, "#", ...labels, streamed(o.confidence)].join("|");
+      });
+      expect([...payload.objects].sort()).toEqual(expected.sort());
+    }
+  });
+});
+
+describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgbroker to real Redis and MQTT servers (DeepStream build only)", () => {
+  let program: string;
+  let lib: string;
+  const servers: ChildProcess[] = [];
+
+  beforeAll(() => {
+    lib = deepstreamLibDir();
+    program = consumersProgram();
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map(stop));
+  });
+
+  /** What the consumer sent, in order: its DeepStream-schema payloads. */
+  const sent = (consumed: Consumed) => consumed.payloads.filter((p) => p.schema === "deepstream").map((p) => p.payload as string);
+  const report = (consumed: Consumed) => consumed.payloads.find((p) => "sent" in p);
+
+  it("Redis: every payload lands in the stream, in order, through the Redis adaptor", async () => {
+    const dir = scratchDir("msgbroker-redis");
+    const port = await freePort();
+    const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], {
+      stdio: "ignore",
+    });
+    servers.push(redis);
+    const cli = (...args: string[]) => spawnSync("redis-cli", ["-h", "127.0.0.1", "-p", String(port), ...args], { encoding: "utf8" });
+    await waitFor("redis-server", () => cli("ping").stdout.trim() === "PONG");
+
+    const adaptorConfig = join(dir, "cfg_redis.txt");
+    // The adaptor's own keys (redis_protocol_adaptor/README): the stream's payload field.
+    writeFileSync(adaptorConfig, "[message-broker]\npayloadkey=metadata\n");
+    const consumed = consume(program, dir, [join(lib, "libnvds_redis_proto.so"), `127.0.0.1;${port}`, adaptorConfig, "ds-element"]);
+    expect(consumed.run.code, consumed.run.output).toBe(0);
+    expect(report(consumed)).toEqual({ sent: FRAMES * OBJECTS, ok: FRAMES * OBJECTS, failed: 0 });
+
+    const stream = cli("--json", "XRANGE", "ds-element", "-", "+");
+    expect(stream.status, stream.stderr).toBe(0);
+    const entries = JSON.parse(stream.stdout) as [string, string[]][];
+    expect(entries.map(([, fields]) => fields[0])).toEqual(Array(FRAMES * OBJECTS).fill("metadata"));
+    expect(entries.map(([, fields]) => fields[1])).toEqual(sent(consumed));
+    await stop(redis);
+  });
+
+  it("MQTT: a subscriber receives every payload, in order, through the MQTT adaptor", async () => {
+    const dir = scratchDir("msgbroker-mqtt");
+    const port = await freePort();
+    const config = join(dir, "mosquitto.conf");
+    writeFileSync(config, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\n`);
+    const mosquitto = spawn("mosquitto", ["-c", config], { stdio: "ignore" });
+    servers.push(mosquitto);
+
+    // The subscriber writes one JSON line per message (-F %j); -d adds its protocol log, whose
+    // SUBACK line says it is subscribed before anything is sent.
+    const received = join(dir, "received.txt");
+    const out = openSync(received, "w");
+    let subscriber: ChildProcess | undefined;
+    await waitFor("mosquitto", () => {
+      if (subscriber?.exitCode === null) return readFileSync(received, "utf8").includes("SUBACK");
+      subscriber = spawn(
+        "mosquitto_sub",
+        ["-h", "127.0.0.1", "-p", String(port), "-t", "ds-element", "-q", "1", "-d", "-F", "%j", "-C", String(FRAMES * OBJECTS), "-W", "60"],
+        { stdio: ["ignore", out, out] },
+      );
+      return false;
+    });
+    servers.push(subscriber!);
+    const finished = new Promise<number | null>((resolve) => subscriber!.once("exit", (code) => resolve(code)));
+
+    const adaptorConfig = join(dir, "cfg_mqtt.txt");
+    writeFileSync(adaptorConfig, "[message-broker]\nclient-id=ds-element-test\n");
+    const consumed = consume(program, dir, [join(lib, "libnvds_mqtt_proto.so"), `127.0.0.1;${port}`, adaptorConfig, "ds-element"]);
+    expect(consumed.run.code, consumed.run.output).toBe(0);
+    expect(report(consumed)).toEqual({ sent: FRAMES * OBJECTS, ok: FRAMES * OBJECTS, failed: 0 });
+
+    expect(await finished).toBe(0);
+    closeSync(out);
+    const messages = readFileSync(received, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Json);
+    expect(messages.map((m) => m.topic)).toEqual(Array(FRAMES * OBJECTS).fill("ds-element"));
+    expect(messages.map((m) => (typeof m.payload === "string" ? m.payload : JSON.stringify(m.payload)))).toEqual(sent(consumed));
+    await stop(mosquitto);
+  });
+});
