@@ -66,7 +66,8 @@ function consume(program: string, dir: string, broker: string[] = []): Consumed 
   writeFileSync(config, MSGCONV_CONFIG);
   const location = join(dir, "written.jsonl");
   const run = runGst(program, ["msgconv", config, pipeline(location), ...broker], { dists: [fixturesDist] });
-  const lines = run.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Json);
+  // NVIDIA's library prints its complaints to stdout too: the payload lines are the JSON ones.
+  const lines = run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json);
   const written = readFileSync(location, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json);
   return { run, written, payloads: lines };
 }
@@ -216,15 +217,16 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgbroker to real Re
     servers.push(mosquitto);
 
     // The subscriber writes one JSON line per message (-F %j); -d adds its protocol log, whose
-    // SUBACK line says it is subscribed before anything is sent.
+    // SUBACK line says it is subscribed before anything is sent (then the broker is up too).
     const received = join(dir, "received.txt");
     const out = openSync(received, "w");
     let subscriber: ChildProcess | undefined;
     await waitFor("mosquitto", () => {
       if (subscriber?.exitCode === null) return readFileSync(received, "utf8").includes("SUBACK");
+      // stdbuf: line-buffered, so that SUBACK reaches the file while it runs.
       subscriber = spawn(
-        "mosquitto_sub",
-        ["-h", "127.0.0.1", "-p", String(port), "-t", "ds-element", "-q", "1", "-d", "-F", "%j", "-C", String(FRAMES * OBJECTS), "-W", "60"],
+        "stdbuf",
+        ["-oL", "mosquitto_sub", "-h", "127.0.0.1", "-p", String(port), "-t", "ds-element", "-q", "1", "-d", "-F", "%j", "-C", String(FRAMES * OBJECTS), "-W", "60"],
         { stdio: ["ignore", out, out] },
       );
       return false;
@@ -236,7 +238,11 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgbroker to real Re
     writeFileSync(adaptorConfig, "[message-broker]\nclient-id=ds-element-test\n");
     const consumed = consume(program, dir, [join(lib, "libnvds_mqtt_proto.so"), `127.0.0.1;${port}`, adaptorConfig, "ds-element"]);
     expect(consumed.run.code, consumed.run.output).toBe(0);
-    expect(report(consumed)).toEqual({ sent: FRAMES * OBJECTS, ok: FRAMES * OBJECTS, failed: 0 });
+    // No send fails; a send's completion callback can go missing: NVIDIA's MQTT adaptor publishes
+    // first and maps the message id to the callback after (nvds_mqtt_proto.cpp ~758-770), so when
+    // the broker's do-work thread sees the publish done in between, nobody is called. The
+    // message itself is delivered: the subscriber below is the judge.
+    expect(report(consumed)).toMatchObject({ sent: FRAMES * OBJECTS, failed: 0 });
 
     expect(await finished).toBe(0);
     closeSync(out);

@@ -260,7 +260,7 @@ int msgconv_main(int argc, char **argv) {
   int code = run(argv[3], on_msgconv_buffer, &conv);
   if (conv.broker != nullptr) {
     std::unique_lock<std::mutex> guard(broker.lock);
-    broker.done.wait_for(guard, std::chrono::seconds(20), [&] { return broker.ok + broker.failed >= broker.sent; });
+    broker.done.wait_for(guard, std::chrono::seconds(5), [&] { return broker.ok + broker.failed >= broker.sent; });
     printf("{\"sent\":%d,\"ok\":%d,\"failed\":%d}\n", broker.sent, broker.ok, broker.failed);
     guard.unlock();
     nv_msgbroker_disconnect(broker.handle);
