@@ -15,9 +15,9 @@ import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runGst, scratchDir, type GstRun } from "./helpers/gst";
+import { repoRoot, runGst, scratchDir, type GstRun } from "./helpers/gst";
 import { consumersProgram, deepstreamLibDir } from "./helpers/nvidia-consumers";
-import { fixturesDist, nativeBackend } from "./helpers/projects";
+import { ballDetectorDist, builtinDist, fixturesDist, nativeBackend } from "./helpers/projects";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -161,6 +161,58 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
         return [o.objectId, streamed(left), streamed(top), streamed(left + width), streamed(top + height), o.label, "#", ...labels, streamed(o.confidence)].join("|");
       });
       expect([...payload.objects].sort()).toEqual(expected.sort());
+    }
+  });
+});
+
+describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of a real InferenceElement's detections (DeepStream build only)", () => {
+  // The ball detector example: an InferenceElement on an ONNX model, no tracker after it, so its
+  // objects are untracked as nvinfer's are before nvtracker.
+  const BALL_FRAMES = 6;
+  let run: GstRun;
+  let dumped: Json[];
+  let payloads: Json[];
+
+  beforeAll(() => {
+    const dir = scratchDir("msgconv-ball");
+    const config = join(dir, "msgconv_config.txt");
+    writeFileSync(config, MSGCONV_CONFIG);
+    const dump = join(dir, "dump.jsonl");
+    const model = join(repoRoot, "examples", "ball-detector", "model", "ball.onnx");
+    run = runGst(
+      consumersProgram(),
+      [
+        "msgconv",
+        config,
+        `videotestsrc pattern=ball num-buffers=${BALL_FRAMES} ! video/x-raw,format=RGB,width=320,height=240 ` +
+          `! balldetector model=${model} unique-component-id=1 ! dsmetadump location=${dump} ! identity name=probe ! fakesink`,
+      ],
+      { dists: [ballDetectorDist, builtinDist], timeoutMs: 120_000 },
+    );
+    dumped = run.code === 0 ? readFileSync(dump, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json) : [];
+    payloads = run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json);
+  });
+
+  it("one payload per detected ball: untracked id as nvinfer's (UNTRACKED_OBJECT_ID), label, confidence, bbox", () => {
+    expect(run.code, run.output).toBe(0);
+    expect(dumped).toHaveLength(BALL_FRAMES);
+    for (const line of dumped) {
+      const frame = line.frameItems[0];
+      expect(frame.objectItems).toHaveLength(1);
+      const [object] = frame.objectItems as Json[];
+      expect(object.objectId).toBe(-1);
+      const [payload] = payloads.filter((p) => p.schema === "deepstream" && p.frameNum === frame.frameNum).map((p) => JSON.parse(p.payload) as Json);
+      const { left, top, width, height } = object.rectParams;
+      expect(payload.object).toEqual({
+        id: "18446744073709551615",
+        speed: 0,
+        direction: 0,
+        orientation: 0,
+        ball: { confidence: expect.closeTo(object.confidence, 6) },
+        bbox: { topleftx: Math.trunc(left), toplefty: Math.trunc(top), bottomrightx: Math.trunc(left + width), bottomrighty: Math.trunc(top + height) },
+        location: {},
+        coordinate: {},
+      });
     }
   });
 });
