@@ -38,6 +38,7 @@
 #include "nvdsmeta_schema.h"
 #include "nvmsgbroker.h"
 #include "nvmsgconv.h"
+#include "../ds-consumer/probed_pipeline.h"
 
 namespace {
 
@@ -192,44 +193,6 @@ GstPadProbeReturn on_analytics_buffer(GstPad *, GstPadProbeInfo *info, gpointer)
   return GST_PAD_PROBE_OK;
 }
 
-/* ---- the pipeline ---- */
-
-int run(const char *description, GstPadProbeCallback callback, gpointer data) {
-  GError *error = nullptr;
-  GstElement *pipeline = gst_parse_launch(description, &error);
-  if (pipeline == nullptr || error != nullptr) {
-    fprintf(stderr, "nvidia_consumers: %s\n", error != nullptr ? error->message : "cannot build the pipeline");
-    return 1;
-  }
-  GstElement *probe = gst_bin_get_by_name(GST_BIN(pipeline), "probe");
-  if (probe == nullptr) {
-    fprintf(stderr, "nvidia_consumers: the pipeline has no element named probe\n");
-    return 1;
-  }
-  GstPad *pad = gst_element_get_static_pad(probe, "src");
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, callback, data, nullptr);
-  gst_object_unref(pad);
-  gst_object_unref(probe);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstBus *bus = gst_element_get_bus(pipeline);
-  GstMessage *message = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  int code = 0;
-  if (message == nullptr || GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-    GError *failure = nullptr;
-    gchar *debug = nullptr;
-    if (message != nullptr) gst_message_parse_error(message, &failure, &debug);
-    fprintf(stderr, "nvidia_consumers: %s\n%s\n", failure != nullptr ? failure->message : "no EOS within 60 s", debug != nullptr ? debug : "");
-    g_clear_error(&failure);
-    g_free(debug);
-    code = 1;
-  }
-  if (message != nullptr) gst_message_unref(message);
-  gst_object_unref(bus);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(pipeline);
-  return code;
-}
-
 int usage(const char *self) {
   fprintf(stderr,
       "usage: %s msgconv <msgconv config> '<pipeline with an element named probe>' [<adaptor .so> <conn str> <adaptor config> <topic>]\n"
@@ -257,7 +220,7 @@ int msgconv_main(int argc, char **argv) {
     }
     conv.broker = &broker;
   }
-  int code = run(argv[3], on_msgconv_buffer, &conv);
+  int code = run_probed_pipeline("nvidia_consumers", argv[3], on_msgconv_buffer, &conv);
   if (conv.broker != nullptr) {
     std::unique_lock<std::mutex> guard(broker.lock);
     broker.done.wait_for(guard, std::chrono::seconds(5), [&] { return broker.ok + broker.failed >= broker.sent; });
@@ -275,6 +238,6 @@ int msgconv_main(int argc, char **argv) {
 int main(int argc, char **argv) {
   gst_init(&argc, &argv);
   if (argc >= 2 && strcmp(argv[1], "msgconv") == 0) return msgconv_main(argc, argv);
-  if (argc == 3 && strcmp(argv[1], "analytics") == 0) return run(argv[2], on_analytics_buffer, nullptr);
+  if (argc == 3 && strcmp(argv[1], "analytics") == 0) return run_probed_pipeline("nvidia_consumers", argv[2], on_analytics_buffer, nullptr);
   return usage(argv[0]);
 }
