@@ -23,7 +23,14 @@ export function deepstreamLibDir(): string {
 
 /** Builds dsnode-nvidia-consumers in the native build and returns its path. */
 export function consumersProgram(): string {
-  execFileSync("cmake", ["--build", buildRoot, "--target", "dsnode-nvidia-consumers"], { stdio: "pipe" });
+  try {
+    execFileSync("cmake", ["--build", buildRoot, "--target", "dsnode-nvidia-consumers"], { stdio: "pipe" });
+  } catch (error) {
+    throw new Error(
+      `cannot build dsnode-nvidia-consumers in ${buildRoot} (CMake defines it where libnvds_msgconv.so, libnvds_msgbroker.so and nvmsgconv.h are beside libnvds_meta: ` +
+        `\`npm run test:deepstream\` builds them first): ${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`,
+    );
+  }
   return join(buildRoot, "dsnode-nvidia-consumers");
 }
 
