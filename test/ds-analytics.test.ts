@@ -6,7 +6,9 @@
 // 320 x 240 frame; nvdsanalytics counts them in a right-half ROI and across the vertical middle
 // line. What it attached (NvDsAnalyticsFrameMeta / NvDsAnalyticsObjInfo) is read by C++ through
 // NVIDIA's header (test/ds-consumers/nvidia_consumers.cpp) and, as user metas of NVIDIA's types, by
-// a TS element (metareader) after it. DeepStream build only (`npm run test:deepstream`), skipped,
+// a TS element (metareader) after it. The same objects left untracked (object_id
+// UNTRACKED_OBJECT_ID, as a detector writes them) show why the ids matter: ROI counts only, no
+// line crossings. DeepStream build only (`npm run test:deepstream`), skipped,
 // saying so, on the portable one.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,29 +49,44 @@ extended=0
 mode=loose
 `;
 
+interface Analysed {
+  run: GstRun;
+  /** What C++ read of NVIDIA's analytics metas, one line per frame. */
+  seen: Json[];
+  /** What the TS element after nvdsanalytics read (batch.toJSON()), one line per buffer. */
+  read: Json[];
+}
+
+function analyse(tracked: boolean): Analysed {
+  const lib = deepstreamLibDir();
+  const dir = scratchDir("nvdsanalytics");
+  const config = join(dir, "config_nvdsanalytics.txt");
+  writeFileSync(config, CONFIG);
+  const location = join(dir, "read.jsonl");
+  const run = runGst(
+    consumersProgram(),
+    [
+      "analytics",
+      `videotestsrc num-buffers=${FRAMES} ! video/x-raw,format=RGBA,width=320,height=240 ` +
+        `! dsnvmmtestmux batch-size=1 nvbuf-memory-type=${NVBUF_MEM_SYSTEM} ! trackeddetector objects=2 step=${STEP} tracked=${tracked} ` +
+        `! nvdsanalytics config-file=${config} ! metareader location=${location} name=probe ! fakesink`,
+    ],
+    { dists: [fixturesDist, nvmmTestMuxDir(), join(lib, "gst-plugins")] },
+  );
+  return {
+    run,
+    seen: run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json),
+    read: run.code === 0 ? readFileSync(location, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Json) : [],
+  };
+}
+
 describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvdsanalytics on a ds-element's tracked objects (DeepStream build only)", () => {
   let run: GstRun;
   let seen: Json[];
   let read: Json[];
 
   beforeAll(() => {
-    const lib = deepstreamLibDir();
-    const dir = scratchDir("nvdsanalytics");
-    const config = join(dir, "config_nvdsanalytics.txt");
-    writeFileSync(config, CONFIG);
-    const location = join(dir, "read.jsonl");
-    run = runGst(
-      consumersProgram(),
-      [
-        "analytics",
-        `videotestsrc num-buffers=${FRAMES} ! video/x-raw,format=RGBA,width=320,height=240 ` +
-          `! dsnvmmtestmux batch-size=1 nvbuf-memory-type=${NVBUF_MEM_SYSTEM} ! trackeddetector objects=2 step=${STEP} ` +
-          `! nvdsanalytics config-file=${config} ! metareader location=${location} name=probe ! fakesink`,
-      ],
-      { dists: [fixturesDist, nvmmTestMuxDir(), join(lib, "gst-plugins")] },
-    );
-    seen = run.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Json);
-    read = readFileSync(location, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Json);
+    ({ run, seen, read } = analyse(true));
   });
 
   it("runs NVIDIA's plugin on every NVMM batch", () => {
@@ -124,5 +141,22 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvdsanalytics on a ds-
         .sort();
       expect(withInfo).toEqual(line.objects.filter((o: Json) => o.analytics !== null).map((o: Json) => o.objectId).sort());
     }
+  });
+});
+
+describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvdsanalytics on a ds-element's untracked objects (DeepStream build only)", () => {
+  let analysed: Analysed;
+
+  beforeAll(() => {
+    analysed = analyse(false);
+  });
+
+  it("counts them in the ROI but turns line crossing off, saying it needs a tracker (nvds_analytics.cpp ~751-756)", () => {
+    const { run, seen } = analysed;
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("NVDSANALYTICS:Cant get direction information without enabling tracker, disabling direction");
+    expect(seen.map((line) => line.frame.objInROIcnt.RightHalf)).toEqual([...Array(FRAMES).keys()].map((frame) => (centreX(frame) >= 160 ? 2 : 0)));
+    expect(seen.flatMap((line) => line.objects.flatMap((o: Json) => o.analytics?.lcStatus ?? []))).toEqual([]);
+    expect(seen.at(-1)!.frame.objLCCumCnt).toEqual({ Middle: 0 });
   });
 });
