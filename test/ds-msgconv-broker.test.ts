@@ -11,7 +11,7 @@
 // (scripts/build-deepstream-consumers.sh): DeepStream build only, skipped, saying so, on the
 // portable one.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -265,7 +265,8 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgbroker to real Re
     const port = await freePort();
     const config = join(dir, "mosquitto.conf");
     writeFileSync(config, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\n`);
-    const mosquitto = spawn("mosquitto", ["-c", config], { stdio: "ignore" });
+    // Debian installs the broker in /usr/sbin, which is not on a normal user's PATH.
+    const mosquitto = spawn(existsSync("/usr/sbin/mosquitto") ? "/usr/sbin/mosquitto" : "mosquitto", ["-c", config], { stdio: "ignore" });
     servers.push(mosquitto);
 
     // The subscriber writes one JSON line per message (-F %j); -d adds its protocol log, whose
