@@ -11,13 +11,15 @@
 // (scripts/build-deepstream-consumers.sh): DeepStream build only, skipped, saying so, on the
 // portable one.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runGst, scratchDir, type GstRun } from "./helpers/gst";
 import { consumersProgram, deepstreamLibDir } from "./helpers/nvidia-consumers";
-import { ballDetectorDist, builtinDist, fixturesDist, nativeBackend } from "./helpers/projects";
+import { ballDetectorLabels, ballDetectorModel } from "../sdk/src/testing/models/ball-detector";
+import { COLOR_CLASSIFIER_LABELS, colorClassifierModel } from "../sdk/src/testing/models/color-classifier";
+import { ballDetectorDist, buildProject, builtinDist, fixturesDist, nativeBackend } from "./helpers/projects";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -72,6 +74,36 @@ function consume(program: string, dir: string, broker: string[] = []): Consumed 
   return { run, written, payloads: lines };
 }
 
+/** UNTRACKED_OBJECT_ID (nvdsmeta.h): -1 in TS, printed by nvmsgconv as the unsigned 64-bit number it is. */
+const UNTRACKED = "18446744073709551615";
+
+/**
+ * The DeepStream schema's "object" of an object as batch.toJSON() holds it, as nvmsgconv writes it
+ * (generate_object_object, nvmsgconv/deepstream_schema/dsmeta_payload.cpp ~230-290): the tracking
+ * id, the label (the class) as the key of the confidence and of one attribute per classifier type
+ * (its label's result_label), the bbox truncated to integers.
+ */
+function asNvmsgconvSees(object: Json): Json {
+  const attributes: Json = { confidence: expect.closeTo(object.confidence, 6) };
+  for (const classifier of object.classifierItems as Json[])
+    for (const label of classifier.labelInfoItems as Json[]) if (classifier.classifierType) attributes[classifier.classifierType] = label.resultLabel;
+  const { left, top, width, height } = object.rectParams;
+  return {
+    id: object.objectId === -1 ? UNTRACKED : String(object.objectId),
+    speed: 0,
+    direction: 0,
+    orientation: 0,
+    [object.label]: attributes,
+    bbox: { topleftx: Math.trunc(left), toplefty: Math.trunc(top), bottomrightx: Math.trunc(left + width), bottomrighty: Math.trunc(top + height) },
+    location: {},
+    coordinate: {},
+  };
+}
+
+/** The DeepStream-schema payloads of one frame, parsed. */
+const fullPayloads = (payloads: Json[], frameNum: number) =>
+  payloads.filter((p) => p.schema === "deepstream" && p.frameNum === frameNum).map((p) => JSON.parse(p.payload) as Json);
+
 /** C++ `ostream << float` (6 significant digits, no trailing zeros), as the minimal schema prints. */
 const streamed = (value: number) => String(Number(Math.fround(value).toPrecision(6)));
 
@@ -121,24 +153,11 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
   it("DeepStream schema: each object's tracking id, label as the class, confidence, classifier attribute and bbox", () => {
     for (const batch of consumed.written) {
       const frame = batch.frameItems[0];
-      const payloads = consumed.payloads
-        .filter((p) => p.schema === "deepstream" && p.frameNum === frame.frameNum)
-        .map((p) => JSON.parse(p.payload) as Json);
+      const payloads = fullPayloads(consumed.payloads, frame.frameNum);
       expect(payloads.map((p) => p.object.id).sort()).toEqual(frame.objectItems.map((o: Json) => String(o.objectId)).sort());
       for (const object of frame.objectItems as Json[]) {
         const payload = payloads.find((p) => p.object.id === String(object.objectId))!;
-        const { left, top, width, height } = object.rectParams;
-        // generate_object_object (nvmsgconv/deepstream_schema/dsmeta_payload.cpp ~230-290).
-        expect(payload.object).toEqual({
-          id: String(object.objectId),
-          speed: 0,
-          direction: 0,
-          orientation: 0,
-          [object.label]: { confidence: expect.closeTo(object.confidence, 6), color: object.classifierItems[0].labelInfoItems[0].resultLabel },
-          bbox: { topleftx: Math.trunc(left), toplefty: Math.trunc(top), bottomrightx: Math.trunc(left + width), bottomrighty: Math.trunc(top + height) },
-          location: {},
-          coordinate: {},
-        });
+        expect(payload.object).toEqual(asNvmsgconvSees(object));
         expect(payload).toMatchObject({ mdsversion: "1.0", sensor: { id: "camera-0" }, place: { id: "place-0" }, analyticsModule: { id: "module-0" } });
       }
     }
@@ -201,19 +220,73 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
       expect(frame.objectItems).toHaveLength(1);
       const [object] = frame.objectItems as Json[];
       expect(object.objectId).toBe(-1);
-      const [payload] = payloads.filter((p) => p.schema === "deepstream" && p.frameNum === frame.frameNum).map((p) => JSON.parse(p.payload) as Json);
-      const { left, top, width, height } = object.rectParams;
-      expect(payload.object).toEqual({
-        id: "18446744073709551615",
-        speed: 0,
-        direction: 0,
-        orientation: 0,
-        ball: { confidence: expect.closeTo(object.confidence, 6) },
-        bbox: { topleftx: Math.trunc(left), toplefty: Math.trunc(top), bottomrightx: Math.trunc(left + width), bottomrighty: Math.trunc(top + height) },
-        location: {},
-        coordinate: {},
-      });
+      expect(fullPayloads(payloads, frame.frameNum).map((p) => p.object)).toEqual([asNvmsgconvSees(object)]);
+      expect(asNvmsgconvSees(object)).toMatchObject({ id: UNTRACKED, ball: {} });
     }
+  });
+});
+
+/** Copies templates/<template> to `dir` and names its element `name`, as `npm create ds-element` does. */
+function scaffold(template: string, dir: string, name: string): string {
+  const project = join(dir, template);
+  cpSync(join(repoRoot, "templates", template), project, { recursive: true, filter: (path) => !/node_modules|dist$/.test(path) });
+  const rename = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) rename(path);
+      else writeFileSync(path, readFileSync(path, "utf8").replaceAll("template-element-name", name));
+    }
+  };
+  rename(project);
+  buildProject(project, join(project, "dist"));
+  return join(project, "dist");
+}
+
+describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of the detector and classifier templates (DeepStream build only)", () => {
+  // The templates as a user gets them (element names given as the scaffolder does), on the test
+  // models of ds-element/testing: the ball detector and the colour classifier on its crops.
+  const TEMPLATE_FRAMES = 6;
+  let run: GstRun;
+  let dumped: Json[];
+  let payloads: Json[];
+
+  beforeAll(() => {
+    const dir = scratchDir("msgconv-templates");
+    const dists = [scaffold("detector", dir, "tpldetector"), scaffold("classifier", dir, "tplclassifier"), builtinDist];
+    writeFileSync(join(dir, "ball.onnx"), ballDetectorModel());
+    writeFileSync(join(dir, "labels.txt"), `${ballDetectorLabels().join("\n")}\n`);
+    writeFileSync(join(dir, "color.onnx"), colorClassifierModel());
+    writeFileSync(join(dir, "colors.txt"), `${COLOR_CLASSIFIER_LABELS.join("\n")}\n`);
+    const config = join(dir, "msgconv_config.txt");
+    writeFileSync(config, MSGCONV_CONFIG);
+    const dump = join(dir, "dump.jsonl");
+    run = runGst(
+      consumersProgram(),
+      [
+        "msgconv",
+        config,
+        `videotestsrc pattern=ball num-buffers=${TEMPLATE_FRAMES} ! video/x-raw,format=RGB,width=320,height=240 ` +
+          `! tpldetector model=${join(dir, "ball.onnx")} labels-file=${join(dir, "labels.txt")} ` +
+          `! tplclassifier model=${join(dir, "color.onnx")} labels-file=${join(dir, "colors.txt")} classifier-type=color ` +
+          `! dsmetadump location=${dump} ! identity name=probe ! fakesink`,
+      ],
+      { dists, timeoutMs: 120_000 },
+    );
+    dumped = run.code === 0 ? readFileSync(dump, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json) : [];
+    payloads = run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json);
+  });
+
+  it("one payload per ball: untracked id, label, confidence, the classifier's colour as an attribute, bbox", () => {
+    expect(run.code, run.output).toBe(0);
+    expect(dumped).toHaveLength(TEMPLATE_FRAMES);
+    for (const line of dumped) {
+      const frame = line.frameItems[0];
+      expect(frame.objectItems).toHaveLength(1);
+      expect(fullPayloads(payloads, frame.frameNum).map((p) => p.object)).toEqual(frame.objectItems.map(asNvmsgconvSees));
+    }
+    // The ball of videotestsrc is white: what a DeepStream consumer of the payload reads.
+    const objects = dumped.flatMap((line) => fullPayloads(payloads, line.frameItems[0].frameNum).map((p) => p.object));
+    expect(objects.map((o) => ({ id: o.id, color: o.ball?.color }))).toEqual(Array(TEMPLATE_FRAMES).fill({ id: UNTRACKED, color: "white" }));
   });
 });
 
