@@ -26,8 +26,7 @@ type Json = Record<string, any>;
 
 const FRAMES = 8;
 const OBJECTS = 2;
-const pipeline = (location: string) =>
-  `videotestsrc num-buffers=${FRAMES} ! video/x-raw,format=RGB,width=320,height=240 ! trackeddetector objects=${OBJECTS} location=${location} ! identity name=probe ! fakesink`;
+const TRACKED = `trackeddetector objects=${OBJECTS}`;
 
 /** nvmsgconv's configuration of the static parts (deepstream-test4's msgconv_config.txt keys). */
 const MSGCONV_CONFIG = `[sensor0]
@@ -59,19 +58,32 @@ version=1.0
 
 interface Consumed {
   run: GstRun;
+  /** What the elements wrote: dsmetadump's line (batch.toJSON()) of each buffer. */
   written: Json[];
+  /** The consumer's lines: one per payload, then the broker's report. */
   payloads: Json[];
 }
 
-function consume(program: string, dir: string, broker: string[] = []): Consumed {
+/**
+ * Runs `frames` frames of 320 x 240 through `elements` (a gst-launch fragment) and dsmetadump,
+ * with nvmsgconv's calls on every buffer after them (and the broker's, given its arguments).
+ */
+function consume(dir: string, elements: string, options: { dists: string[]; frames?: number; broker?: string[] }): Consumed {
   const config = join(dir, "msgconv_config.txt");
   writeFileSync(config, MSGCONV_CONFIG);
-  const location = join(dir, "written.jsonl");
-  const run = runGst(program, ["msgconv", config, pipeline(location), ...broker], { dists: [fixturesDist] });
-  // NVIDIA's library prints its complaints to stdout too: the payload lines are the JSON ones.
-  const lines = run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json);
-  const written = readFileSync(location, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json);
-  return { run, written, payloads: lines };
+  const dump = join(dir, "written.jsonl");
+  const source = `videotestsrc pattern=ball num-buffers=${options.frames ?? FRAMES} ! video/x-raw,format=RGB,width=320,height=240`;
+  const run = runGst(
+    consumersProgram(),
+    ["msgconv", config, `${source} ! ${elements} ! dsmetadump location=${dump} ! identity name=probe ! fakesink`, ...(options.broker ?? [])],
+    { dists: [...options.dists, builtinDist], timeoutMs: 120_000 },
+  );
+  return {
+    run,
+    written: run.code === 0 ? readFileSync(dump, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json) : [],
+    // NVIDIA's library prints its complaints to stdout too: the payload lines are the JSON ones.
+    payloads: run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json),
+  };
 }
 
 /** UNTRACKED_OBJECT_ID (nvdsmeta.h): -1 in TS, printed by nvmsgconv as the unsigned 64-bit number it is. */
@@ -140,7 +152,7 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
 
   beforeAll(() => {
     deepstreamLibDir();
-    consumed = consume(consumersProgram(), scratchDir("msgconv"));
+    consumed = consume(scratchDir("msgconv"), TRACKED, { dists: [fixturesDist] });
   });
 
   it("runs NVIDIA's payload generator on every frame", () => {
@@ -188,34 +200,18 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
   // The ball detector example: an InferenceElement on an ONNX model, no tracker after it, so its
   // objects are untracked as nvinfer's are before nvtracker.
   const BALL_FRAMES = 6;
-  let run: GstRun;
-  let dumped: Json[];
-  let payloads: Json[];
+  let consumed: Consumed;
 
   beforeAll(() => {
-    const dir = scratchDir("msgconv-ball");
-    const config = join(dir, "msgconv_config.txt");
-    writeFileSync(config, MSGCONV_CONFIG);
-    const dump = join(dir, "dump.jsonl");
     const model = join(repoRoot, "examples", "ball-detector", "model", "ball.onnx");
-    run = runGst(
-      consumersProgram(),
-      [
-        "msgconv",
-        config,
-        `videotestsrc pattern=ball num-buffers=${BALL_FRAMES} ! video/x-raw,format=RGB,width=320,height=240 ` +
-          `! balldetector model=${model} unique-component-id=1 ! dsmetadump location=${dump} ! identity name=probe ! fakesink`,
-      ],
-      { dists: [ballDetectorDist, builtinDist], timeoutMs: 120_000 },
-    );
-    dumped = run.code === 0 ? readFileSync(dump, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json) : [];
-    payloads = run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json);
+    consumed = consume(scratchDir("msgconv-ball"), `balldetector model=${model} unique-component-id=1`, { dists: [ballDetectorDist], frames: BALL_FRAMES });
   });
 
   it("one payload per detected ball: untracked id as nvinfer's (UNTRACKED_OBJECT_ID), label, confidence, bbox", () => {
+    const { run, written, payloads } = consumed;
     expect(run.code, run.output).toBe(0);
-    expect(dumped).toHaveLength(BALL_FRAMES);
-    for (const line of dumped) {
+    expect(written).toHaveLength(BALL_FRAMES);
+    for (const line of written) {
       const frame = line.frameItems[0];
       expect(frame.objectItems).toHaveLength(1);
       const [object] = frame.objectItems as Json[];
@@ -246,58 +242,42 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
   // The templates as a user gets them (element names given as the scaffolder does), on the test
   // models of ds-element/testing: the ball detector and the colour classifier on its crops.
   const TEMPLATE_FRAMES = 6;
-  let run: GstRun;
-  let dumped: Json[];
-  let payloads: Json[];
+  let consumed: Consumed;
 
   beforeAll(() => {
     const dir = scratchDir("msgconv-templates");
-    const dists = [scaffold("detector", dir, "tpldetector"), scaffold("classifier", dir, "tplclassifier"), builtinDist];
+    const dists = [scaffold("detector", dir, "tpldetector"), scaffold("classifier", dir, "tplclassifier")];
     writeFileSync(join(dir, "ball.onnx"), ballDetectorModel());
     writeFileSync(join(dir, "labels.txt"), `${ballDetectorLabels().join("\n")}\n`);
     writeFileSync(join(dir, "color.onnx"), colorClassifierModel());
     writeFileSync(join(dir, "colors.txt"), `${COLOR_CLASSIFIER_LABELS.join("\n")}\n`);
-    const config = join(dir, "msgconv_config.txt");
-    writeFileSync(config, MSGCONV_CONFIG);
-    const dump = join(dir, "dump.jsonl");
-    run = runGst(
-      consumersProgram(),
-      [
-        "msgconv",
-        config,
-        `videotestsrc pattern=ball num-buffers=${TEMPLATE_FRAMES} ! video/x-raw,format=RGB,width=320,height=240 ` +
-          `! tpldetector model=${join(dir, "ball.onnx")} labels-file=${join(dir, "labels.txt")} ` +
-          `! tplclassifier model=${join(dir, "color.onnx")} labels-file=${join(dir, "colors.txt")} classifier-type=color ` +
-          `! dsmetadump location=${dump} ! identity name=probe ! fakesink`,
-      ],
-      { dists, timeoutMs: 120_000 },
-    );
-    dumped = run.code === 0 ? readFileSync(dump, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json) : [];
-    payloads = run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Json);
+    const elements =
+      `tpldetector model=${join(dir, "ball.onnx")} labels-file=${join(dir, "labels.txt")} ` +
+      `! tplclassifier model=${join(dir, "color.onnx")} labels-file=${join(dir, "colors.txt")} classifier-type=color`;
+    consumed = consume(dir, elements, { dists, frames: TEMPLATE_FRAMES });
   });
 
   it("one payload per ball: untracked id, label, confidence, the classifier's colour as an attribute, bbox", () => {
+    const { run, written, payloads } = consumed;
     expect(run.code, run.output).toBe(0);
-    expect(dumped).toHaveLength(TEMPLATE_FRAMES);
-    for (const line of dumped) {
+    expect(written).toHaveLength(TEMPLATE_FRAMES);
+    for (const line of written) {
       const frame = line.frameItems[0];
       expect(frame.objectItems).toHaveLength(1);
       expect(fullPayloads(payloads, frame.frameNum).map((p) => p.object)).toEqual(frame.objectItems.map(asNvmsgconvSees));
     }
     // The ball of videotestsrc is white: what a DeepStream consumer of the payload reads.
-    const objects = dumped.flatMap((line) => fullPayloads(payloads, line.frameItems[0].frameNum).map((p) => p.object));
+    const objects = written.flatMap((line) => fullPayloads(payloads, line.frameItems[0].frameNum).map((p) => p.object));
     expect(objects.map((o) => ({ id: o.id, color: o.ball?.color }))).toEqual(Array(TEMPLATE_FRAMES).fill({ id: UNTRACKED, color: "white" }));
   });
 });
 
 describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgbroker to real Redis and MQTT servers (DeepStream build only)", () => {
-  let program: string;
   let lib: string;
   const servers: ChildProcess[] = [];
 
   beforeAll(() => {
     lib = deepstreamLibDir();
-    program = consumersProgram();
   });
 
   afterAll(async () => {
@@ -321,7 +301,7 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgbroker to real Re
     const adaptorConfig = join(dir, "cfg_redis.txt");
     // The adaptor's own keys (redis_protocol_adaptor/README): the stream's payload field.
     writeFileSync(adaptorConfig, "[message-broker]\npayloadkey=metadata\n");
-    const consumed = consume(program, dir, [join(lib, "libnvds_redis_proto.so"), `127.0.0.1;${port}`, adaptorConfig, "ds-element"]);
+    const consumed = consume(dir, TRACKED, { dists: [fixturesDist], broker: [join(lib, "libnvds_redis_proto.so"), `127.0.0.1;${port}`, adaptorConfig, "ds-element"] });
     expect(consumed.run.code, consumed.run.output).toBe(0);
     expect(report(consumed)).toEqual({ sent: FRAMES * OBJECTS, ok: FRAMES * OBJECTS, failed: 0 });
 
@@ -362,7 +342,7 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgbroker to real Re
 
     const adaptorConfig = join(dir, "cfg_mqtt.txt");
     writeFileSync(adaptorConfig, "[message-broker]\nclient-id=ds-element-test\n");
-    const consumed = consume(program, dir, [join(lib, "libnvds_mqtt_proto.so"), `127.0.0.1;${port}`, adaptorConfig, "ds-element"]);
+    const consumed = consume(dir, TRACKED, { dists: [fixturesDist], broker: [join(lib, "libnvds_mqtt_proto.so"), `127.0.0.1;${port}`, adaptorConfig, "ds-element"] });
     expect(consumed.run.code, consumed.run.output).toBe(0);
     // No send fails; a send's completion callback can go missing: NVIDIA's MQTT adaptor publishes
     // first and maps the message id to the callback after (nvds_mqtt_proto.cpp ~758-770), so when
