@@ -1,6 +1,7 @@
-// NVIDIA's nvmsgconv and nvmsgbroker, on what a ds-element detector, tracker and classifier
-// wrote: test/ds-consumers/nvidia_consumers.cpp runs NVIDIA's libnvds_msgconv on every frame
-// behind the trackeddetector fixture exactly as gst-nvmsgconv does with msg2p-newapi=1
+// NVIDIA's nvmsgconv and nvmsgbroker, on what ds-element elements wrote (the trackeddetector
+// fixture: detector + tracker ids + classifier; the ball-detector example, an InferenceElement;
+// the detector and classifier templates): test/ds-consumers/nvidia_consumers.cpp runs NVIDIA's
+// libnvds_msgconv on every frame behind them exactly as gst-nvmsgconv does with msg2p-newapi=1
 // (NvDsMsg2pMetaInfo: one DeepStream-schema payload per object, one minimal-schema payload per
 // frame), and sends the DeepStream-schema payloads through NVIDIA's libnvds_msgbroker with its
 // Redis and MQTT protocol adaptors to a real redis-server and a real mosquitto, each started here
