@@ -63,6 +63,7 @@ src="$root/src"
 build() { # build <name> <what> <command...>: runs the command unless lib/<name> exists
   local name=$1 what=$2; shift 2
   [[ -e "$lib/$name" ]] && return 0
+  [[ -d "$src" ]] || fail "$root has no lib/$name and no NVIDIA source (src/) to build it from (an installed SDK has it in lib/)"
   log "building $what ($name) from NVIDIA's source in $root"
   local build_log="$root/make-$(basename "${name%.so}").log"
   if ! "$@" >"$build_log" 2>&1 || [[ ! -e "$lib/$name" ]]; then
@@ -74,9 +75,8 @@ build() { # build <name> <what> <command...>: runs the command unless lib/<name>
 
 # nvmsgconv: its generated protobuf sources are shipped; cp gave them new times, so that make
 # would run protoc on them again: keep them newer than the .proto files and the Makefile.
-touch "$src"/utils/nvmsgconv/deepstream_schema/*.pb.*
 build libnvds_msgconv.so "nvmsgconv's payload generator" \
-  make -C "$src/utils/nvmsgconv" LIB_INSTALL_DIR="$lib/" all install
+  bash -c 'touch "$1"/utils/nvmsgconv/deepstream_schema/*.pb.* && make -C "$1/utils/nvmsgconv" LIB_INSTALL_DIR="$2/" all install' _ "$src" "$lib"
 
 build libnvds_logger.so "a stand-in for the unpublished libnvds_logger" \
   gcc -shared -fPIC -Wall -Werror -o "$lib/libnvds_logger.so" -I"$root/includes" \
