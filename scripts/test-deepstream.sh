@@ -7,7 +7,8 @@
 #   DS_SDK_ROOT=/opt/nvidia/deepstream/deepstream npm run test:deepstream # an installed SDK
 #
 # DS_META_SOURCE is a folder laid out like NVIDIA/DeepStream (includes/, src/utils/nvdsmeta/,
-# src/gst-utils/gst-nvdsmeta/): its libnvds_meta.so and libnvdsgst_meta.so are built with
+# src/gst-utils/gst-nvdsmeta/): its libnvds_meta.so and libnvdsgst_meta.so, and the downstream
+# consumers the consumer tests run (scripts/build-deepstream-consumers.sh), are built with
 # NVIDIA's Makefiles in a copy under the cache folder (DS_ELEMENT_CACHE, default
 # ~/.cache/ds-element), never in the source (it may be read-only) nor in this repository.
 #
@@ -51,6 +52,12 @@ else
     exit 2
   fi
 fi
+
+# NVIDIA's consumers of the metadata (nvmsgconv's library, nvmsgbroker with its Redis and MQTT
+# adaptors, nvdsanalytics) beside them, for test/ds-consumers/; an installed SDK has them already.
+# DS_BUILD_ONLY leaves them out: the GPU run does not test them.
+[[ "${DS_BUILD_ONLY:-0}" = 1 ]] || bash scripts/build-deepstream-consumers.sh "$root"
+export DS_ELEMENT_DEEPSTREAM_ROOT="$root"
 
 # The portable build and every package first (what `npm test` does), then the DeepStream build beside it.
 [[ "${DS_SKIP_SETUP:-0}" = 1 ]] || bash scripts/setup.sh

@@ -27,6 +27,7 @@
 
 #include "gstnvdsmeta.h"
 #include "nvdsmeta.h"
+#include "probed_pipeline.h"
 
 /* The user meta types the test element writes, looked up as a C consumer would. */
 static const char *const kTypes[] = {"DSELEMENT.TEST.BATCH", "DSELEMENT.TEST.FRAME", "DSELEMENT.TEST.OBJECT",
@@ -201,35 +202,5 @@ int main(int argc, char **argv) {
     return 2;
   }
   for (size_t i = 0; i < NUM_TYPES; ++i) type_ids[i] = nvds_get_user_meta_type((gchar *)kTypes[i]);
-  GError *error = NULL;
-  GstElement *pipeline = gst_parse_launch(argv[1], &error);
-  if (pipeline == NULL || error != NULL) {
-    fprintf(stderr, "ds_consumer: %s\n", error != NULL ? error->message : "cannot build the pipeline");
-    return 1;
-  }
-  GstElement *probe = gst_bin_get_by_name(GST_BIN(pipeline), "probe");
-  if (probe == NULL) {
-    fprintf(stderr, "ds_consumer: the pipeline has no element named probe\n");
-    return 1;
-  }
-  GstPad *pad = gst_element_get_static_pad(probe, "src");
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, NULL, NULL);
-  gst_object_unref(pad);
-  gst_object_unref(probe);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstBus *bus = gst_element_get_bus(pipeline);
-  GstMessage *message = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  int code = 0;
-  if (message == NULL || GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-    GError *failure = NULL;
-    if (message != NULL) gst_message_parse_error(message, &failure, NULL);
-    fprintf(stderr, "ds_consumer: %s\n", failure != NULL ? failure->message : "no EOS within 60 s");
-    g_clear_error(&failure);
-    code = 1;
-  }
-  if (message != NULL) gst_message_unref(message);
-  gst_object_unref(bus);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(pipeline);
-  return code;
+  return run_probed_pipeline("ds_consumer", argv[1], on_buffer, NULL);
 }

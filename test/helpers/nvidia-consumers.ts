@@ -1,0 +1,41 @@
+// What the consumer tests (test/ds-msgconv-broker.test.ts, test/ds-analytics.test.ts) share: the
+// dsnode-nvidia-consumers program (test/ds-consumers/nvidia_consumers.cpp) and where NVIDIA's
+// consumer libraries are. `npm run test:deepstream` builds them
+// (scripts/build-deepstream-consumers.sh) and names their folder in DS_ELEMENT_DEEPSTREAM_ROOT.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { repoRoot } from "./gst";
+
+const native = createRequire(__filename)(join(repoRoot, "native-host", "index.js")) as { buildDir: string };
+const buildRoot = dirname(native.buildDir);
+
+/** The folder of NVIDIA's libraries (lib/) and plugins (lib/gst-plugins/) the consumers run. */
+export function deepstreamLibDir(): string {
+  const root = process.env.DS_ELEMENT_DEEPSTREAM_ROOT;
+  if (!root || !existsSync(join(root, "lib", "libnvds_msgconv.so")))
+    throw new Error(
+      `NVIDIA's consumer libraries are not built (DS_ELEMENT_DEEPSTREAM_ROOT=${root ?? "unset"}): run these tests through \`npm run test:deepstream\`, which builds them (scripts/build-deepstream-consumers.sh)`,
+    );
+  return join(root, "lib");
+}
+
+/** Builds dsnode-nvidia-consumers in the native build and returns its path. */
+export function consumersProgram(): string {
+  try {
+    execFileSync("cmake", ["--build", buildRoot, "--target", "dsnode-nvidia-consumers"], { stdio: "pipe" });
+  } catch (error) {
+    throw new Error(
+      `cannot build dsnode-nvidia-consumers in ${buildRoot} (CMake defines it where libnvds_msgconv.so, libnvds_msgbroker.so and nvmsgconv.h are beside libnvds_meta: ` +
+        `\`npm run test:deepstream\` builds them first): ${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`,
+    );
+  }
+  return join(buildRoot, "dsnode-nvidia-consumers");
+}
+
+/** Where the dsnvmmtestmux test plugin is built (test/nvmm-testmux/), after building it. */
+export function nvmmTestMuxDir(): string {
+  execFileSync("cmake", ["--build", buildRoot, "--target", "dsnode-nvmm-testmux"], { stdio: "pipe" });
+  return join(buildRoot, "test-plugins");
+}
