@@ -11,13 +11,13 @@
 // order. NVIDIA's libraries are built from ../shared by `npm run test:deepstream`
 // (scripts/build-deepstream-consumers.sh): DeepStream build only, skipped, saying so, on the
 // portable one.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { closeSync, cpSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runGst, scratchDir, type GstRun } from "./helpers/gst";
-import { consumersProgram, deepstreamLibDir } from "./helpers/nvidia-consumers";
+import { consumersProgram, cReaderProgram, deepstreamLibDir } from "./helpers/nvidia-consumers";
 import { ballDetectorLabels, ballDetectorModel } from "../sdk/src/testing/models/ball-detector";
 import { COLOR_CLASSIFIER_LABELS, colorClassifierModel } from "../sdk/src/testing/models/color-classifier";
 import { ballDetectorDist, buildProject, builtinDist, fixturesDist, nativeBackend } from "./helpers/projects";
@@ -230,18 +230,13 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
   });
 });
 
-/** Copies templates/<template> to `dir` and names its element `name`, as `npm create ds-element` does. */
+/**
+ * Scaffolds `template` into `dir` with the real `npm create ds-element` bin (element named `name`)
+ * and builds it with the checkout's CLI, as a user's `npm run build` would.
+ */
 function scaffold(template: string, dir: string, name: string): string {
   const project = join(dir, template);
-  cpSync(join(repoRoot, "templates", template), project, { recursive: true, filter: (path) => !/node_modules|dist$/.test(path) });
-  const rename = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) rename(path);
-      else writeFileSync(path, readFileSync(path, "utf8").replaceAll("template-element-name", name));
-    }
-  };
-  rename(project);
+  execFileSync(process.execPath, [join(repoRoot, "create-ds-element", "index.js"), project, "--template", template, "--name", name], { stdio: "pipe" });
   buildProject(project, join(project, "dist"));
   return join(project, "dist");
 }
@@ -251,15 +246,18 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
   // models of ds-element/testing: the ball detector and the colour classifier on its crops.
   const TEMPLATE_FRAMES = 6;
   let consumed: Consumed;
+  let dir: string;
+  let dists: string[];
+  let elements: string;
 
   beforeAll(() => {
-    const dir = scratchDir("msgconv-templates");
-    const dists = [scaffold("detector", dir, "tpldetector"), scaffold("classifier", dir, "tplclassifier")];
+    dir = scratchDir("msgconv-templates");
+    dists = [scaffold("detector", dir, "tpldetector"), scaffold("classifier", dir, "tplclassifier")];
     writeFileSync(join(dir, "ball.onnx"), ballDetectorModel());
     writeFileSync(join(dir, "labels.txt"), `${ballDetectorLabels().join("\n")}\n`);
     writeFileSync(join(dir, "color.onnx"), colorClassifierModel());
     writeFileSync(join(dir, "colors.txt"), `${COLOR_CLASSIFIER_LABELS.join("\n")}\n`);
-    const elements =
+    elements =
       `tpldetector model=${join(dir, "ball.onnx")} labels-file=${join(dir, "labels.txt")} ` +
       `! tplclassifier model=${join(dir, "color.onnx")} labels-file=${join(dir, "colors.txt")} classifier-type=color`;
     consumed = consume(dir, elements, { dists, frames: TEMPLATE_FRAMES });
@@ -269,6 +267,46 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv payloads of 
     // The ball of videotestsrc is white: what a DeepStream consumer of the payload reads.
     const objects = ballPayloads(consumed, TEMPLATE_FRAMES);
     expect(objects.map((o) => ({ id: o.id, color: o.ball?.color }))).toEqual(Array(TEMPLATE_FRAMES).fill({ id: UNTRACKED, color: "white" }));
+  });
+
+  it("C code on DeepStream's API reads each ball as nvinfer's detector + classifier write it, and dsosd draws its label", () => {
+    // The C reader (test/ds-consumer/ds_consumer.c) on the same pipeline, dsosd after it; the
+    // values are docs/metadata.md's nvinfer table (gst-nvinfer/gstnvinfer_meta_utils.cpp lines).
+    const source = `videotestsrc pattern=ball num-buffers=${TEMPLATE_FRAMES} ! video/x-raw,format=RGB,width=320,height=240`;
+    const run = runGst(cReaderProgram(), [`${source} ! ${elements} ! identity name=probe ! dsosd ! fakesink`], {
+      dists: [...dists, builtinDist],
+      env: { GST_DEBUG: "dsosd:4" },
+      timeoutMs: 120_000,
+    });
+    expect(run.code, run.output).toBe(0);
+    const frames = run.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Json)
+      .filter((line) => line.copy === 0)
+      .map((line) => line.frames[0] as Json);
+    expect(frames).toHaveLength(TEMPLATE_FRAMES);
+    for (const frame of frames) {
+      expect(frame, `frame ${frame.frameNum}`).toMatchObject({ bInferDone: 1, numObjMeta: 1 }); // 61
+      const ball = (frame.objects as Json[])[0]!;
+      expect(ball.objectId).toBe(2 ** 64); // UNTRACKED_OBJECT_ID (150)
+      expect(ball, `frame ${frame.frameNum}`).toMatchObject({
+        label: "ball",
+        detector: ball.rect, // 173-176
+        borderWidth: 3, // 179
+        borderColor: [1, 0, 0, 1], // 182
+        displayText: "ball white ", // 194, the classifier's label appended (326-350)
+        xOffset: Math.trunc(ball.rect[0]), // 196
+        setBgClr: 1, // 199
+        textBgColor: [0, 0, 0, 1], // 200
+        font: "Serif", // 203
+        fontSize: 11, // 204
+        fontColor: [1, 1, 1, 1], // 205
+        reads: { nvdsosdDrawsText: 1, nvtrackerLabel: "ball white  5", untracked: 1, detectorIsBox: 1 },
+      });
+      expect(ball.classifiers).toEqual([expect.objectContaining({ numLabels: 1, classifierType: "color", labels: [expect.objectContaining({ resultLabel: "white" })] })]);
+    }
+    expect(run.output).toContain(`drew on ${TEMPLATE_FRAMES} frame(s): ${TEMPLATE_FRAMES} boxes, ${TEMPLATE_FRAMES} labels`);
   });
 });
 

@@ -34,6 +34,12 @@ export function consumersProgram(): string {
   return join(buildRoot, "dsnode-nvidia-consumers");
 }
 
+/** Builds dsnode-ds-consumer (test/ds-consumer/ds_consumer.c, the C reader on DeepStream's API) and returns its path. */
+export function cReaderProgram(): string {
+  execFileSync("cmake", ["--build", buildRoot, "--target", "dsnode-ds-consumer"], { stdio: "pipe" });
+  return join(buildRoot, "dsnode-ds-consumer");
+}
+
 /** Where the dsnvmmtestmux test plugin is built (test/nvmm-testmux/), after building it. */
 export function nvmmTestMuxDir(): string {
   execFileSync("cmake", ["--build", buildRoot, "--target", "dsnode-nvmm-testmux"], { stdio: "pipe" });
