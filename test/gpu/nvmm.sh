@@ -4,7 +4,8 @@
 # (test/nvmm-testmux/, the nvstreammux stand-in) batches frames into `video/x-raw(memory:NVMM)`
 # buffers whose NvBufSurface holds one pitch-linear surface per frame in CUDA memory, with an
 # NvDsBatchMeta of that many frames; then
-#   1. batch-size 4, CUDA device memory (nvbuf-memory-type=2) and unified (3): cudaprobe must
+#   1. batch-size 4, CUDA device memory (nvbuf-memory-type=2), unified (3) and the default (0, device
+#      memory on a discrete GPU): cudaprobe must
 #      extract() every frame as a CUDA tensor handle with no host copy and letterbox it on the
 #      GPU to exactly the CPU path's bytes (scripts/gpu/compare-element.py), seeing 4 frames a batch;
 #   2. the bench: 16 × 1080p RGBA NVMM batches through batchrate (extract() + one preprocess of
@@ -64,8 +65,10 @@ source="videotestsrc num-buffers=$frames pattern=ball ! video/x-raw,format=RGBA,
 # shellcheck disable=SC2086
 launch "$out/cpu.log" $source ! cudaprobe location="$out/cpu" ! fakesink
 check "CPU reference pipeline runs" test $? -eq 0
-for memory in 2 3; do
-  name=$([ $memory = 2 ] && echo device || echo unified)
+# 0 is NVBUF_MEM_DEFAULT: CUDA device memory on a discrete GPU, decided at run time from CUDA's
+# "integrated" attribute (native-host/src/tensor/default_memory.cpp), not from the build's architecture.
+for memory in 0 2 3; do
+  case $memory in 0) name=default ;; 2) name=device ;; *) name=unified ;; esac
   # shellcheck disable=SC2086
   launch "$out/$name.log" $source ! dsnvmmtestmux batch-size=4 nvbuf-memory-type=$memory ! cudaprobe location="$out/$name" ! fakesink
   check "NVMM batch-size 4 on CUDA $name memory runs" test $? -eq 0
