@@ -118,12 +118,22 @@ std::string describe_call_subject(const Call& call) {
   }
 }
 
-// " (calls into JavaScript have a deadline of 2 s: …)", the end of every deadline message.
-std::string deadline_advice(Instance& instance) {
+// The instance's call deadline in seconds, as every deadline message writes it ("2", "0.5").
+std::string deadline_seconds(const Instance& instance) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(instance.timeout_ns() / 1000000) / 1000);
-  return std::string(" (calls into JavaScript have a deadline of ") + seconds +
+  return seconds;
+}
+
+// " (calls into JavaScript have a deadline of 2 s: …)", the end of every deadline message.
+std::string deadline_advice(const Instance& instance) {
+  return " (calls into JavaScript have a deadline of " + deadline_seconds(instance) +
          " s: set callTimeoutSeconds in Element.define(), or DS_ELEMENT_CALL_TIMEOUT_S; 0 = none)";
+}
+
+// The debug text of JavaScript that was interrupted: where it was (formatted), or that it is unknown.
+std::string running_at(const std::string& where) {
+  return where.empty() ? "JavaScript was running; where could not be told." : "JavaScript was running at:\n" + where;
 }
 
 }  // namespace
@@ -677,8 +687,7 @@ void Handoff::fail_everything(const std::string& reason) {
     std::lock_guard<std::mutex> lock(expiry_mutex_);
     expiries_.clear();
     yields_.clear();
-    for (HeldRequest& request : helds_) request.waiter->unref();
-    helds_.clear();
+    release_helds();
     for (HeldTermination& termination : held_terminations_) termination.waiter->unref();
     held_terminations_.clear();
     expiries_pending_.store(0);
@@ -913,6 +922,15 @@ bool Handoff::yield_isolate(int64_t now) {
 
 // ---------------------------------------------------------------- JavaScript outside any call
 
+std::string Handoff::formatted(const std::vector<JsFrame>& stack) {
+  return stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(stack);
+}
+
+void Handoff::release_helds() {
+  for (HeldRequest& request : helds_) request.waiter->unref();
+  helds_.clear();
+}
+
 void Handoff::isolate_held(Instance* waiter, uint64_t progress_mark, int64_t since_ns) {
   {
     std::lock_guard<std::mutex> lock(expiry_mutex_);
@@ -959,10 +977,9 @@ void Handoff::resume_after_outside_termination() {
   for (HeldTermination& termination : terminations) {
     char held[32];
     std::snprintf(held, sizeof held, "%.1f", static_cast<double>(termination.held_ns) / 1e9);
-    const std::string where = termination.stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(termination.stack);
     const std::string message = std::string("JavaScript outside any call (a timer, an immediate or a Promise reaction) kept the runtime for ") +
         held + " s without returning while the element waited to call into it: it was interrupted" + deadline_advice(*termination.waiter);
-    const std::string debug = where.empty() ? "JavaScript was running; where could not be told." : "JavaScript was running at:\n" + where;
+    const std::string debug = running_at(formatted(termination.stack));
     termination.waiter->post_error(message.c_str(), debug.c_str());
     termination.waiter->unref();
   }
@@ -998,11 +1015,8 @@ bool Handoff::end_guard(std::string* message, std::string* debug) {
   if (terminated) {
     // Cancelled with JavaScript frames still on the stack: they resume with the caller's Error.
     if (executor_ != nullptr) executor_->resume();
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(instance->timeout_ns() / 1000000) / 1000);
-    *message = std::string("did not return within ") + seconds + " s: its JavaScript was interrupted" + deadline_advice(*instance);
-    const std::string where = guard_stack_.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(guard_stack_);
-    *debug = where.empty() ? "JavaScript was running; where could not be told." : "JavaScript was running at:\n" + where;
+    *message = "did not return within " + deadline_seconds(*instance) + " s: its JavaScript was interrupted" + deadline_advice(*instance);
+    *debug = running_at(formatted(guard_stack_));
   }
   guard_stack_.clear();
   if (instance != nullptr) instance->unref();
@@ -1095,7 +1109,7 @@ bool Handoff::take_termination(Call& call, Outcome* outcome) {
 Outcome Handoff::yielded(const Call& call, const Termination& termination) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(termination.held_ns) / 1e9);
-  const std::string where = termination.stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(termination.stack);
+  const std::string where = formatted(termination.stack);
   return Outcome::failure(hook_name(call.kind) + describe_call_subject(call) +
           " was interrupted: its JavaScript had kept the runtime for " + seconds + " s without returning while " +
           termination.yielded_to + " was stopping (all elements of a process share one JavaScript engine)",
@@ -1110,8 +1124,7 @@ void Handoff::settle_expiries() {
   {
     // The runtime has control: whatever held the isolate for a waiter has let go of it.
     std::lock_guard<std::mutex> lock(expiry_mutex_);
-    for (HeldRequest& request : helds_) request.waiter->unref();
-    helds_.clear();
+    release_helds();
     update_pending();
   }
   struct Settled {
@@ -1153,29 +1166,26 @@ Outcome Handoff::abandoned(const Call& call, ExpiryReason reason, bool interrupt
     const std::vector<JsFrame>& stack, bool outside) {
   const std::string what = hook_name(call.kind);
   const std::string subject = describe_call_subject(call);
-  std::string where = stack.empty() || executor_ == nullptr ? std::string() : executor_->format_stack(stack);
+  const std::string where = formatted(stack);
   if (reason == ExpiryReason::kFlushing) {
     std::string message = what + subject + " was abandoned: the element is flushing (a flushing seek, or a state change to READY)";
     if (interrupted) message += "; its JavaScript did not return within " + std::to_string(kFlushGraceNs / 1000000) + " ms and was interrupted";
     return Outcome::failure(message, where.empty() ? message : "JavaScript was running at:\n" + where);
   }
-  const int64_t timeout_ms = call.instance->timeout_ns() / 1000000;
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(timeout_ms) / 1000);
+  const std::string seconds = deadline_seconds(*call.instance);
   std::string message = what + subject;
   if (!outside) {
-    message += std::string(" did not return within ") + seconds + " s: its JavaScript was interrupted";
+    message += " did not return within " + seconds + " s: its JavaScript was interrupted";
   } else {
-    message += std::string(" did not finish within ") + seconds + " s: its Promise was abandoned";
+    message += " did not finish within " + seconds + " s: its Promise was abandoned";
     if (interrupted) message += ", and the JavaScript that kept the runtime busy meanwhile was interrupted";
   }
   message += deadline_advice(*call.instance);
   std::string debug;
-  if (!where.empty()) {
-    debug = interrupted ? "JavaScript was running at:\n" + where : where;
+  if (interrupted) {
+    debug = running_at(where);
   } else {
-    debug = interrupted ? "JavaScript was running; where could not be told."
-                        : "No JavaScript of it was running: a Promise it returned had not settled.";
+    debug = where.empty() ? "No JavaScript of it was running: a Promise it returned had not settled." : where;
   }
   return Outcome::failure(message, debug);
 }

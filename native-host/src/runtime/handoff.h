@@ -216,6 +216,9 @@ class Handoff {
   bool terminate_guarded();          // on_interrupt's part for a guard past its deadline
   void resume_after_outside_termination();  // under the Locker, outside JavaScript
   void update_pending();            // with expiry_mutex_ held
+  void release_helds();             // with expiry_mutex_ held: drops every isolate_held() request
+  // A captured stack formatted for messages; "" when none was captured or nothing can format it.
+  std::string formatted(const std::vector<JsFrame>& stack);
   Outcome abandoned(const Call& call, ExpiryReason reason, bool interrupted,
       const std::vector<JsFrame>& stack, bool outside);
   Outcome yielded(const Call& call, const Termination& termination);
