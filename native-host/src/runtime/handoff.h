@@ -15,6 +15,14 @@
 // one), the caller releases the Locker and waits on the Completion, signalled by whichever
 // thread settles it. Everything marked "JS thread" below is then "the thread holding the
 // Locker": the JS thread holds it only while it runs its loop, never while it sleeps.
+//
+// One class, one file per job: handoff.cpp (set-up, lifecycle, the registry of instances),
+// queued_calls.cpp (the queue and the JS thread's drain), direct_calls.cpp (direct mode),
+// call_routing.cpp (one call at a time per instance, outcomes back to callers), expiry.cpp
+// (deadlines and flushes: abandoning calls, terminating their JavaScript), outside_calls.cpp
+// (JavaScript outside any call: held isolates, guards), heap_limit.cpp (V8's heap limit);
+// texts in call_messages.h, the stuck-JavaScript test in no_progress_watch.h, counters in
+// handoff_statistics.h.
 #ifndef DSNODE_RUNTIME_HANDOFF_H
 #define DSNODE_RUNTIME_HANDOFF_H
 
@@ -29,8 +37,10 @@
 #include <vector>
 
 #include "runtime/call.h"
+#include "runtime/handoff_statistics.h"
 #include "runtime/instance.h"
 #include "runtime/js_executor.h"
+#include "runtime/no_progress_watch.h"
 #include "runtime/spin_policy.h"
 
 namespace dsnode {
@@ -58,7 +68,7 @@ class Handoff {
   bool request_stop();
 
   // DS_ELEMENT_HANDOFF_STATS=1: how often each side's spin paid off, printed at teardown.
-  void print_statistics() const;
+  void print_statistics() const { statistics_.print(); }
 
   void set_executor(JsExecutor* executor);  // JS thread
   // Direct mode: set by embed/ before open(); without one, calls are queued.
@@ -157,12 +167,15 @@ class Handoff {
   void finish(Call& call, Outcome outcome);
   bool spin_for_work(int64_t budget_ns);
   void stop_on_js_thread();
+  bool close_handles();  // JS thread, after fail_everything(): true when the wake-up handle was open
   void fail_everything(const std::string& reason);
   bool unavailable(Outcome* outcome);
   void wait(Call& call);
   void call_direct(Call& call);
   static void run_direct(void* call);
   static void route_direct(void* call);
+  // finish(): signals `call` if it is the direct call its own thread waits for (false otherwise).
+  static bool signal_direct_caller(Call& call);
   void wake_js_thread();
   void settle_expiries();
   void terminate_javascript();  // thread holding the isolate
@@ -174,18 +187,14 @@ class Handoff {
     ExpiryReason reason;
     int64_t terminate_from_ns;  // its JavaScript is terminated from then on
     // on_interrupt's view of JavaScript outside any call while this waits (under expiry_mutex_).
-    bool marked = false;
-    uint64_t progress_mark = 0;  // progress_ when first seen
-    int64_t mark_ns = 0;
+    NoProgressWatch no_progress;
     bool terminated_outside = false;
     std::vector<JsFrame> stack;  // where the JavaScript terminated for it was
   };
   // A flushing instance whose calls must not wait for JavaScript that does not return.
   struct YieldRequest {
     int instance_id;
-    bool marked = false;
-    uint64_t progress_mark = 0;
-    int64_t mark_ns = 0;
+    NoProgressWatch no_progress;  // the JavaScript that keeps its calls waiting
   };
   // What on_interrupt / on_near_heap_limit terminated, until the handler's call takes it.
   struct Termination {
@@ -219,9 +228,6 @@ class Handoff {
   void release_helds();             // with expiry_mutex_ held: drops every isolate_held() request
   // A captured stack formatted for messages; "" when none was captured or nothing can format it.
   std::string formatted(const std::vector<JsFrame>& stack);
-  Outcome abandoned(const Call& call, ExpiryReason reason, bool interrupted,
-      const std::vector<JsFrame>& stack, bool outside);
-  Outcome yielded(const Call& call, const Termination& termination);
   bool waits_for_isolate(Instance* instance);
 
   SpinSettings settings_;
@@ -243,17 +249,7 @@ class Handoff {
   uv_async_t wake_{};
   bool wake_open_ = false;  // JS thread
 
-  struct Statistics {
-    std::atomic<uint64_t> caller_spin_hits{0};   // reply arrived while the caller spun
-    std::atomic<uint64_t> caller_sleeps{0};      // caller had to block
-    std::atomic<uint64_t> wakeups_sent{0};       // uv_async_send calls
-    uint64_t js_spin_hits = 0;                   // JS thread found work while spinning
-    uint64_t js_spin_misses = 0;
-    uint64_t wakes = 0;                          // on_wake callbacks
-    std::atomic<uint64_t> direct_calls{0};       // run by the caller under the Locker
-    std::atomic<uint64_t> direct_waits{0};       // ...that then waited for a Promise
-  };
-  Statistics statistics_;
+  HandoffStatistics statistics_;
 
   // Direct mode: set before the door opens; callers between the door and the end of their
   // locked section (the JS thread waits for 0 before the isolate goes).

@@ -9,16 +9,11 @@
 
 #include <glib.h>
 
+#include "runtime/clock.h"
 #include "runtime/handoff.h"
 
 namespace dsnode {
 namespace {
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 int64_t seconds_to_ns(double seconds) { return static_cast<int64_t>(std::llround(seconds * 1e9)); }
 
