@@ -16,11 +16,25 @@
 
 namespace dsnode::metabind {
 
+// The codes of the errors thrown here (sdk/src/errors/error-codes.mjs is their one definition).
+// generated: error codes (scripts/generate-shared-names.mjs: do not edit)
+// The code of every invalid-value error, thrown by JS validation and by native code alike.
 inline constexpr const char* kInvalidValueCode = "ERR_DS_ELEMENT_INVALID_VALUE";
+// The code of every metadata state error (added twice, wrong parent, used after removal).
 inline constexpr const char* kMetaStateCode = "ERR_DS_ELEMENT_META_STATE";
+// The code of the error of a handle used after the call that handed it out ended (StaleHandleError).
 inline constexpr const char* kStaleHandleCode = "ERR_DS_ELEMENT_STALE_HANDLE";
-// acquireObject/listObjects need a larger object table: JS grows it, rebinds and retries.
+// The code of the error of a full object table in a call: the SDK grows the table, rebinds and retries.
 inline constexpr const char* kTableFullCode = "ERR_DS_ELEMENT_TABLE_FULL";
+// The code of every tensor error, thrown by the SDK and by native code alike.
+inline constexpr const char* kTensorCode = "ERR_DS_ELEMENT_TENSOR";
+// The code of the error of a model a runner could not load.
+inline constexpr const char* kRunnerLoadCode = "ERR_DS_ELEMENT_RUNNER_LOAD";
+// The code of the error of an inference that failed in a runner's backend.
+inline constexpr const char* kRunnerFailedCode = "ERR_DS_ELEMENT_RUNNER_FAILED";
+// The code of the error of a runner used after dispose().
+inline constexpr const char* kRunnerDisposedCode = "ERR_DS_ELEMENT_RUNNER_DISPOSED";
+// end generated: error codes
 
 // Largest integer a double holds exactly (Number.MAX_SAFE_INTEGER).
 inline constexpr double kMaxSafeInteger = 9007199254740991.0;

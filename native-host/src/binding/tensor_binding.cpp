@@ -55,7 +55,7 @@ using tensor::PixelFormat;
 // Bumped when a function's arguments or results change (TENSOR_BINDING_VERSION in TS).
 constexpr double kTensorBindingVersion = 1;
 
-constexpr const char* kTensorCode = "ERR_DS_ELEMENT_TENSOR";
+using metabind::kTensorCode;
 
 // Tells our storage objects from any other wrapped object.
 constexpr napi_type_tag kStorageTag = {0x64736e6f64652d74ull, 0x656e736f722d7374ull};

@@ -21,9 +21,9 @@ using metabind::FieldName;
 using metabind::ObjectBuilder;
 
 constexpr const char* kInvalidValueCode = metabind::kInvalidValueCode;
-constexpr const char* kLoadCode = "ERR_DS_ELEMENT_RUNNER_LOAD";
-constexpr const char* kInferenceCode = "ERR_DS_ELEMENT_RUNNER_FAILED";
-constexpr const char* kDisposedCode = "ERR_DS_ELEMENT_RUNNER_DISPOSED";
+constexpr const char* kLoadCode = metabind::kRunnerLoadCode;
+constexpr const char* kInferenceCode = metabind::kRunnerFailedCode;
+constexpr const char* kDisposedCode = metabind::kRunnerDisposedCode;
 
 // Tells our runner objects from any other wrapped object.
 constexpr napi_type_tag kRunnerTag = {0x64736e6f64657472ull, 0x746e7275726e6e31ull};

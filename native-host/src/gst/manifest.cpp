@@ -46,6 +46,7 @@ struct PropertyTypeName {
 };
 
 const PropertyTypeName kPropertyTypes[] = {
+  // generated: property types (scripts/generate-shared-names.mjs: do not edit)
   {"boolean", PropertyType::Boolean},
   {"int", PropertyType::Int},
   {"int64", PropertyType::Int64},
@@ -55,6 +56,7 @@ const PropertyTypeName kPropertyTypes[] = {
   {"double-array", PropertyType::DoubleArray},
   {"int-array", PropertyType::IntArray},
   {"string-array", PropertyType::StringArray},
+  // end generated: property types
 };
 
 std::string json_quoted(std::string_view s) {

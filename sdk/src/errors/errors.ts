@@ -1,3 +1,23 @@
+// The codes native code throws with too (error-codes.mjs is their one definition).
+// generated: error codes (scripts/generate-shared-names.mjs: do not edit)
+/** The `code` of every invalid-value error, thrown by JS validation and by native code alike. */
+export const INVALID_VALUE_CODE = "ERR_DS_ELEMENT_INVALID_VALUE";
+/** The `code` of every metadata state error (added twice, wrong parent, used after removal). */
+export const META_STATE_CODE = "ERR_DS_ELEMENT_META_STATE";
+/** The `code` of the error of a handle used after the call that handed it out ended (StaleHandleError). */
+export const STALE_HANDLE_CODE = "ERR_DS_ELEMENT_STALE_HANDLE";
+/** The `code` of the error of a full object table in a call: the SDK grows the table, rebinds and retries. */
+export const TABLE_FULL_CODE = "ERR_DS_ELEMENT_TABLE_FULL";
+/** The `code` of every tensor error, thrown by the SDK and by native code alike. */
+export const TENSOR_CODE = "ERR_DS_ELEMENT_TENSOR";
+/** The `code` of the error of a model a runner could not load. */
+export const RUNNER_LOAD_CODE = "ERR_DS_ELEMENT_RUNNER_LOAD";
+/** The `code` of the error of an inference that failed in a runner's backend. */
+export const RUNNER_FAILED_CODE = "ERR_DS_ELEMENT_RUNNER_FAILED";
+/** The `code` of the error of a runner used after dispose(). */
+export const RUNNER_DISPOSED_CODE = "ERR_DS_ELEMENT_RUNNER_DISPOSED";
+// end generated: error codes
+
 /**
  * Thrown when a handle handed to `transform()` (BatchMeta, FrameMeta, GstBuffer) is used after
  * that call returned or its Promise settled. The native buffer behind it has moved on, so its
@@ -15,7 +35,7 @@
  */
 export class StaleHandleError extends Error {
   /** Stable code for programmatic checks. */
-  readonly code = "ERR_DS_ELEMENT_STALE_HANDLE";
+  readonly code = STALE_HANDLE_CODE;
 
   /** @internal Thrown by the handles themselves; user code never constructs it. */
   constructor(handle: string, member: string, action: "reading" | "writing" | "calling" | "passing it to" = "reading") {
@@ -75,11 +95,6 @@ export class ElementDefinitionError extends Error {
     this.name = "ElementDefinitionError";
   }
 }
-
-/** The `code` of every invalid-value error, thrown by JS validation and by native code alike. */
-export const INVALID_VALUE_CODE = "ERR_DS_ELEMENT_INVALID_VALUE";
-/** The `code` of every metadata state error (added twice, wrong parent, used after removal). */
-export const META_STATE_CODE = "ERR_DS_ELEMENT_META_STATE";
 
 function hasCode(value: unknown, code: string): boolean {
   return value instanceof Error && (value as { code?: unknown }).code === code;
@@ -187,9 +202,6 @@ export class MetaStateError extends Error {
   }
 }
 
-/** The `code` of every tensor error, thrown by the SDK and by native code alike. */
-export const TENSOR_CODE = "ERR_DS_ELEMENT_TENSOR";
-
 /**
  * Thrown when a tensor or frame operation cannot be done: a frame format `Buffer.extract`
  * does not support (the message names the caps and the conversion to add), device memory read
@@ -241,13 +253,9 @@ export class TensorError extends Error {
  * const code: RunnerErrorCode = "ERR_DS_ELEMENT_RUNNER_LOAD";
  * ```
  */
-export type RunnerErrorCode = "ERR_DS_ELEMENT_RUNNER_LOAD" | "ERR_DS_ELEMENT_RUNNER_FAILED" | "ERR_DS_ELEMENT_RUNNER_DISPOSED";
+export type RunnerErrorCode = typeof RUNNER_LOAD_CODE | typeof RUNNER_FAILED_CODE | typeof RUNNER_DISPOSED_CODE;
 
-const RUNNER_CODES: ReadonlySet<string> = new Set<RunnerErrorCode>([
-  "ERR_DS_ELEMENT_RUNNER_LOAD",
-  "ERR_DS_ELEMENT_RUNNER_FAILED",
-  "ERR_DS_ELEMENT_RUNNER_DISPOSED",
-]);
+const RUNNER_CODES: ReadonlySet<string> = new Set<RunnerErrorCode>([RUNNER_LOAD_CODE, RUNNER_FAILED_CODE, RUNNER_DISPOSED_CODE]);
 
 /**
  * A model that cannot be loaded (missing file, not a model, a backend that is not installed)

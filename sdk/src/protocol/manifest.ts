@@ -26,16 +26,18 @@ export const MAX_MANIFEST_BYTES = 4 << 20;
  * const type: ManifestPropertyType = "double-array"; // z.array(z.number())
  * ```
  */
+// generated: property types (scripts/generate-shared-names.mjs: do not edit)
 export type ManifestPropertyType =
-  | "boolean"
-  | "int"
-  | "int64"
-  | "double"
-  | "string"
-  | "enum"
-  | "double-array"
-  | "int-array"
-  | "string-array";
+  | "boolean" // z.boolean()
+  | "int" // z.number().int() within 32 bits
+  | "int64" // z.number().int() beyond 32 bits
+  | "double" // z.number()
+  | "string" // z.string()
+  | "enum" // z.enum([...])
+  | "double-array" // z.array(z.number())
+  | "int-array" // z.array(z.number().int())
+  | "string-array"; // z.array(z.string())
+// end generated: property types
 
 /**
  * One value of an `enum` property. `value` is the GEnum integer, `nick` the command-line name.
