@@ -1,0 +1,97 @@
+// Frames of a running call (tensor_binding_internal.h): the first access maps the call's buffer
+// (tensor/frame_access.h) and keeps the mapping as the call's attachment
+// (meta_binding_internal.h), so it is unmapped when the call closes, after the views handed out
+// over it are detached. `extract` hands a frame to JS.
+#include "binding/tensor_binding_internal.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace dsnode::tensorbind {
+
+namespace {
+
+// The call's buffer, mapped for the rest of the call.
+struct FrameAttachment final : metabind::CallAttachment {
+  std::unique_ptr<tensor::FrameMapping> mapping;
+};
+constexpr int kFrameKey = 0;  // its address is the attachment's key
+
+}  // namespace
+
+tensor::FrameMapping* call_frames(napi_env env, metabind::LiveCall& call, const char* caller) {
+  if (auto* attached = static_cast<FrameAttachment*>(call.attachment(&kFrameKey))) return attached->mapping.get();
+  tensor::FrameError error;
+  std::unique_ptr<tensor::FrameMapping> mapping = tensor::FrameMapping::open(call.buffer(), call.stream(), caller, &error);
+  if (mapping == nullptr) {
+    throw_frame_error(env, error);
+    return nullptr;
+  }
+  auto attachment = std::make_unique<FrameAttachment>();
+  tensor::FrameMapping* raw = mapping.get();
+  attachment->mapping = std::move(mapping);
+  call.attach(&kFrameKey, std::move(attachment));
+  return raw;
+}
+
+bool call_frame(napi_env env, metabind::LiveCall& call, uint32_t batch_id, const char* caller,
+    tensor::FrameMapping** mapping, Desc* desc) {
+  *mapping = call_frames(env, call, caller);
+  if (*mapping == nullptr) return false;
+  const uint32_t num_frames = call.batch() != nullptr ? call.batch()->num_frames() : 0;
+  tensor::FrameError error;
+  if (!(*mapping)->frame(batch_id, num_frames, caller, desc, &error)) {
+    throw_frame_error(env, error);
+    return false;
+  }
+  return true;
+}
+
+// A frame source may name a region of the frame (TensorHandle.crop): [left, top, width, height]
+// in pixels, inside the frame. The descriptor then starts at the region's first pixel and keeps
+// the frame's strides, so every consumer (preprocess on the CPU or in CUDA, toHost, DLPack)
+// reads the crop in place. TS checks the region first; this is the check C++ owes anyway.
+bool apply_region(napi_env env, napi_value source, const char* name, Desc* desc) {
+  napi_value region = nullptr;
+  napi_valuetype type = napi_undefined;
+  if (!get_property(env, source, "region", &region) || napi_typeof(env, region, &type) != napi_ok) return false;
+  if (type == napi_undefined) return true;
+  const std::string region_name = std::string(name) + ".region";
+  int64_t values[tensor::kMaxDims] = {};
+  int32_t count = 0;
+  if (!read_dims(env, region, region_name, values, &count)) return false;
+  const int64_t left = values[0], top = values[1], width = values[2], height = values[3];
+  if (count != 4 || desc->ndim != 3 || width < 1 || height < 1 || left + width > desc->shape[1] ||
+      top + height > desc->shape[0]) {
+    throw_error(env, ErrorKind::kRange,
+        "Expected [left, top, width, height] inside the frame (" + std::to_string(desc->shape[1]) + "x" +
+            std::to_string(desc->shape[0]) + ") for " + region_name + " but received " +
+            metabind::describe_value(env, region));
+    return false;
+  }
+  const size_t element = tensor::dtype_size(desc->dtype);
+  desc->byte_offset += static_cast<uint64_t>(top * desc->strides[0] + left * desc->strides[1]) * element;
+  desc->shape[0] = height;
+  desc->shape[1] = width;
+  return true;
+}
+
+napi_value extract(napi_env env, napi_callback_info info) {
+  Args args(env, info);
+  uint32_t call_id = 0, batch_id = 0;
+  if (!args.ok || !metabind::read_int<uint32_t>(env, args[0], FieldName("callId"), &call_id) ||
+      !metabind::read_int<uint32_t>(env, args[1], FieldName("batchId"), &batch_id)) {
+    return nullptr;
+  }
+  metabind::LiveCall call(env, call_id, "Buffer");
+  if (!call) return nullptr;
+  tensor::FrameMapping* mapping = nullptr;
+  Desc desc;
+  if (!call_frame(env, call, batch_id, "Buffer.extract", &mapping, &desc)) return nullptr;
+  napi_value buffer = nullptr;
+  size_t size = 0;
+  if (mapping->host_range(desc, &size) && (buffer = call.view(desc.data, size)) == nullptr) return nullptr;
+  return make_info(env, desc, buffer, nullptr);
+}
+}  // namespace dsnode::tensorbind
