@@ -1,4 +1,4 @@
-// Bundles a TypeScript entry of the SDK (sdk/src/native/bootstrap.ts) into one CommonJS
+// Bundles a TypeScript entry of the SDK (sdk/src/host-runtime/bootstrap.ts) into one CommonJS
 // script for Node 18 and writes it as a C++ header the runtime library compiles in: the code
 // lives, is type-checked and linted as TypeScript, and the runtime needs no file beside it.
 // Run by CMake (native-host/CMakeLists.txt) when the entry or what it imports changes.

@@ -1,6 +1,6 @@
 // The largest element.json is one fact in two languages: the host plugin's kMaxManifestBytes
 // (native-host/src/gst/manifest.h) and the SDK's MAX_MANIFEST_BYTES (sdk/src/protocol/manifest.ts),
-// under which the host's bundle check (sdk/src/native/manifest-agreement.ts) reads element.json.
+// under which the host's bundle check (sdk/src/host-runtime/manifest-agreement.ts) reads element.json.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";

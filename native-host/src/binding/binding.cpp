@@ -542,7 +542,7 @@ Outcome Binding::describe_thrown(napi_value thrown, const char* how) {
   return Outcome::failure(message, std::string(how) + " a value that is not an Error (no stack): " + message);
 }
 
-// As host.js's toError words it (sdk/src/native/host.ts), so a thrown string reads the same
+// As host.js's toError words it (sdk/src/host-runtime/host.ts), so a thrown string reads the same
 // whether a hook threw it or its Promise rejected with it.
 std::string Binding::non_error_message(napi_value value) {
   napi_valuetype type = napi_undefined;

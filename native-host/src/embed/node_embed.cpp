@@ -56,7 +56,7 @@
 namespace dsnode::embed {
 namespace {
 
-// The bootstrap (kBootstrapBundle) is sdk/src/native/bootstrap.ts, bundled at build time: a
+// The bootstrap (kBootstrapBundle) is sdk/src/host-runtime/bootstrap.ts, bundled at build time: a
 // CommonJS module whose export bootstrap(process, builtinRequire, hostJsPath, runtimePath) runs
 // once, before host.js, and returns afterFatalException (see on_exit_request).
 

@@ -6,17 +6,17 @@ import { BuildError } from "./build-error.js";
 import { formatEsbuildMessages } from "./esbuild-messages.js";
 import { SESSION_WORKER_FILE } from "../runners/onnx-session-thread.js";
 import { sdkRoot } from "./sdk-root.js";
-import { SDK_SOURCE_SCHEME } from "../native/user-stack.js";
+import { SDK_SOURCE_SCHEME } from "../host-runtime/user-stack.js";
 
 /** The files build-host writes (one CommonJS bundle each, with its map) and their entries. */
 export const HOST_BUNDLES = [
-  { file: "host.js", entry: ["src", "native", "host-entry.ts"] },
+  { file: "host.js", entry: ["src", "host-runtime", "host-entry.ts"] },
   { file: SESSION_WORKER_FILE, entry: ["src", "runners", "onnx-session-worker.ts"] },
 ] as const;
 
 /**
  * Bundles what runs inside the embedded Node, each into one CommonJS file for Node 18:
- * host.js (sdk/src/native/host-entry.ts) and, beside it, the ONNX Runtime session worker
+ * host.js (sdk/src/host-runtime/host-entry.ts) and, beside it, the ONNX Runtime session worker
  * (sdk/src/runners/onnx-session-worker.ts). By default to sdk/dist/.
  *
  * @example
@@ -56,7 +56,7 @@ export async function buildHost(options: { outFile?: string } = {}): Promise<str
  * point nowhere; an element's bundle holds the SDK too, and its frames would name .ts files
  * the published package does not ship. With the URL, stack traces say `ds-element:/src/...`
  * (the embedded sourcesContent still has the code) and the host drops those frames from the
- * stacks it reports (native/user-stack.ts), so a user's error starts at the user's own line.
+ * stacks it reports (host-runtime/user-stack.ts), so a user's error starts at the user's own line.
  * `roots`: the folders of the SDK package (sources under any of them are the SDK's).
  */
 export function rewriteSdkSources(mapFile: string, roots: readonly string[]): void {

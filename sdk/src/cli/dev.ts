@@ -4,7 +4,7 @@
  * dev mode on (DS_ELEMENT_DEV), watches the sources the bundles were made from, and rebuilds on
  * save. A successful rebuild replaces the bundles in dist/ and rewrites the marker file; the
  * pipeline's host.js sees it and switches every instance of the rebuilt elements to the new
- * code at its next buffer (sdk/src/native/dev-reload.ts). A failed build changes nothing: the
+ * code at its next buffer (sdk/src/host-runtime/dev-reload.ts). A failed build changes nothing: the
  * error is printed and the pipeline keeps running the last good build. docs/dev-mode.md.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync, type FSWatcher } from "node:fs";
@@ -40,7 +40,7 @@ export interface DevOptions {
 
 const PREFIX = "ds-element dev:";
 
-/** What host.js reads (sdk/src/native/dev-reload.ts's DevMarker): written whole, then renamed. */
+/** What host.js reads (sdk/src/host-runtime/dev-reload.ts's DevMarker): written whole, then renamed. */
 function writeMarker(marker: string, generation: number, elements: string[]): void {
   const temporary = `${marker}.tmp`;
   writeFileSync(temporary, `${JSON.stringify({ generation, elements })}\n`);

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire, SourceMap, type SourceMapPayload } from "node:module";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SDK_SOURCE_SCHEME } from "../native/user-stack.js";
+import { SDK_SOURCE_SCHEME } from "../host-runtime/user-stack.js";
 import { HOST_PROTOCOL_V1, type ElementAdapterV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import type { ManifestV1 } from "../protocol/manifest.js";
 import { BuildError } from "./build-error.js";

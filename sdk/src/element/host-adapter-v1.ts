@@ -6,7 +6,7 @@
 import { BatchMeta } from "../metadata/batch-meta.js";
 import { GstBuffer } from "../stream/gst-buffer.js";
 import { TransformScope } from "../metadata/call/transform-scope.js";
-import { installBindings } from "../native/bindings.js";
+import { installBindings } from "../native/installed-bindings.js";
 import type { MetaBinding } from "../native/meta-binding.js";
 import { TRANSFORM_DROP_V1, type ElementAdapterV1, type ElementInstanceV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties, validatePropertyChange } from "../properties/validate-properties.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { temporaryDir } from "../test-support/bundle.js";
 import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
-import { installBindings } from "./bindings.js";
+import { installBindings } from "./installed-bindings.js";
 import { loadStandaloneBinding, standaloneBindingPath, standaloneBindings } from "./loader.js";
 import { TENSOR_BINDING_VERSION } from "./tensor-binding.js";
 

@@ -12,7 +12,7 @@
  *
  * What the element code of a bundle uses is a {@link NativeBindings} set, made from either
  * binary by {@link bindingsOf} and handed to the bundle through the host protocol
- * (bindings.ts).
+ * (installed-bindings.ts).
  *
  * @internal
  */
@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { NativeBindingsV1 } from "../protocol/host-protocol-v1.js";
 import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
-import { RUNTIME_KEY_V1, type NativeBinding, type RuntimeInfoV1 } from "./binding.js";
+import { RUNTIME_KEY_V1, type NativeBinding, type RuntimeInfoV1 } from "./runtime-binding.js";
 import type { MetaBinding, StandaloneHarness } from "./meta-binding.js";
 import type { RunnerBinding } from "./runner-binding.js";
 import { TENSOR_BINDING_VERSION, type TensorBinding } from "./tensor-binding.js";
@@ -69,7 +69,7 @@ export function dlopen(what: string, path: string, fix: string): Record<string, 
 
 /**
  * The one version check: the metadata layout and the tensor functions of `binding` are the
- * ones this SDK was built against. Also checks what host.js hands a bundle (bindings.ts), whose
+ * ones this SDK was built against. Also checks what host.js hands a bundle (installed-bindings.ts), whose
  * SDK copy may be another release than host.js's.
  */
 export function checkBindingVersions(binding: { readonly meta?: unknown; readonly tensor?: unknown }, where: string, fix: string): void {
@@ -154,7 +154,7 @@ export function standaloneBindingPath(): string | Error {
 
 /**
  * The standalone binding, loaded once per process: ordinary Node's binary (never inside
- * GStreamer, see bindings.ts). Throws an Error naming the path it tried, the platform and the command
+ * GStreamer, see installed-bindings.ts). Throws an Error naming the path it tried, the platform and the command
  * that fixes it when the binding is missing, does not load, or comes from another release.
  */
 export function loadStandaloneBinding(): StandaloneBinding {

@@ -1,6 +1,6 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError } from "../errors/errors.js";
-import { tensorBinding } from "../native/bindings.js";
+import { tensorBinding } from "../native/installed-bindings.js";
 import type { NativePreprocessOptions } from "../native/tensor-binding.js";
 import { nativeTensorSource, ownedTensorFromNative, TensorHandle } from "../tensor/tensor-handle.js";
 import { frameTransformsFromNative, type FrameTransform } from "./frame-transform.js";

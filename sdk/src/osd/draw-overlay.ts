@@ -5,7 +5,7 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, StaleHandleError } from "../errors/errors.js";
 import { frameInternals, type FrameMeta } from "../metadata/frame-meta.js";
-import { tensorBinding } from "../native/bindings.js";
+import { tensorBinding } from "../native/installed-bindings.js";
 import type { NativeOverlayOptions } from "../native/tensor-binding.js";
 
 const WHERE = "drawOverlay()";

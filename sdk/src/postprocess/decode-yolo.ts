@@ -3,7 +3,7 @@ import { checkIntegerOr, checkOptions, checkUnitOr, describeKind, invalid, inval
 import { confidenceOrder } from "./confidence-order.js";
 import { ColumnStore, type Detections } from "./detections.js";
 import { scratchAreas, type PostprocessScratch, type ScratchAreas } from "./scratch.js";
-import { optionalTensorBinding } from "../native/bindings.js";
+import { optionalTensorBinding } from "../native/installed-bindings.js";
 import type { TensorBinding } from "../native/tensor-binding.js";
 import { TensorHandle } from "../tensor/tensor-handle.js";
 

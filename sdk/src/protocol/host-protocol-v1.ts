@@ -30,7 +30,7 @@ export interface HostServicesV1 {
   postError(instanceId: number, message: string, debug: string): void;
   /**
    * The native bindings (sdk/src/native/loader.ts, NativeBindings), all from one binary, which
-   * the element adapter installs for the bundle's SDK copy (sdk/src/native/bindings.ts).
+   * the element adapter installs for the bundle's SDK copy (sdk/src/native/installed-bindings.ts).
    * Absent where no transform runs (`ds-element build` reading the manifest); metadata, tensor
    * and runner calls then fail with an error saying so.
    */

@@ -10,7 +10,7 @@ import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidValueError, RunnerError } from "../errors/errors.js";
-import { nativeBindings } from "../native/bindings.js";
+import { nativeBindings } from "../native/installed-bindings.js";
 import type { NativeTensorSource } from "../native/tensor-binding.js";
 import { nativeTensorSource, TensorHandle } from "../tensor/tensor-handle.js";
 import { DTYPES, type DType } from "../tensor/types.js";

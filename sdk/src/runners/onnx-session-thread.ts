@@ -18,7 +18,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { sdkRoot } from "../cli/sdk-root.js";
-import { RUNTIME_KEY_V1, type RuntimeInfoV1 } from "../native/binding.js";
+import { RUNTIME_KEY_V1, type RuntimeInfoV1 } from "../native/runtime-binding.js";
 
 /** The file `ds-element build-host` bundles onnx-session-worker.ts into, beside host.js. */
 export const SESSION_WORKER_FILE = "onnx-session-worker.js";

@@ -5,7 +5,7 @@
  * outputs are CUDA tensors of the runner's pool.
  */
 import { InvalidValueError, RunnerError } from "../errors/errors.js";
-import { runnerBinding } from "../native/bindings.js";
+import { runnerBinding } from "../native/installed-bindings.js";
 import type { NativeEngineOutput, NativeEngineTensor, NativeTensorRTRunner } from "../native/runner-binding.js";
 import { deviceTensorFromRunner, type TensorHandle } from "../tensor/tensor-handle.js";
 import { DTYPES, type DType } from "../tensor/types.js";

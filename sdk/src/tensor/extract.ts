@@ -4,7 +4,7 @@
  */
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError, StaleHandleError } from "../errors/errors.js";
-import { tensorBinding } from "../native/bindings.js";
+import { tensorBinding } from "../native/installed-bindings.js";
 import { frameTensorFromNative, type CallLife, type TensorHandle } from "./tensor-handle.js";
 
 /** @internal What a call gives frame access: its life and the id native code knows it by. */

@@ -1,7 +1,7 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } from "../errors/errors.js";
 import type { Box } from "../metadata/values.js";
-import { tensorBinding } from "../native/bindings.js";
+import { tensorBinding } from "../native/installed-bindings.js";
 import type { NativeTensorInfo, NativeTensorSource, TensorBinding } from "../native/tensor-binding.js";
 import {
   DTYPE_ARRAY,

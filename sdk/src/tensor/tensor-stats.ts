@@ -1,4 +1,4 @@
-import { tensorBinding } from "../native/bindings.js";
+import { tensorBinding } from "../native/installed-bindings.js";
 
 /** What {@link tensorStats} returns: counters since the process started. */
 export interface TensorStats {

@@ -6,7 +6,7 @@
  */
 import { LOG_LEVEL } from "../element/logger.js";
 import type { BatchMetaJSON } from "../metadata/batch-meta.js";
-import { toError } from "../native/host.js";
+import { toError } from "../host-runtime/host.js";
 import { loadStandaloneBinding, standaloneBindings, type StandaloneBinding } from "../native/loader.js";
 import {
   HOST_PROTOCOL_V1,

@@ -1,7 +1,7 @@
 // Runs host.js's logic in a plain Node process against a fake binding, with the real process
 // hooks (source maps, exit guard, uncaught errors), and prints what the binding saw as JSON.
 import { installExitGuard } from "../exit-guard.js";
-import type { HostControls, NativeHandlers } from "../binding.js";
+import type { HostControls, NativeHandlers } from "../../native/runtime-binding.js";
 import { startHost } from "../host.js";
 import { standaloneBindings } from "../../test-support/standalone-binding.js";
 import { makeTransformState } from "../../test-support/transform-state.js";

@@ -17,8 +17,8 @@ import {
 } from "../protocol/host-protocol-v1.js";
 import type { Caps } from "../stream/caps.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { HostControls, NativeHandlers, StackFrame } from "./binding.js";
-import type { NativeBindings } from "./loader.js";
+import type { HostControls, NativeHandlers, StackFrame } from "../native/runtime-binding.js";
+import type { NativeBindings } from "../native/loader.js";
 import { DevReloader, type DevOptions } from "./dev-reload.js";
 import { checkManifestAgreement } from "./manifest-agreement.js";
 

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { bundleForTest, lineOf, temporaryDir } from "../test-support/bundle.js";
 import { addonPath, requireStandaloneBinding, standaloneBindings } from "../test-support/standalone-binding.js";
 import { makeTransformState } from "../test-support/transform-state.js";
-import type { HostControls, NativeHandlers } from "./binding.js";
+import type { HostControls, NativeHandlers } from "../native/runtime-binding.js";
 import { startHost, toError } from "./host.js";
 
 const fixtures = join(__dirname, "__fixtures__");

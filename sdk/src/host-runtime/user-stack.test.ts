@@ -7,7 +7,7 @@ const sdkThrew = [
   "    at ObjectMeta.set confidence [as confidence] (ds-element:/src/metadata/object-meta.ts:240:5)",
   "    at Scorer.transform (/home/jane/scorer/src/index.ts:12:22)",
   "    at HostedElement.transform (ds-element:/src/element/host-adapter-v1.ts:93:29)",
-  "    at ds-element:/src/native/host.ts:92:95",
+  "    at ds-element:/src/host-runtime/host.ts:92:95",
   "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)",
 ].join("\n");
 

@@ -7,7 +7,7 @@
  * offers the builtin require (which also reaches Node's internal modules), hence createRequire.
  * Bundled by `ds-element build-host` (CommonJS, Node 18), with nothing outside this SDK.
  */
-import { RUNTIME_KEY_V1, type RuntimeInfoV1 } from "./binding.js";
+import { RUNTIME_KEY_V1, type RuntimeInfoV1 } from "../native/runtime-binding.js";
 import { installExitGuard } from "./exit-guard.js";
 
 /** Node 18's `require` for builtin modules, internal ones included. */

@@ -13,7 +13,7 @@
  * @internal
  */
 import { checkBindingVersions, standaloneBindings, type NativeBindings } from "./loader.js";
-import { RUNTIME_KEY_V1 } from "./binding.js";
+import { RUNTIME_KEY_V1 } from "./runtime-binding.js";
 import type { RunnerBinding } from "./runner-binding.js";
 import type { TensorBinding } from "./tensor-binding.js";
 

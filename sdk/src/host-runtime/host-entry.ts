@@ -4,7 +4,7 @@
  * and left the runtime's paths under `Symbol.for("ds-element.runtime.v1")`.
  * Bundled by `ds-element build-host` (CommonJS, Node 18).
  */
-import { bindingsOf, loadRuntimeBinding, runtimeLibraryPath } from "./loader.js";
+import { bindingsOf, loadRuntimeBinding, runtimeLibraryPath } from "../native/loader.js";
 import { startHost } from "./host.js";
 
 // Stack traces of user code show their .ts files and lines (bundles carry source maps).

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { bundleForTest, temporaryDir } from "../test-support/bundle.js";
 import { requireStandaloneBinding, standaloneBindings } from "../test-support/standalone-binding.js";
 import { makeTransformState } from "../test-support/transform-state.js";
-import type { HostControls, NativeHandlers } from "./binding.js";
+import type { HostControls, NativeHandlers } from "../native/runtime-binding.js";
 import { startHost } from "./host.js";
 
 const CAPS = { string: "video/x-raw, width=(int)4", structures: [] };
