@@ -65,6 +65,14 @@ describe("toHost", () => {
   });
 });
 
+describe("what native code is handed", () => {
+  it("names the kinds of source it knows when given another", () => {
+    const bogus = { kind: "bogus" } as unknown as Parameters<typeof binding.toHost>[0];
+    expect(() => binding.toHost(bogus)).toThrow(InvalidValueError);
+    expect(() => binding.toHost(bogus)).toThrow('Expected "frame", "owned", "js" or "device" for tensor.kind but received "bogus"');
+  });
+});
+
 describe("dispose", () => {
   it("returns the memory to the pool at once and detaches the views", () => {
     const source = TensorHandle.fromTypedArray(new Uint8Array(1000).fill(7), [10, 100]);
