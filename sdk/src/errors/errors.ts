@@ -253,8 +253,9 @@ export class TensorError extends Error {
  * const code: RunnerErrorCode = "ERR_DS_ELEMENT_RUNNER_LOAD";
  * ```
  */
-export type RunnerErrorCode = typeof RUNNER_LOAD_CODE | typeof RUNNER_FAILED_CODE | typeof RUNNER_DISPOSED_CODE;
+export type RunnerErrorCode = "ERR_DS_ELEMENT_RUNNER_LOAD" | "ERR_DS_ELEMENT_RUNNER_FAILED" | "ERR_DS_ELEMENT_RUNNER_DISPOSED";
 
+// Spelled out above for the API reference; checked against the generated codes here.
 const RUNNER_CODES: ReadonlySet<string> = new Set<RunnerErrorCode>([RUNNER_LOAD_CODE, RUNNER_FAILED_CODE, RUNNER_DISPOSED_CODE]);
 
 /**
