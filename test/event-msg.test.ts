@@ -7,11 +7,16 @@
 // - on the DeepStream build, NVIDIA's own consumer, libnvds_msgconv (built from ../shared),
 //   turns them into DeepStream-schema messages (payload-type 0, one per event) and minimal-schema
 //   ones (payload-type 1, one per frame) on nvmsgconv's default path, on the buffer and on a
-//   copy of it, whose release frees the copied messages.
+//   copy of it, whose release frees the copied messages; native-host/test/event_msg_test.cpp
+//   reads them through NVIDIA's headers, copies and releases them, counting the live ones back
+//   to 0, and runs again under valgrind, which must find nothing definitely lost.
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runGst, scratchDir, type GstRun } from "./helpers/gst";
+import { repoRoot, runGst, scratchDir, type GstRun } from "./helpers/gst";
+import { runNativeTest } from "./helpers/native-test";
 import { consumersProgram, deepstreamLibDir, MSGCONV_CONFIG } from "./helpers/nvidia-consumers";
 import { builtinDist, fixturesDist, nativeBackend } from "./helpers/projects";
 
@@ -168,3 +173,29 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvmsgconv on the event
     }
   });
 });
+
+describe.skipIf(nativeBackend !== "deepstream")("the NvDsEventMsgMeta on DeepStream's API, copied and released (DeepStream build only)", () => {
+  const build = dirname((createRequire(__filename)(join(repoRoot, "native-host", "index.js")) as { buildDir: string }).buildDir);
+
+  it("native-host/test/event_msg_test.cpp passes every check: deep copies, each release frees its own, none left", () => {
+    const { run, output, summary } = runNativeTest(build, "dsnode-event-msg-test");
+    expect(run.status, output).toBe(0);
+    expect(output).toContain("ok - the vehicle message: every member, its NvDsVehicleObject in extMsg");
+    expect(output).toContain("ok - the copies have their own struct, strings and extension objects");
+    expect(output).toContain("ok - releasing the copy frees its 3: none left");
+    expect(summary?.[2], output).toBe("0");
+  });
+
+  it("under valgrind: no invalid read or free, nothing definitely lost", () => {
+    const run = spawnSync(
+      "valgrind",
+      ["--leak-check=full", "--errors-for-leak-kinds=definite", "--show-leak-kinds=definite", "--error-exitcode=99", join(build, "dsnode-event-msg-test")],
+      { encoding: "utf8", timeout: 300_000 },
+    );
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.status, output).toBe(0);
+    expect(run.stderr).toMatch(/ERROR SUMMARY: 0 errors/);
+    expect(run.stdout).toMatch(/^\d+ passed, 0 failed$/m);
+  }, 300_000);
+});
+
