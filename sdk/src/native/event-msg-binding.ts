@@ -2,41 +2,11 @@
  * The event message as the binding's `addEventMsg` / `readEventMsg` pass it
  * (native-host/src/binding/event_msg_binding.cpp): DeepStream's `NvDsEventMsgMeta` member
  * names (nvdsmeta_schema.h), numbers as DeepStream holds them, empty strings for NULL.
- * `metadata/event-msg-meta.ts` maps it to and from the public {@link EventMsgMeta}.
+ * `metadata/event-msg-meta.ts` maps it to and from the public `EventMsgMeta` with its list of
+ * the members (the extension objects' members are listed there only).
  *
  * @internal
  */
-
-/** `NvDsVehicleObject`. */
-export interface NativeVehicleObject {
-  type: string;
-  make: string;
-  model: string;
-  color: string;
-  region: string;
-  license: string;
-}
-
-/** `NvDsPersonObject`. */
-export interface NativePersonObject {
-  gender: string;
-  hair: string;
-  cap: string;
-  apparel: string;
-  age: number;
-}
-
-/** `NvDsFaceObject`. */
-export interface NativeFaceObject {
-  gender: string;
-  hair: string;
-  cap: string;
-  glasses: string;
-  facialhair: string;
-  name: string;
-  eyecolor: string;
-  age: number;
-}
 
 /** `NvDsEventMsgMeta`; at most one of vehicle, person and face (its `extMsg`), the one of `objType`. */
 export interface NativeEventMsg {
@@ -60,7 +30,10 @@ export interface NativeEventMsg {
   sensorStr: string;
   otherAttrs: string;
   videoPath: string;
-  vehicle: NativeVehicleObject | null;
-  person: NativePersonObject | null;
-  face: NativeFaceObject | null;
+  /** `NvDsVehicleObject` (type, make, model, color, region, license), or null. */
+  vehicle: Record<string, string> | null;
+  /** `NvDsPersonObject` (gender, hair, cap, apparel: strings; age), or null. */
+  person: Record<string, string | number> | null;
+  /** `NvDsFaceObject` (gender, hair, cap, glasses, facialhair, name, eyecolor: strings; age), or null. */
+  face: Record<string, string | number> | null;
 }
