@@ -158,11 +158,34 @@ export interface EventMsgMeta {
   /** `objType`: the object's type; decides which of `vehicle`, `person`, `face` nvmsgconv reads. */
   objType: EventObjectType;
   /** `bbox` (`NvDsRect`): the object's box, pixels (floats); nvmsgconv writes it as integers. */
-  bbox: { left: number; top: number; width: number; height: number };
+  bbox: {
+    /** `left`, px. */
+    left: number;
+    /** `top`, px. */
+    top: number;
+    /** `width`, px (>= 0). */
+    width: number;
+    /** `height`, px (>= 0). */
+    height: number;
+  };
   /** `location` (`NvDsGeoLocation`): the object's latitude, longitude, altitude. */
-  location: { lat: number; lon: number; alt: number };
+  location: {
+    /** `lat`: latitude. */
+    lat: number;
+    /** `lon`: longitude. */
+    lon: number;
+    /** `alt`: altitude. */
+    alt: number;
+  };
   /** `coordinate` (`NvDsCoordinate`): the object's x, y, z. */
-  coordinate: { x: number; y: number; z: number };
+  coordinate: {
+    /** `x`. */
+    x: number;
+    /** `y`. */
+    y: number;
+    /** `z`. */
+    z: number;
+  };
   /** `objSignature`: the object's signature values (finite numbers); empty for none. */
   objSignature: readonly number[];
   /** `objClassId`: the object's class id (an int32). */
