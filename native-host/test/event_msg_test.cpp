@@ -166,7 +166,7 @@ int main(int argc, char **argv) {
   bool distinct = copied.size() == 3;
   for (const NvDsEventMsgMeta *m : copied)
     for (const NvDsEventMsgMeta *o : original)
-      distinct = distinct && m != o && m->ts != o->ts && (m->extMsg == nullptr || m->extMsg != o->extMsg);
+      distinct = distinct && m != o && (m->ts == nullptr || m->ts != o->ts) && (m->extMsg == nullptr || m->extMsg != o->extMsg);
   check(distinct, "the copies have their own struct, strings and extension objects");
   gst_buffer_unref(buffer);
   check(event_msgs_alive() == 3, "releasing the original frees its 3", std::to_string(event_msgs_alive()));
