@@ -17,7 +17,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runGst, scratchDir, type GstRun } from "./helpers/gst";
-import { consumersProgram, cReaderProgram, deepstreamLibDir } from "./helpers/nvidia-consumers";
+import { consumersProgram, cReaderProgram, deepstreamLibDir, MSGCONV_CONFIG } from "./helpers/nvidia-consumers";
 import { ballDetectorLabels, ballDetectorModel } from "../sdk/src/testing/models/ball-detector";
 import { COLOR_CLASSIFIER_LABELS, colorClassifierModel } from "../sdk/src/testing/models/color-classifier";
 import { ballDetectorDist, buildProject, builtinDist, fixturesDist, nativeBackend } from "./helpers/projects";
@@ -28,34 +28,6 @@ type Json = Record<string, any>;
 const FRAMES = 8;
 const OBJECTS = 2;
 const TRACKED = `trackeddetector objects=${OBJECTS}`;
-
-/** nvmsgconv's configuration of the static parts (deepstream-test4's msgconv_config.txt keys). */
-const MSGCONV_CONFIG = `[sensor0]
-enable=1
-type=Camera
-id=camera-0
-location=45.29;-75.83;48.15
-description=Entrance camera
-coordinate=5.2;10.1;11.2
-
-[place0]
-enable=1
-id=place-0
-type=garage
-name=endeavor
-location=30.32;-40.55;100.0
-coordinate=1.0;2.0;3.0
-place-sub-field1=walsh
-place-sub-field2=lane1
-place-sub-field3=P2
-
-[analytics0]
-enable=1
-id=module-0
-description=ds-element detector
-source=ds-element
-version=1.0
-`;
 
 interface Consumed {
   run: GstRun;

@@ -38,6 +38,15 @@ export { LabelInfo, type LabelInfoJSON } from "./metadata/label-info.js";
 export { DisplayMeta, type DisplayMetaJSON } from "./metadata/display-meta.js";
 export { UserMeta, type UserMetaJSON, type UserMetaKind } from "./metadata/user-meta.js";
 export {
+  type EventMsgMeta,
+  type EventMsgInit,
+  type EventType,
+  type EventObjectType,
+  type VehicleObject,
+  type PersonObject,
+  type FaceObject,
+} from "./metadata/event-msg-meta.js";
+export {
   TensorOutputMeta,
   type TensorOutputMetaJSON,
   type TensorLayerJSON,

@@ -13,6 +13,14 @@
  *     nv_msgbroker_send_async, as gst-nvmsgbroker does with new-api=1) and the given protocol
  *     adaptor; at EOS it waits for every send callback and prints {"sent","ok","failed"}.
  *
+ *   nvidia_consumers events <msgconv config> '<pipeline>'
+ *     nvmsgconv's default path (msg2p-newapi=0, gstnvmsgconv.cpp ~1055-1160) on the frame user metas
+ *     of type NVDS_EVENT_MSG_META: nvds_msg2p_generate with payload-type 0 per event message
+ *     (DeepStream schema) and with payload-type 1 on all of a frame's (minimal schema), on the
+ *     buffer and on a gst_buffer_copy() of it (NVIDIA's nvds_batch_meta_copy_func calls each
+ *     meta's copy function; unref'ing the copy its release function). One JSON line per payload,
+ *     {"schema","copy","frameNum","sourceId","payload"}.
+ *
  *   nvidia_consumers analytics '<pipeline>'
  *     what nvdsanalytics attached upstream of `probe`: NvDsAnalyticsFrameMeta per frame and
  *     NvDsAnalyticsObjInfo per object (nvds_analytics_meta.h), found by their meta types, as
@@ -135,6 +143,46 @@ GstPadProbeReturn on_msgconv_buffer(GstPad *, GstPadProbeInfo *info, gpointer da
   return GST_PAD_PROBE_OK;
 }
 
+/* ---- msgconv's default path: NvDsEventMsgMeta ---- */
+
+void generate_event_payloads(const MsgConv *conv, GstBuffer *buffer, int copy) {
+  NvDsBatchMeta *batch = gst_buffer_get_nvds_batch_meta(buffer);
+  if (batch == nullptr) return;
+  for (NvDsFrameMetaList *l = batch->frame_meta_list; l != nullptr; l = l->next) {
+    auto *frame = static_cast<NvDsFrameMeta *>(l->data);
+    std::vector<NvDsEvent> events;
+    for (NvDsUserMetaList *u = frame->frame_user_meta_list; u != nullptr; u = u->next) {
+      auto *user = static_cast<NvDsUserMeta *>(u->data);
+      if (user->base_meta.meta_type != NVDS_EVENT_MSG_META) continue;
+      auto *msg = static_cast<NvDsEventMsgMeta *>(user->user_meta_data);
+      events.push_back(NvDsEvent{msg->type, msg});
+    }
+    const std::string prefix = std::string("{\"copy\":") + std::to_string(copy) + ",\"schema\":";
+    for (NvDsEvent &event : events) {
+      NvDsPayload *payload = nvds_msg2p_generate(conv->full, &event, 1);
+      printf("%s\"deepstream\",\"frameNum\":%d,\"sourceId\":%u,\"payload\":%s}\n", prefix.c_str(), frame->frame_num,
+          frame->source_id, quoted(static_cast<const char *>(payload->payload), payload->payloadSize).c_str());
+      nvds_msg2p_release(conv->full, payload);
+    }
+    if (events.empty()) continue;
+    NvDsPayload *payload = nvds_msg2p_generate(conv->minimal, events.data(), events.size());
+    printf("%s\"minimal\",\"frameNum\":%d,\"sourceId\":%u,\"payload\":%s}\n", prefix.c_str(), frame->frame_num,
+        frame->source_id, quoted(static_cast<const char *>(payload->payload), payload->payloadSize).c_str());
+    nvds_msg2p_release(conv->minimal, payload);
+  }
+}
+
+GstPadProbeReturn on_events_buffer(GstPad *, GstPadProbeInfo *info, gpointer data) {
+  auto *conv = static_cast<MsgConv *>(data);
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  generate_event_payloads(conv, buffer, 0);
+  GstBuffer *copy = gst_buffer_copy(buffer);
+  generate_event_payloads(conv, copy, 1);
+  gst_buffer_unref(copy);
+  fflush(stdout);
+  return GST_PAD_PROBE_OK;
+}
+
 /* ---- analytics ---- */
 
 std::string key_of(const std::string &key) { return key; }
@@ -196,13 +244,15 @@ GstPadProbeReturn on_analytics_buffer(GstPad *, GstPadProbeInfo *info, gpointer)
 int usage(const char *self) {
   fprintf(stderr,
       "usage: %s msgconv <msgconv config> '<pipeline with an element named probe>' [<adaptor .so> <conn str> <adaptor config> <topic>]\n"
+      "       %s events <msgconv config> '<pipeline with an element named probe>'\n"
       "       %s analytics '<pipeline with an element named probe>'\n",
-      self, self);
+      self, self, self);
   return 2;
 }
 
 int msgconv_main(int argc, char **argv) {
-  if (argc != 4 && argc != 8) return usage(argv[0]);
+  const bool events = strcmp(argv[1], "events") == 0;
+  if (argc != 4 && (argc != 8 || events)) return usage(argv[0]);
   MsgConv conv;
   conv.full = nvds_msg2p_ctx_create(argv[2], NVDS_PAYLOAD_DEEPSTREAM);
   conv.minimal = nvds_msg2p_ctx_create(argv[2], NVDS_PAYLOAD_DEEPSTREAM_MINIMAL);
@@ -220,7 +270,7 @@ int msgconv_main(int argc, char **argv) {
     }
     conv.broker = &broker;
   }
-  int code = run_probed_pipeline("nvidia_consumers", argv[3], on_msgconv_buffer, &conv);
+  int code = run_probed_pipeline("nvidia_consumers", argv[3], events ? on_events_buffer : on_msgconv_buffer, &conv);
   if (conv.broker != nullptr) {
     std::unique_lock<std::mutex> guard(broker.lock);
     broker.done.wait_for(guard, std::chrono::seconds(5), [&] { return broker.ok + broker.failed >= broker.sent; });
@@ -237,7 +287,7 @@ int msgconv_main(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   gst_init(&argc, &argv);
-  if (argc >= 2 && strcmp(argv[1], "msgconv") == 0) return msgconv_main(argc, argv);
+  if (argc >= 2 && (strcmp(argv[1], "msgconv") == 0 || strcmp(argv[1], "events") == 0)) return msgconv_main(argc, argv);
   if (argc == 3 && strcmp(argv[1], "analytics") == 0) return run_probed_pipeline("nvidia_consumers", argv[2], on_analytics_buffer, nullptr);
   return usage(argv[0]);
 }

@@ -8,6 +8,34 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { repoRoot } from "./gst";
 
+/** nvmsgconv's configuration of the static parts (deepstream-test4's msgconv_config.txt keys). */
+export const MSGCONV_CONFIG = `[sensor0]
+enable=1
+type=Camera
+id=camera-0
+location=45.29;-75.83;48.15
+description=Entrance camera
+coordinate=5.2;10.1;11.2
+
+[place0]
+enable=1
+id=place-0
+type=garage
+name=endeavor
+location=30.32;-40.55;100.0
+coordinate=1.0;2.0;3.0
+place-sub-field1=walsh
+place-sub-field2=lane1
+place-sub-field3=P2
+
+[analytics0]
+enable=1
+id=module-0
+description=ds-element detector
+source=ds-element
+version=1.0
+`;
+
 const native = createRequire(__filename)(join(repoRoot, "native-host", "index.js")) as { buildDir: string };
 const buildRoot = dirname(native.buildDir);
 

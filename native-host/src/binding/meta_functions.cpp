@@ -4,6 +4,7 @@
 // work, then builds its JS result after unlocking.
 #include "binding/meta_functions.h"
 
+#include "binding/event_msg_binding.h"
 #include "binding/meta_call.h"
 
 #ifdef NAPI_CPP_EXCEPTIONS
@@ -752,6 +753,8 @@ constexpr Export kExports[] = {
     {"removeUserMeta", remove_user_meta},
     {"listUserMetas", list_user_metas},
     {"readTensorOutput", read_tensor_output},
+    {"addEventMsg", add_event_msg},
+    {"readEventMsg", read_event_msg},
 };
 
 }  // namespace

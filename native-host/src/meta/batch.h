@@ -47,6 +47,8 @@ using UserHandle = Handle<struct UserTag>;
 
 enum class BackendKind { kPortable, kDeepStream };
 
+struct EventMsg;  // meta/event_msg.h
+
 // The text params nvinfer gives an object (gstnvinfer_meta_utils.cpp ~194-206): font "Serif" 11
 // white on black, no text yet.
 TextParams nvinfer_text_params();
@@ -134,6 +136,11 @@ class Batch {
   virtual Status write_user_meta(UserHandle user, const UserMetaFields &fields) = 0;
   // nvinfer's NVDSINFER_TENSOR_OUTPUT_META; false when `user` is not one.
   virtual bool read_tensor_output(UserHandle user, TensorOutput *out) const = 0;
+  // An event message (NVDS_EVENT_MSG_META, meta/event_msg.h): validated, then added at `level`
+  // of `owner` in a new user meta that copies with the buffer; read back, ours or another
+  // component's (false when `user` is not one).
+  virtual Status add_event_msg(UserMetaLevel level, void *owner, const EventMsg &msg, UserHandle *created) = 0;
+  virtual bool read_event_msg(UserHandle user, EventMsg *out) const = 0;
 
   // Ends the transform call: metas acquired through this Batch and never added go back to
   // their pool. Handles are invalid afterwards.

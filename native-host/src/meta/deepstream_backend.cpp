@@ -17,6 +17,7 @@
 #include "gstnvdsmeta.h"
 #include "nvds_version.h"
 #include "nvdsmeta.h"
+#include "meta/event_msg_deepstream.h"
 #include "meta/validate.h"
 
 namespace dsnode::meta {
@@ -1038,6 +1039,7 @@ class DeepStreamBackend final : public Batch {
     } else {
       out->meta_type.clear();
       out->kind = user->base_meta.meta_type == NVDSINFER_TENSOR_OUTPUT_META ? PayloadKind::kTensorOutput
+          : user->base_meta.meta_type == NVDS_EVENT_MSG_META && user->user_meta_data != nullptr ? PayloadKind::kEventMsg
                                                                              : PayloadKind::kForeign;
       out->payload.clear();
     }
@@ -1094,6 +1096,32 @@ class DeepStreamBackend final : public Batch {
       layer.host_buffer = meta->out_buf_ptrs_host != nullptr ? meta->out_buf_ptrs_host[i] : nullptr;
       layer.device_buffer = meta->out_buf_ptrs_dev != nullptr ? meta->out_buf_ptrs_dev[i] : nullptr;
     }
+    return true;
+  }
+
+  Status add_event_msg(UserMetaLevel level, void *owner, const EventMsg &msg, UserHandle *created) override {
+    modified_ = true;
+    Status status = validate_event_msg(msg);
+    if (!status.ok())
+      return status;
+    MetaLock lock(batch_);
+    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
+    user->user_meta_data = new_event_msg_meta(msg);
+    user->base_meta.meta_type = NVDS_EVENT_MSG_META;
+    user->base_meta.copy_func = event_msg_meta_copy;
+    user->base_meta.release_func = event_msg_meta_release;
+    user->base_meta.uContext = nullptr;
+    add_to(level, owner, user);
+    if (created != nullptr)
+      *created = UserHandle{user};
+    return Status::Ok();
+  }
+
+  bool read_event_msg(UserHandle handle, EventMsg *out) const override {
+    const auto *user = as<NvDsUserMeta>(handle);
+    if (user->base_meta.meta_type != NVDS_EVENT_MSG_META || user->user_meta_data == nullptr)
+      return false;
+    read_event_msg_meta(*static_cast<const NvDsEventMsgMeta *>(user->user_meta_data), out);
     return true;
   }
 

@@ -201,6 +201,7 @@ enum class PayloadKind : uint8_t {
   kJson = 1,          // UTF-8 JSON text
   kTensorOutput = 2,  // nvinfer's NvDsInferTensorMeta (read-only)
   kForeign = 3,       // another component's user meta: type number only, payload unknown
+  kEventMsg = 4,      // DeepStream's NvDsEventMsgMeta (meta/event_msg.h), added whole
 };
 
 struct UserMetaFields {

@@ -389,6 +389,30 @@ Status PortableBackend::add_tensor_output(UserMetaLevel level, void *owner, cons
   return Status::Ok();
 }
 
+Status PortableBackend::add_event_msg(UserMetaLevel level, void *owner, const EventMsg &msg, UserHandle *created) {
+  modified_ = true;
+  Status status = validate_event_msg(msg);
+  if (!status.ok())
+    return status;
+  PortableUserMeta *user = batch_->user_pool.acquire();
+  user->fields.kind = PayloadKind::kEventMsg;
+  user->fields.meta_type_id = kMetaTypeEventMsg;
+  user->event_msg = std::make_shared<const EventMsg>(msg);
+  user->state = MetaState::kAdded;
+  user_list(level, owner)->push_back(user);
+  if (created != nullptr)
+    *created = handle_of<UserHandle>(user);
+  return Status::Ok();
+}
+
+bool PortableBackend::read_event_msg(UserHandle user, EventMsg *out) const {
+  const auto *meta = as<PortableUserMeta>(user);
+  if (meta->fields.kind != PayloadKind::kEventMsg || !meta->event_msg)
+    return false;
+  *out = *meta->event_msg;
+  return true;
+}
+
 void PortableBackend::end_call() {
   if (!modified_) return;  // nothing was acquired (every acquire_* marks the call modified)
   // A meta may be acquired, added, removed (back in the pool: kFree) and re-acquired within

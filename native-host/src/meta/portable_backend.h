@@ -60,6 +60,8 @@ class PortableBackend final : public Batch {
   void read_user_meta(UserHandle user, UserMetaFields *out) const override;
   Status write_user_meta(UserHandle user, const UserMetaFields &fields) override;
   bool read_tensor_output(UserHandle user, TensorOutput *out) const override;
+  Status add_event_msg(UserMetaLevel level, void *owner, const EventMsg &msg, UserHandle *created) override;
+  bool read_event_msg(UserHandle user, EventMsg *out) const override;
 
   // Portable only (testing harness): attaches nvinfer-shaped output tensors, as nvinfer with
   // output-tensor-meta=1 would. `bytes[i]` holds layer i's host data.

@@ -74,6 +74,7 @@ PortableUserMeta *copy_user(PortableBatchMeta &to, const PortableUserMeta &from)
   PortableUserMeta *user = to.user_pool.acquire();
   user->fields = from.fields;
   user->tensor_output = from.tensor_output;
+  user->event_msg = from.event_msg;
   user->state = MetaState::kAdded;
   return user;
 }

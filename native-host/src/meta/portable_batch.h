@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "meta/event_msg.h"
 #include "meta/model.h"
 #include "meta/pool.h"
 
@@ -29,7 +30,8 @@ struct PortableUserMeta {
   MetaState state = MetaState::kFree;
   UserMetaFields fields;
   std::shared_ptr<const TensorOutputStorage> tensor_output;
-  void reset() { fields = UserMetaFields(); tensor_output.reset(); }
+  std::shared_ptr<const EventMsg> event_msg;  // immutable once added: copies share it
+  void reset() { fields = UserMetaFields(); tensor_output.reset(); event_msg.reset(); }
 };
 
 struct PortableLabelInfo {

@@ -1,14 +1,16 @@
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/errors.js";
+import type { NativeEventMsg } from "../native/event-msg-binding.js";
 import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
+import { eventMsgFromNative, eventMsgToNative, type EventMsgInit, type EventMsgMeta } from "./event-msg-meta.js";
 import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkUserMetaType, invalid } from "./call/validation.js";
 
 const TYPE = "UserMeta";
-// Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN).
-const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign"];
+// Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN, PAYLOAD_EVENT_MSG).
+const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign", "event-msg"];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -38,14 +40,17 @@ export const OBJECT_LEVEL: UserMetaLevel = 2;
  * - `"json"`: a JSON value (`setJson`);
  * - `"tensor-output"`: nvinfer's raw output tensors (`NVDSINFER_TENSOR_OUTPUT_META`), read with
  *   {@link UserMeta.asTensorOutput};
- * - `"foreign"`: another component's user meta: only its type number is known.
+ * - `"foreign"`: another component's user meta: only its type number is known;
+ * - `"event-msg"`: DeepStream's event message (`NvDsEventMsgMeta`, `NVDS_EVENT_MSG_META`), what
+ *   nvmsgconv turns into messages: written with {@link UserMeta.setEventMsg}, read with
+ *   {@link UserMeta.asEventMsg}.
  *
  * @example
  * ```ts
  * const mine = frame.userMetaItems.filter((user) => user.kind === "json");
  * ```
  */
-export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign";
+export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign" | "event-msg";
 
 /**
  * The plain values of a {@link UserMeta}, as {@link UserMeta.toJSON} returns them: `json` for
@@ -69,6 +74,8 @@ export interface UserMetaJSON {
   json?: unknown;
   /** nvinfer's tensor output, without the data. */
   tensorOutput?: TensorOutputMetaJSON;
+  /** An event message. */
+  eventMsg?: EventMsgMeta;
 }
 
 /**
@@ -103,6 +110,7 @@ export class UserMeta {
   #json: unknown;
   #jsonParsed = false;
   #tensor: TensorOutputMeta | undefined;
+  #eventMsg: NativeEventMsg | undefined;
 
   /** @internal User metas come from `batch.acquireUserMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
@@ -260,6 +268,53 @@ export class UserMeta {
   }
 
   /**
+   * Makes this an event message (`NvDsEventMsgMeta`, user meta type `NVDS_EVENT_MSG_META`), as
+   * deepstream-test4 attaches one per object for nvmsgconv: checked now, written when added
+   * (`frame.addUserMeta(user)`: nvmsgconv reads frame user metas). On DeepStream it is an
+   * `NvDsEventMsgMeta` allocated as NVIDIA's samples do, with copy and release functions that
+   * copy every string and the extension object, so buffer copies (a tee) carry it.
+   *
+   * @example
+   * ```ts
+   * const user = batch.acquireUserMeta();
+   * user.setEventMsg({
+   *   type: "moving", objType: "vehicle", frameId: frame.frameNum, sensorId: frame.sourceId,
+   *   bbox: obj.rectParams, trackingId: obj.objectId, confidence: obj.confidence, objectId: obj.label,
+   *   vehicle: { type: "sedan", make: "Bugatti", model: "M", color: "blue", region: "CA", license: "XX1234" },
+   * });
+   * frame.addUserMeta(user);
+   * ```
+   */
+  setEventMsg(msg: EventMsgInit): void {
+    this.#check("setEventMsg()", "writing");
+    this.#eventMsg = eventMsgToNative(msg);
+    this.#metaType = "";
+    this.#kind = "event-msg";
+    this.#payload = undefined;
+    this.#jsonParsed = false;
+  }
+
+  /**
+   * The event message of an `"event-msg"` meta (written here or by any other component, e.g.
+   * a C probe as deepstream-test4's), frozen and safe to keep; undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const events = frame.userMetaItems.flatMap((user) => user.asEventMsg() ?? []);
+   * const vehicles = events.filter((event) => event.vehicle).map((event) => event.vehicle!.license);
+   * ```
+   */
+  asEventMsg(): EventMsgMeta | undefined {
+    this.#check("asEventMsg()", "calling");
+    if (this.#kind !== "event-msg") return undefined;
+    if (this.#eventMsg === undefined) {
+      const scope = this.#scope;
+      this.#eventMsg = scope.meta.readEventMsg(scope.callId, this.#index);
+    }
+    return eventMsgFromNative(this.#eventMsg);
+  }
+
+  /**
    * The meta's values as a plain object, safe to keep after transform() returns.
    *
    * @example
@@ -273,6 +328,7 @@ export class UserMeta {
     if (this.#kind === "json") json.json = this.json;
     else if (this.#kind === "bytes" && this.#payload !== undefined) json.bytes = Array.from(this.#payload);
     else if (this.#kind === "tensor-output") json.tensorOutput = this.asTensorOutput()?.toJSON();
+    else if (this.#kind === "event-msg") json.eventMsg = this.asEventMsg();
     return json;
   }
 
@@ -282,13 +338,17 @@ export class UserMeta {
         if (!(user instanceof UserMeta)) notAHandle(TYPE, `${operationOwner}.addUserMeta user`, user);
         checkSameCall(user.#scope, scope, TYPE, "addUserMeta");
         checkAddable(user.#status, TYPE, "addUserMeta", "removeUserMeta");
-        if (user.#kind !== "bytes" && user.#kind !== "json") {
-          throw new MetaStateError(`Expected a UserMeta with a bytes or JSON payload for addUserMeta but received a ${user.#kind} meta`);
+        if (user.#kind !== "bytes" && user.#kind !== "json" && user.#kind !== "event-msg") {
+          throw new MetaStateError(`Expected a UserMeta with a bytes, JSON or event message payload for addUserMeta but received a ${user.#kind} meta`);
         }
-        const metaType = checkUserMetaType(user.#metaType, "UserMeta.metaType");
         const meta = scope.meta;
-        const payload = user.#payload ?? new Uint8Array(0);
-        user.#index = meta.addUserMeta(scope.callId, level, owner, metaType, user.#kind === "json" ? PAYLOAD_JSON : PAYLOAD_BYTES, payload);
+        if (user.#kind === "event-msg") {
+          user.#index = meta.addEventMsg(scope.callId, level, owner, user.#eventMsg!);
+        } else {
+          const metaType = checkUserMetaType(user.#metaType, "UserMeta.metaType");
+          const payload = user.#payload ?? new Uint8Array(0);
+          user.#index = meta.addUserMeta(scope.callId, level, owner, metaType, user.#kind === "json" ? PAYLOAD_JSON : PAYLOAD_BYTES, payload);
+        }
         user.#status = ADDED;
         user.#level = level;
         user.#owner = owner;

@@ -23,6 +23,8 @@
  * @internal
  */
 
+import type { NativeEventMsg } from "./event-msg-binding.js";
+
 /** NvOSD_ColorParams. Components 0..1. */
 export interface NativeColor {
   red: number;
@@ -139,6 +141,7 @@ export const PAYLOAD_BYTES = 0;
 export const PAYLOAD_JSON = 1;
 export const PAYLOAD_TENSOR_OUTPUT = 2;
 export const PAYLOAD_FOREIGN = 3;
+export const PAYLOAD_EVENT_MSG = 4;
 
 /** Where a user meta hangs: 0 batch (owner ignored), 1 frame (owner = frame index), 2 object (owner = row). */
 export type UserMetaLevel = 0 | 1 | 2;
@@ -148,7 +151,7 @@ export interface NativeUserMeta {
   index: number;
   metaType: string;
   metaTypeId: number;
-  kind: 0 | 1 | 2 | 3;
+  kind: 0 | 1 | 2 | 3 | 4;
   payload: Uint8Array | null;
 }
 
@@ -256,6 +259,10 @@ export interface MetaBinding {
   listUserMetas(callId: number, level: UserMetaLevel, owner: number): NativeUserMeta[];
   /** nvinfer's tensor output of a listed user meta of kind PAYLOAD_TENSOR_OUTPUT. */
   readTensorOutput(callId: number, userIndex: number): NativeTensorOutput;
+  /** Adds an event message (a new NVDS_EVENT_MSG_META user meta, validated); returns its index. */
+  addEventMsg(callId: number, level: UserMetaLevel, owner: number, msg: NativeEventMsg): number;
+  /** The event message of a listed user meta of kind PAYLOAD_EVENT_MSG. */
+  readEventMsg(callId: number, userIndex: number): NativeEventMsg;
 }
 
 /** The standalone binding's extra functions (dsnode_standalone.node `harness`). */
