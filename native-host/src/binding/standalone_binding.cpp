@@ -25,9 +25,7 @@
 #include "protocol/records.h"
 #include "protocol/state_layout.h"
 #include "binding/tensor_binding.h"
-#include "meta/deepstream_backend.h"
-#include "meta/portable_backend.h"
-#include "meta/portable_gst_meta.h"
+#include "meta/metadata_source.h"
 #include "meta/validate.h"
 #ifdef DSNODE_HAVE_TENSORRT
 #include "binding/tensorrt_binding.h"
@@ -70,45 +68,6 @@ struct BufferBox {
 // Tells our buffer objects from any other wrapped object (napi_unwrap alone cannot).
 constexpr napi_type_tag kBufferTag = {0x64736e6f64656275ull, 0x66666572686e7331ull};
 
-// The harness's buffers carry the batch the plugin would find upstream: on a DeepStream build
-// DeepStream's NvDsBatchMeta (attached as nvstreammux does), else the portable batch; so that
-// the SDK's unit tests run on the backend the build's elements use.
-#ifdef DSNODE_HAVE_DEEPSTREAM
-bool attach_batch(GstBuffer* buffer, uint32_t max_frames, std::string* why) {
-  if (!meta::load_deepstream(why)) return false;
-  return meta::open_deepstream_batch(buffer, max_frames) != nullptr;
-}
-const std::string kBackendName = "deepstream";
-std::string backend_library() { return meta::load_deepstream(nullptr) ? meta::deepstream_library_path() : ""; }
-std::unique_ptr<meta::Batch> open_batch(GstBuffer* buffer) {
-  return meta::has_deepstream_batch(buffer) ? meta::open_deepstream_batch(buffer, 0) : nullptr;
-}
-bool add_batch_frame(meta::Batch& batch, GstBuffer*, const meta::FrameFields& fields) {
-  return meta::add_deepstream_frame(batch, fields).ptr != nullptr;
-}
-meta::Status add_batch_tensor_output(meta::Batch& batch, meta::UserMetaLevel level, void* owner,
-    const meta::TensorOutput& output, std::vector<std::vector<uint8_t>> bytes, meta::UserHandle* created) {
-  return meta::add_deepstream_tensor_output(batch, level, owner, output, std::move(bytes), created);
-}
-#else
-bool attach_batch(GstBuffer* buffer, uint32_t max_frames, std::string*) {
-  return meta::attach_portable_batch(buffer, max_frames) != nullptr;
-}
-const std::string kBackendName = "portable";
-std::string backend_library() { return ""; }
-std::unique_ptr<meta::Batch> open_batch(GstBuffer* buffer) {
-  meta::PortableBatchMeta* batch = meta::find_portable_batch(buffer);
-  return batch != nullptr ? std::make_unique<meta::PortableBackend>(batch) : nullptr;
-}
-bool add_batch_frame(meta::Batch&, GstBuffer* buffer, const meta::FrameFields& fields) {
-  return meta::find_portable_batch(buffer)->add_frame(fields) != nullptr;
-}
-meta::Status add_batch_tensor_output(meta::Batch& batch, meta::UserMetaLevel level, void* owner,
-    const meta::TensorOutput& output, std::vector<std::vector<uint8_t>> bytes, meta::UserHandle* created) {
-  return static_cast<meta::PortableBackend&>(batch).add_tensor_output(level, owner, output, std::move(bytes), created);
-}
-#endif
-
 struct OpenCall {
   std::unique_ptr<meta::Batch> backend;  // its destructor ends the call (end_call)
   // The buffer, kept alive (with its batch) by a reference on its JS object rather than a
@@ -121,7 +80,18 @@ struct OpenCall {
 
 // Per-env state (function data of every harness function).
 struct Harness {
+  // The harness's buffers carry the batch the plugin would find upstream: on a DeepStream build
+  // DeepStream's NvDsBatchMeta (attached as nvstreammux does), else the portable batch; so that
+  // the SDK's unit tests run on the backend the build's elements use. Opened once, at install;
+  // null (metadata_error says why) where the build's backend cannot be used.
+  std::unique_ptr<meta::MetadataSource> metadata;
+  std::string metadata_error;
   std::unordered_map<uint32_t, OpenCall> calls;
+
+  // The batch `buffer` carries, as this build's backend reads it; null when none.
+  std::unique_ptr<meta::Batch> open_batch(GstBuffer* buffer) const {
+    return metadata != nullptr ? metadata->open_batch(buffer) : nullptr;
+  }
 
   const OpenCall* call_on(GstBuffer* buffer) const {
     for (const auto& entry : calls)
@@ -233,8 +203,9 @@ napi_value create_buffer(napi_env env, napi_callback_info info) {
     return throw_error(env, ErrorKind::kRange, "Could not allocate " + std::to_string(size) + " bytes for createBuffer");
   }
   if (size > 0) gst_buffer_memset(buffer, 0, 0, static_cast<gsize>(size));
-  std::string why;
-  if (!attach_batch(buffer, max_frames, &why)) {
+  const Harness& harness = *harness_of(args);
+  if (harness.metadata == nullptr || !harness.metadata->attach_new_batch(buffer, max_frames)) {
+    const std::string& why = harness.metadata_error;
     gst_buffer_unref(buffer);
     return throw_error(env, ErrorKind::kState, "Could not attach a batch meta in createBuffer" + (why.empty() ? "" : ": " + why));
   }
@@ -296,9 +267,10 @@ napi_value add_frame(napi_env env, napi_callback_info info) {
   meta::FrameFields fields;
   meta::Status status = protocol::read_frame_record(static_cast<const double*>(data), &fields);
   if (!status.ok()) return throw_status(env, status);
-  std::unique_ptr<meta::Batch> batch = open_batch(buffer);
+  const Harness& harness = *harness_of(args);
+  std::unique_ptr<meta::Batch> batch = harness.open_batch(buffer);
   if (batch == nullptr) return throw_error(env, ErrorKind::kState, "Expected a buffer with a batch meta for addFrame");
-  if (batch->num_frames() >= batch->max_frames_in_batch() || !add_batch_frame(*batch, buffer, fields)) {
+  if (batch->num_frames() >= batch->max_frames_in_batch() || !harness.metadata->add_frame(*batch, fields)) {
     return throw_error(env, ErrorKind::kState,
         "Expected a batch with room for another frame for addFrame but received one with " +
             std::to_string(batch->num_frames()) + " of " + std::to_string(batch->max_frames_in_batch()) +
@@ -408,7 +380,7 @@ napi_value open_call(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   GstBuffer* buffer = box->buffer;
-  std::unique_ptr<meta::Batch> batch = open_batch(buffer);
+  std::unique_ptr<meta::Batch> batch = harness->open_batch(buffer);
   if (batch == nullptr) return throw_error(env, ErrorKind::kState, "Expected a buffer with a batch meta for openCall");
   const size_t frames = batch->num_frames();
   if (length < L::state_length(frames)) {
@@ -546,7 +518,7 @@ napi_value add_tensor_output(napi_env env, napi_callback_info info) {
           return meta::Status::State("Expected a call opened by harness.openCall for addTensorOutput but received "
               "call " + std::to_string(id));
         }
-        return add_batch_tensor_output(*backend, level, owner, output, std::move(bytes), created);
+        return harness->metadata->add_tensor_output(*backend, level, owner, output, std::move(bytes), created);
       });
 }
 
@@ -602,6 +574,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   tensorbind::install(env, exports);
   if (env.IsExceptionPending()) return exports;
   auto* harness = new Harness();
+  harness->metadata = meta::open_metadata_source(&harness->metadata_error);
   if (napi_add_env_cleanup_hook(env, destroy_harness, harness) != napi_ok) {
     delete harness;
     return exports;
@@ -610,8 +583,8 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   metabind::ObjectBuilder object(env);
   object.functions(kHarnessExports, harness);
   // The metadata backend of this build, and on DeepStream the libnvds_meta.so it opened.
-  object.string("backend", kBackendName);
-  object.string("deepstreamLibrary", backend_library());
+  object.string("backend", meta::metadata_backend_name());
+  object.string("deepstreamLibrary", harness->metadata != nullptr ? harness->metadata->library_path() : "");
   if (object.ok()) napi_set_named_property(env, exports, "harness", object.value());
   return exports;
 }

@@ -16,9 +16,7 @@
 #include "gst/json_values.h"
 #include "gst/plugin.h"
 #include "gst/runtime_loader.h"
-#include "meta/deepstream_backend.h"
-#include "meta/portable_backend.h"
-#include "meta/portable_gst_meta.h"
+#include "meta/metadata_source.h"
 
 #define GST_CAT_DEFAULT dsnode_debug
 
@@ -63,12 +61,10 @@ struct RunState {
   std::string caps_string;
   // Caps JS rejected: basetransform offers them again on every buffer, and one error is enough.
   GstCaps *rejected_caps = nullptr;
-  // The one-frame batch of a plain buffer, between buffers: it goes onto a buffer only when
-  // the call changed it (most elements only read), and is reused by the next buffer otherwise.
-  meta::PortableBatchMeta *spare_batch = nullptr;
-#ifdef DSNODE_HAVE_DEEPSTREAM
-  meta::DetachedDeepStreamBatch *spare_deepstream_batch = nullptr;
-#endif
+  // The build's metadata backend, opened at start: every buffer's batch comes from it
+  // (docs/internals/metadata-design.md §2), a plain buffer's from the one-frame batch it keeps
+  // between buffers.
+  std::unique_ptr<meta::MetadataSource> metadata;
   // The nvstreammux sink pad this element's buffers reach ("" when none): looked up at the
   // first buffer it writes to after each caps change, not on every buffer (a walk of the
   // pipeline downstream).
@@ -80,10 +76,6 @@ struct RunState {
   }
   ~RunState() {
     gst_clear_caps(&rejected_caps);
-    if (spare_batch != nullptr) meta::release_portable_batch(spare_batch);
-#ifdef DSNODE_HAVE_DEEPSTREAM
-    meta::release_detached_deepstream_batch(spare_deepstream_batch);
-#endif
   }
 };
 
@@ -333,13 +325,12 @@ gboolean element_start(GstBaseTransform *trans) {
   priv->flushing.store(false);
 
   std::string message, details;
-#ifdef DSNODE_HAVE_DEEPSTREAM
   // Before Node: a DeepStream build where DeepStream is absent fails here, in one error.
-  if (!meta::load_deepstream(&message)) {
+  std::unique_ptr<meta::MetadataSource> metadata = meta::open_metadata_source(&message);
+  if (metadata == nullptr) {
     DSNODE_ELEMENT_ERROR(self, LIBRARY, INIT, message, manifest.name);
     return FALSE;
   }
-#endif
   const LoadedRuntime *runtime = load_runtime(&message, &details);
   if (runtime == nullptr) {
     DSNODE_ELEMENT_ERROR(self, LIBRARY, INIT, message, details);
@@ -381,6 +372,7 @@ gboolean element_start(GstBaseTransform *trans) {
   auto state = std::make_unique<RunState>();
   state->runtime = runtime;
   state->instance = instance;
+  state->metadata = std::move(metadata);
   {
     std::lock_guard<std::mutex> lock(priv->lock);
     priv->state = std::move(state);
@@ -599,89 +591,6 @@ meta::FrameFields one_frame_fields(RunState *state, GstBuffer *buffer, uint64_t 
   return fields;
 }
 
-// The buffer's batch for one transform call: a portable backend lives in here (nothing
-// allocated per buffer), a DeepStream one on the heap.
-struct OpenBatch {
-  std::optional<meta::PortableBackend> portable;
-  std::unique_ptr<meta::Batch> deepstream;
-  bool detached = false;  // deepstream is the state's spare, not on the buffer yet
-  std::string refused;    // why the buffer's batch is not read (not a video batch)
-  meta::Batch *get() { return portable ? &*portable : deepstream.get(); }
-};
-
-// The buffer's batch behind the one interface (docs/internals/metadata-design.md §2): the
-// DeepStream batch when there is one, else ours; a plain buffer gets a one-frame batch of
-// the kind this build speaks. False when none can be attached.
-bool open_batch(RunState *state, GstBuffer *buffer, OpenBatch *out) {
-  const uint64_t index = state->next_frame_num++;
-#ifdef DSNODE_HAVE_DEEPSTREAM
-  if (meta::has_deepstream_batch(buffer)) {
-    out->deepstream = meta::open_deepstream_batch(buffer, 1, &out->refused);
-    return out->deepstream != nullptr;
-  }
-#endif
-  if (meta::PortableBatchMeta *portable = meta::find_portable_batch(buffer)) {
-    out->portable.emplace(portable);
-    return true;
-  }
-  const meta::FrameFields frame = one_frame_fields(state, buffer, index);
-  // Unattached until the call writes to it (finish_batch): downstream sees a batch on the
-  // buffer exactly when this element put something in it, and a reading element costs no
-  // GstMeta per buffer.
-#ifdef DSNODE_HAVE_DEEPSTREAM
-  out->deepstream = meta::open_detached_deepstream_batch(&state->spare_deepstream_batch, frame);
-  out->detached = out->deepstream != nullptr;
-  return out->detached;
-#else
-  meta::PortableBatchMeta *portable = state->spare_batch;
-  if (portable == nullptr) {
-    portable = state->spare_batch = meta::new_portable_batch(1);
-    if (portable->add_frame(frame) == nullptr) return false;
-  } else {
-    portable->frame_meta_list[0]->fields = frame;
-  }
-  out->portable.emplace(portable);
-  return true;
-#endif
-}
-
-// After the call: a spare batch the call changed goes onto the buffer (and the next buffer
-// gets a fresh one); an unchanged one stays for the next buffer. False if it cannot attach.
-bool finish_batch(RunState *state, GstBuffer *buffer, OpenBatch *batch) {
-#ifdef DSNODE_HAVE_DEEPSTREAM
-  if (batch->detached)
-    return meta::finish_detached_deepstream_batch(buffer, *batch->deepstream, &state->spare_deepstream_batch);
-#endif
-  batch->get()->end_call();
-  const bool spare = batch->portable && batch->portable->data() == state->spare_batch;  // not on the buffer yet
-  if (!spare || !batch->portable->modified()) return true;
-  meta::PortableBatchMeta *changed = state->spare_batch;
-  state->spare_batch = nullptr;
-  return meta::attach_portable_batch(buffer, changed);
-}
-
-// True when the call wrote to the one-frame batch this element made for a buffer that came
-// without one (not on the buffer yet).
-bool wrote_own_batch(RunState *state, OpenBatch *batch) {
-#ifdef DSNODE_HAVE_DEEPSTREAM
-  if (batch->detached)
-    return meta::deepstream_batch_modified(*batch->deepstream);
-#endif
-  return batch->portable && batch->portable->data() == state->spare_batch && batch->portable->modified();
-}
-
-// Ends the call and throws the element's own batch away instead of attaching it.
-void discard_own_batch(RunState *state, OpenBatch *batch) {
-  batch->portable.reset();
-  batch->deepstream.reset();
-#ifdef DSNODE_HAVE_DEEPSTREAM
-  meta::release_detached_deepstream_batch(state->spare_deepstream_batch);
-  state->spare_deepstream_batch = nullptr;
-#endif
-  if (state->spare_batch != nullptr) meta::release_portable_batch(state->spare_batch);
-  state->spare_batch = nullptr;
-}
-
 // Before nvstreammux a buffer has no batch and this element does not know the stream: the
 // muxer copies an upstream batch's frames as they are, pad_index, source_id and ntp_timestamp
 // included (gst-nvmultistream2/gstnvstreammux_pads.cpp:89-110), where it would have numbered
@@ -725,29 +634,32 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
     return GST_FLOW_ERROR;
   }
 
-  OpenBatch batch;
-  if (!open_batch(state, buffer, &batch))
-    return batch.refused.empty() ? batch_attach_failed(self) : batch_refused(self, batch.refused);
+  // The buffer's batch behind the one interface: the batch it carries, else a one-frame batch
+  // that goes onto the buffer only if the call writes to it (a reading element costs no GstMeta
+  // per buffer).
+  meta::MetadataSource &metadata = *state->metadata;
+  std::string refused;
+  meta::Batch *batch = metadata.open_call(buffer, one_frame_fields(state, buffer, state->next_frame_num++), &refused);
+  if (batch == nullptr)
+    return refused.empty() ? batch_attach_failed(self) : batch_refused(self, refused);
 
   ScopedResult result;
-  state->runtime->api->transform(state->instance, buffer, batch.get(), &state->stream, &result.raw);
-  if (result.ok() && wrote_own_batch(state, &batch)) {
+  state->runtime->api->transform(state->instance, buffer, batch, &state->stream, &result.raw);
+  if (result.ok() && metadata.wrote_own_batch()) {
     if (!state->muxer_pad) state->muxer_pad = muxer_pad_downstream(trans->srcpad);
     if (!state->muxer_pad->empty()) {
-      discard_own_batch(state, &batch);
+      metadata.discard_own_batch();
       return written_before_muxer(self, *state->muxer_pad);
     }
   }
   // Metas acquired and never added go back to their pool before the buffer moves on.
-  if (!finish_batch(state, buffer, &batch)) return batch_attach_failed(self);
-#ifdef DSNODE_HAVE_DEEPSTREAM
-  if (size_t types = 0; meta::take_user_meta_types_warning(&types))
+  if (!metadata.finish_call(buffer)) return batch_attach_failed(self);
+  if (size_t types = 0, bound = 0; metadata.take_user_meta_types_warning(&types, &bound))
     GST_CAT_WARNING_OBJECT(category_of(self), self,
         "%s: %zu distinct user meta types written in this process (more than %zu): DeepStream keeps every type "
         "string until exit (nvds_get_user_meta_type), so memory grows with each new one. Use a fixed set of types "
         "and put the varying part (stream, object id) in the payload (docs/metadata.md, \"User meta types\")",
-        GST_OBJECT_NAME(self), types, meta::user_meta_types_warning_bound());
-#endif
+        GST_OBJECT_NAME(self), types, bound);
   if (!result.ok()) {
     if (abandoned_for_flush(self, result)) return GST_FLOW_FLUSHING;
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());

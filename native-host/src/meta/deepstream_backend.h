@@ -1,6 +1,12 @@
-// The Batch interface over DeepStream's NvDsBatchMeta (libnvds_meta + libnvdsgst_meta).
+// The DeepStream backend: the Batch interface over DeepStream's NvDsBatchMeta (libnvds_meta +
+// libnvdsgst_meta), for its metadata source (meta/deepstream_source.cpp) and the tests.
 // Compiled only when the DeepStream SDK is found (CMake: DS_SDK_ROOT, DSNODE_HAVE_DEEPSTREAM).
-// The header names no DeepStream type, so callers need not see DeepStream's headers.
+// The header names no DeepStream type, so callers need not see DeepStream's headers. Its files,
+// one job each: deepstream_library.cpp (NVIDIA's libraries, opened with dlopen),
+// deepstream_attach.cpp (batches on buffers), deepstream_batch.cpp (the Batch interface),
+// deepstream_user_payload.cpp (user meta payloads and their type strings),
+// deepstream_tensor_output.cpp (NVDSINFER_TENSOR_OUTPUT_META), deepstream_backend.cpp (copies
+// of values between the model and DeepStream's structs).
 #ifndef DSNODE_META_DEEPSTREAM_BACKEND_H
 #define DSNODE_META_DEEPSTREAM_BACKEND_H
 

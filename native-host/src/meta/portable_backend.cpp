@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "meta/meta_list.h"
 #include "meta/validate.h"
 
 namespace dsnode::meta {
@@ -13,16 +14,6 @@ T *as(H handle) { return static_cast<T *>(handle.ptr); }
 
 template <typename H, typename T>
 H handle_of(T *item) { return H{item}; }
-
-// Removes `item` from `list`, searching from the back (recent metas are removed most often).
-template <typename T>
-bool erase_from(std::vector<T *> &list, T *item) {
-  auto found = std::find(list.rbegin(), list.rend(), item);
-  if (found == list.rend())
-    return false;
-  list.erase(std::next(found).base());
-  return true;
-}
 
 const char *state_name(MetaState state) {
   switch (state) {
@@ -104,7 +95,7 @@ Status PortableBackend::remove_object(FrameHandle frame_handle, ObjectHandle obj
   modified_ = true;
   auto *frame = as<PortableFrame>(frame_handle);
   auto *object = as<PortableObject>(object_handle);
-  if (object->state != MetaState::kAdded || object->owner != frame || !erase_from(frame->obj_meta_list, object))
+  if (object->state != MetaState::kAdded || object->owner != frame || !erase_last(frame->obj_meta_list, object))
     return not_in("an ObjectMeta", "frame", "removeObjectMeta");
   if (object->parent != nullptr)
     --object->parent->num_children;
@@ -171,7 +162,7 @@ Status PortableBackend::remove_classifier(ObjectHandle object_handle, Classifier
   auto *object = as<PortableObject>(object_handle);
   auto *classifier = as<PortableClassifier>(classifier_handle);
   if (classifier->state != MetaState::kAdded || classifier->owner != object ||
-      !erase_from(object->classifier_meta_list, classifier))
+      !erase_last(object->classifier_meta_list, classifier))
     return not_in("a ClassifierMeta", "object", "removeClassifierMeta");
   batch_->release_classifier(classifier);
   return Status::Ok();
@@ -219,7 +210,7 @@ Status PortableBackend::remove_label_info(ClassifierHandle classifier_handle, La
   auto *classifier = as<PortableClassifier>(classifier_handle);
   auto *label = as<PortableLabelInfo>(label_handle);
   if (label->state != MetaState::kAdded || label->owner != classifier ||
-      !erase_from(classifier->label_info_list, label))
+      !erase_last(classifier->label_info_list, label))
     return not_in("a LabelInfo", "classifier", "removeLabelInfo");
   batch_->release_label_info(label);
   return Status::Ok();
@@ -269,7 +260,7 @@ Status PortableBackend::remove_display(FrameHandle frame_handle, DisplayHandle d
   auto *frame = as<PortableFrame>(frame_handle);
   auto *display = as<PortableDisplay>(display_handle);
   if (display->state != MetaState::kAdded || display->owner != frame ||
-      !erase_from(frame->display_meta_list, display))
+      !erase_last(frame->display_meta_list, display))
     return not_in("a DisplayMeta", "frame", "removeDisplayMeta");
   batch_->release_display(display);
   return Status::Ok();
@@ -327,7 +318,7 @@ Status PortableBackend::add_user_meta(UserMetaLevel level, void *owner, UserHand
 Status PortableBackend::remove_user_meta(UserMetaLevel level, void *owner, UserHandle user_handle) {
   modified_ = true;
   auto *user = as<PortableUserMeta>(user_handle);
-  if (user->state != MetaState::kAdded || !erase_from(*user_list(level, owner), user))
+  if (user->state != MetaState::kAdded || !erase_last(*user_list(level, owner), user))
     return not_in("a UserMeta", level == UserMetaLevel::kBatch ? "batch" :
         level == UserMetaLevel::kFrame ? "frame" : "object", "removeUserMeta");
   batch_->release_user(user);

@@ -1,0 +1,667 @@
+// The Batch interface over one NvDsBatchMeta (meta/deepstream_batch.h). Every DeepStream call
+// here is part of the documented metadata API (nvdsmeta.h, gstnvdsmeta.h). Lists are GLists
+// owned by DeepStream; pools are NvDsBatchMeta's; structural changes and list walks hold the
+// batch's meta lock (nvds_acquire_meta_lock), as DeepStream asks of components that may share a
+// batch with other threads (probes).
+#include "meta/deepstream_batch.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "meta/deepstream_backend.h"
+#include "meta/deepstream_copies.h"
+#include "meta/deepstream_library.h"
+#include "meta/deepstream_tensor_output.h"
+#include "meta/deepstream_user_payload.h"
+#include "meta/event_msg_deepstream.h"
+#include "meta/meta_list.h"
+#include "meta/validate.h"
+
+namespace dsnode::meta {
+
+namespace {
+
+class MetaLock {
+ public:
+  explicit MetaLock(NvDsBatchMeta *batch) : batch_(batch) { ds().nvds_acquire_meta_lock(batch_); }
+  ~MetaLock() { ds().nvds_release_meta_lock(batch_); }
+  MetaLock(const MetaLock &) = delete;
+  MetaLock &operator=(const MetaLock &) = delete;
+ private:
+  NvDsBatchMeta *batch_;
+};
+
+template <typename T, typename H>
+T *as(H handle) { return static_cast<T *>(handle.ptr); }
+
+// DeepStream appends frames and batch user metas but prepends every other list
+// (nvds_add_meta_to_parent): the newest object, classifier, label info, display meta and
+// frame/object user meta comes first. Those lists are read from their end, so that the
+// Batch interface sees them in the order they were added, as the portable backend keeps
+// them; NVIDIA's copy (a tee, gst_buffer_make_writable) reverses them on both backends
+// (portable_batch.cpp, docs/internals/metadata-design.md §2.4).
+template <typename H>
+void collect(GList *list, std::vector<H> *out, bool prepended = true) {
+  out->clear();
+  for (GList *node = list; node != nullptr; node = node->next) out->push_back(H{node->data});
+  if (prepended) std::reverse(out->begin(), out->end());
+}
+
+bool contains(GList *list, const void *item) { return g_list_find(list, item) != nullptr; }
+
+// The portable backend's words for a meta that is not newly acquired (portable_backend.cpp).
+Status not_pending(const char *what, const char *operation, bool added) {
+  return Status::State(std::string("Expected a newly acquired ") + what + " for " + operation + " but received " +
+      (added ? "one already added" : "one already returned to its pool (removed, or its call ended)"));
+}
+
+// Whether `item` is anywhere in the batch's tree (only on error paths: it walks everything).
+bool in_batch(NvDsBatchMeta *batch, const void *item) {
+  if (contains(batch->batch_user_meta_list, item)) return true;
+  for (GList *f = batch->frame_meta_list; f != nullptr; f = f->next) {
+    auto *frame = static_cast<NvDsFrameMeta *>(f->data);
+    if (frame == item || contains(frame->obj_meta_list, item) || contains(frame->display_meta_list, item) ||
+        contains(frame->frame_user_meta_list, item))
+      return true;
+    for (GList *o = frame->obj_meta_list; o != nullptr; o = o->next) {
+      auto *object = static_cast<NvDsObjectMeta *>(o->data);
+      if (contains(object->classifier_meta_list, item) || contains(object->obj_user_meta_list, item)) return true;
+      for (GList *c = object->classifier_meta_list; c != nullptr; c = c->next)
+        if (contains(static_cast<NvDsClassifierMeta *>(c->data)->label_info_list, item)) return true;
+    }
+  }
+  return false;
+}
+
+Status not_in(const char *what, const char *parent, const char *operation) {
+  return Status::State(std::string("Expected ") + what + " of this " + parent + " for " + operation +
+      " but received one that is not in it");
+}
+
+class DeepStreamBatch final : public Batch {
+ public:
+  explicit DeepStreamBatch(NvDsBatchMeta *batch) : batch_(batch) { refresh_frames(); }
+  ~DeepStreamBatch() override { end_call(); }
+
+  BackendKind backend() const override { return BackendKind::kDeepStream; }
+  // Whether this call acquired, added, removed or wrote anything (a detached batch then goes
+  // onto the buffer).
+  bool modified() const { return modified_; }
+  // The detached spare's one frame, for the next buffer (not a change the call made).
+  void reset_first_frame(const FrameFields &fields) { write_frame_fields(fields, frames_.at(0)); }
+  NvDsBatchMeta *raw() const { return batch_; }
+
+  void refresh_frames() {
+    MetaLock lock(batch_);
+    frames_.clear();
+    for (GList *node = batch_->frame_meta_list; node != nullptr; node = node->next)
+      frames_.push_back(static_cast<NvDsFrameMeta *>(node->data));
+  }
+
+  FrameHandle add_frame(const FrameFields &fields) {
+    if (frames_.size() >= batch_->max_frames_in_batch)
+      return {};
+    MetaLock lock(batch_);
+    NvDsFrameMeta *frame = ds().nvds_acquire_frame_meta_from_pool(batch_);
+    FrameHandle handle{frame};
+    write_frame_fields(fields, frame);
+    ds().nvds_add_frame_meta_to_batch(batch_, frame);
+    frames_.push_back(frame);
+    return handle;
+  }
+
+  uint32_t max_frames_in_batch() const override { return batch_->max_frames_in_batch; }
+  uint32_t num_frames() const override { return static_cast<uint32_t>(frames_.size()); }
+  FrameHandle frame_at(uint32_t index) const override {
+    return index < frames_.size() ? FrameHandle{frames_[index]} : FrameHandle{};
+  }
+
+  void read_frame(FrameHandle handle, FrameFields *out) const override {
+    read_frame_fields(*as<NvDsFrameMeta>(handle), out);
+  }
+
+  Status write_frame(FrameHandle handle, const FrameFields &fields) override {
+    modified_ = true;
+    Status status = validate_frame(fields);
+    if (status.ok())
+      write_frame_fields(fields, as<NvDsFrameMeta>(handle));
+    return status;
+  }
+
+  // --- objects
+
+  ObjectHandle acquire_object() override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    NvDsObjectMeta *object = ds().nvds_acquire_obj_meta_from_pool(batch_);
+    object->object_id = UNTRACKED_OBJECT_ID;
+    object->parent = nullptr;
+    pending_objects_.push_back(object);
+    return ObjectHandle{object};
+  }
+
+  Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) override {
+    modified_ = true;
+    auto *parent_meta = as<NvDsObjectMeta>(parent);
+    if (parent_meta != nullptr && !in_a_frame(parent_meta))
+      return Status::State(std::string("Expected an ObjectMeta added to a frame for parent but received ") +
+          (std::find(pending_objects_.begin(), pending_objects_.end(), parent_meta) != pending_objects_.end()
+              ? "one acquired but never added" : "one already returned to its pool (removed, or its call ended)"));
+    if (!erase_last(pending_objects_, as<NvDsObjectMeta>(object)))
+      return not_pending("ObjectMeta", "addObjectMeta", in_batch(batch_, object.ptr));
+    MetaLock lock(batch_);
+    ds().nvds_add_obj_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsObjectMeta>(object), as<NvDsObjectMeta>(parent));
+    return Status::Ok();
+  }
+
+  Status remove_object(FrameHandle frame, ObjectHandle object) override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    auto *f = as<NvDsFrameMeta>(frame);
+    if (!contains(f->obj_meta_list, object.ptr))
+      return not_in("an ObjectMeta", "frame", "removeObjectMeta");
+    // Children keep their parent pointer in DeepStream; clear it so it never dangles (the
+    // object goes back to the pool, and the next one acquired may reuse it). A parent may be in
+    // another frame of the batch, so every frame is looked at, as the portable backend does.
+    for (GList *frames = batch_->frame_meta_list; frames != nullptr; frames = frames->next) {
+      auto *any_frame = static_cast<NvDsFrameMeta *>(frames->data);
+      for (GList *node = any_frame->obj_meta_list; node != nullptr; node = node->next) {
+        auto *other = static_cast<NvDsObjectMeta *>(node->data);
+        if (other->parent == object.ptr) other->parent = nullptr;
+      }
+    }
+    ds().nvds_remove_obj_meta_from_frame(f, as<NvDsObjectMeta>(object));
+    return Status::Ok();
+  }
+
+  void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(as<NvDsFrameMeta>(frame)->obj_meta_list, out);
+  }
+
+  size_t num_objects(FrameHandle frame) const override {
+    MetaLock lock(batch_);
+    return g_list_length(as<NvDsFrameMeta>(frame)->obj_meta_list);
+  }
+
+  void read_object(ObjectHandle handle, ObjectFields *out) const override {
+    const auto *o = as<NvDsObjectMeta>(handle);
+    read_object_fields(*o, out);
+    const NvOSD_MaskParams &mask = o->mask_params;
+    const size_t cells = static_cast<size_t>(mask.width) * mask.height;
+    if (mask.data != nullptr && cells > 0 && mask.size >= cells * sizeof(float))
+      out->mask_params.data.assign(mask.data, mask.data + cells);
+    else
+      out->mask_params.data.clear();
+    out->mask_params.threshold = mask.threshold;
+    out->mask_params.width = out->mask_params.data.empty() ? 0 : mask.width;
+    out->mask_params.height = out->mask_params.data.empty() ? 0 : mask.height;
+    out->text_params = from_ds(o->text_params);
+    std::memcpy(out->obj_label, o->obj_label, kMaxLabelSize);
+    out->obj_label[kMaxLabelSize - 1] = '\0';
+  }
+
+  Status write_object(ObjectHandle handle, const ObjectFields &fields, const ObjectFields *before = nullptr) override {
+    modified_ = true;
+    Status status = validate_object(fields, before);
+    if (status.ok())
+      status = check_supported(fields.rect_params, "rect_params", "");
+    if (!status.ok())
+      return status;
+    auto *o = as<NvDsObjectMeta>(handle);
+    write_object_fields(fields, o);
+    // nvinfer g_malloc()s the mask and DeepStream g_free()s it on release: same here.
+    g_free(o->mask_params.data);
+    o->mask_params.data = nullptr;
+    o->mask_params.size = 0;
+    if (!fields.mask_params.data.empty()) {
+      const size_t bytes = fields.mask_params.data.size() * sizeof(float);
+      o->mask_params.data = static_cast<float *>(g_memdup2(fields.mask_params.data.data(), bytes));
+      o->mask_params.size = static_cast<unsigned int>(bytes);
+    }
+    o->mask_params.threshold = fields.mask_params.threshold;
+    o->mask_params.width = fields.mask_params.width;
+    o->mask_params.height = fields.mask_params.height;
+    to_ds(fields.text_params, &o->text_params);
+    std::memcpy(o->obj_label, fields.obj_label, kMaxLabelSize);
+    return Status::Ok();
+  }
+
+  bool in_a_frame(NvDsObjectMeta *object) const {
+    MetaLock lock(batch_);
+    for (NvDsFrameMeta *frame : frames_)
+      if (contains(frame->obj_meta_list, object)) return true;
+    return false;
+  }
+
+  ObjectHandle parent_of(ObjectHandle object) const override {
+    return ObjectHandle{as<NvDsObjectMeta>(object)->parent};
+  }
+
+  // --- classifiers and label infos
+
+  ClassifierHandle acquire_classifier() override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    NvDsClassifierMeta *classifier = ds().nvds_acquire_classifier_meta_from_pool(batch_);
+    pending_classifiers_.push_back(classifier);
+    return ClassifierHandle{classifier};
+  }
+
+  Status add_classifier(ObjectHandle object, ClassifierHandle classifier) override {
+    modified_ = true;
+    if (!erase_last(pending_classifiers_, as<NvDsClassifierMeta>(classifier)))
+      return not_pending("ClassifierMeta", "addClassifierMeta", in_batch(batch_, classifier.ptr));
+    MetaLock lock(batch_);
+    ds().nvds_add_classifier_meta_to_object(as<NvDsObjectMeta>(object), as<NvDsClassifierMeta>(classifier));
+    return Status::Ok();
+  }
+
+  Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    auto *o = as<NvDsObjectMeta>(object);
+    if (!contains(o->classifier_meta_list, classifier.ptr))
+      return not_in("a ClassifierMeta", "object", "removeClassifierMeta");
+    ds().nvds_remove_classifier_meta_from_obj(o, as<NvDsClassifierMeta>(classifier));
+    return Status::Ok();
+  }
+
+  void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(as<NvDsObjectMeta>(object)->classifier_meta_list, out);
+  }
+
+  void read_classifier(ClassifierHandle handle, ClassifierFields *out) const override {
+    const auto *c = as<NvDsClassifierMeta>(handle);
+    out->num_labels = c->num_labels;
+    out->unique_component_id = c->unique_component_id;
+    out->classifier_type = c->classifier_type != nullptr ? c->classifier_type : "";
+  }
+
+  Status write_classifier(ClassifierHandle handle, const ClassifierFields &fields) override {
+    modified_ = true;
+    Status status = validate_classifier(fields);
+    if (!status.ok())
+      return status;
+    auto *c = as<NvDsClassifierMeta>(handle);
+    c->num_labels = fields.num_labels;
+    c->unique_component_id = fields.unique_component_id;
+    // DeepStream never frees classifier_type (nvinfer points it at its own string).
+    c->classifier_type = intern_or_null(fields.classifier_type);
+    return Status::Ok();
+  }
+
+  LabelInfoHandle acquire_label_info() override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    NvDsLabelInfo *label = ds().nvds_acquire_label_info_meta_from_pool(batch_);
+    pending_labels_.push_back(label);
+    return LabelInfoHandle{label};
+  }
+
+  Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) override {
+    modified_ = true;
+    if (!erase_last(pending_labels_, as<NvDsLabelInfo>(label)))
+      return not_pending("LabelInfo", "addLabelInfo", in_batch(batch_, label.ptr));
+    MetaLock lock(batch_);
+    // NVIDIA's add counts the label into num_labels; ours was written with the classifier
+    // (ClassifierMeta.numLabels, by default the number of labels): keep it as written.
+    auto *c = as<NvDsClassifierMeta>(classifier);
+    const guint num_labels = c->num_labels;
+    ds().nvds_add_label_info_meta_to_classifier(c, as<NvDsLabelInfo>(label));
+    c->num_labels = num_labels;
+    return Status::Ok();
+  }
+
+  Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    auto *c = as<NvDsClassifierMeta>(classifier);
+    if (!contains(c->label_info_list, label.ptr))
+      return not_in("a LabelInfo", "classifier", "removeLabelInfo");
+    const guint num_labels = c->num_labels;  // as for add: the written count stays
+    ds().nvds_remove_label_info_meta_from_classifier(c, as<NvDsLabelInfo>(label));
+    c->num_labels = num_labels;
+    return Status::Ok();
+  }
+
+  void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(as<NvDsClassifierMeta>(classifier)->label_info_list, out);
+  }
+
+  void read_label_info(LabelInfoHandle handle, LabelInfoFields *out) const override {
+    const auto *l = as<NvDsLabelInfo>(handle);
+    out->num_classes = l->num_classes;
+    std::memcpy(out->result_label, l->result_label, kMaxLabelSize);
+    out->result_label[kMaxLabelSize - 1] = '\0';
+    // nvinfer keeps a label of MAX_LABEL_SIZE bytes or more here, whole.
+    out->long_label = l->pResult_label != nullptr ? l->pResult_label : "";
+    out->result_class_id = l->result_class_id;
+    out->label_id = l->label_id;
+    out->result_prob = l->result_prob;
+  }
+
+  Status write_label_info(LabelInfoHandle handle, const LabelInfoFields &fields) override {
+    modified_ = true;
+    Status status = validate_label_info(fields);
+    if (!status.ok())
+      return status;
+    auto *l = as<NvDsLabelInfo>(handle);
+    l->num_classes = fields.num_classes;
+    std::memcpy(l->result_label, fields.result_label, kMaxLabelSize);
+    // DeepStream owns it (g_free when the label goes back to its pool, g_strdup when copied).
+    g_free(l->pResult_label);
+    l->pResult_label = fields.long_label.empty() ? nullptr : g_strdup(fields.long_label.c_str());
+    l->result_class_id = fields.result_class_id;
+    l->label_id = fields.label_id;
+    l->result_prob = fields.result_prob;
+    return Status::Ok();
+  }
+
+  // --- display metas
+
+  DisplayHandle acquire_display() override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    NvDsDisplayMeta *display = ds().nvds_acquire_display_meta_from_pool(batch_);
+    pending_displays_.push_back(display);
+    return DisplayHandle{display};
+  }
+
+  Status add_display(FrameHandle frame, DisplayHandle display) override {
+    modified_ = true;
+    if (!erase_last(pending_displays_, as<NvDsDisplayMeta>(display)))
+      return not_pending("DisplayMeta", "addDisplayMeta", in_batch(batch_, display.ptr));
+    MetaLock lock(batch_);
+    ds().nvds_add_display_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsDisplayMeta>(display));
+    return Status::Ok();
+  }
+
+  Status remove_display(FrameHandle frame, DisplayHandle display) override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    auto *f = as<NvDsFrameMeta>(frame);
+    if (!contains(f->display_meta_list, display.ptr))
+      return not_in("a DisplayMeta", "frame", "removeDisplayMeta");
+    ds().nvds_remove_display_meta_from_frame(f, as<NvDsDisplayMeta>(display));
+    return Status::Ok();
+  }
+
+  void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(as<NvDsFrameMeta>(frame)->display_meta_list, out);
+  }
+
+  void read_display(DisplayHandle handle, DisplayFields *out) const override {
+    const auto *d = as<NvDsDisplayMeta>(handle);
+    const auto bounded = [](guint count) { return std::min<uint32_t>(count, kMaxElementsInDisplayMeta); };
+    out->num_rects = bounded(d->num_rects); out->num_labels = bounded(d->num_labels);
+    out->num_lines = bounded(d->num_lines); out->num_arrows = bounded(d->num_arrows);
+    out->num_circles = bounded(d->num_circles);
+    for (uint32_t i = 0; i < out->num_rects; ++i) out->rect_params[i] = from_ds(d->rect_params[i]);
+    for (uint32_t i = 0; i < out->num_labels; ++i) out->text_params[i] = from_ds(d->text_params[i]);
+    for (uint32_t i = 0; i < out->num_lines; ++i) out->line_params[i] = from_ds(d->line_params[i]);
+    for (uint32_t i = 0; i < out->num_arrows; ++i) out->arrow_params[i] = from_ds(d->arrow_params[i]);
+    for (uint32_t i = 0; i < out->num_circles; ++i) out->circle_params[i] = from_ds(d->circle_params[i]);
+    std::memcpy(out->misc_osd_data, d->misc_osd_data, sizeof out->misc_osd_data);
+  }
+
+  Status write_display(DisplayHandle handle, const DisplayFields &fields) override {
+    modified_ = true;
+    Status status = validate_display(fields);
+    for (uint32_t i = 0; status.ok() && i < fields.num_rects; ++i)
+      status = check_supported(fields.rect_params[i], "rect_params[]", " of a display meta");
+    if (!status.ok())
+      return status;
+    auto *d = as<NvDsDisplayMeta>(handle);
+    // Texts past the new count would keep strings DeepStream frees only up to num_labels.
+    for (uint32_t i = fields.num_labels; i < d->num_labels && i < kMaxElementsInDisplayMeta; ++i) {
+      g_free(d->text_params[i].display_text);
+      d->text_params[i].display_text = nullptr;
+    }
+    d->num_rects = fields.num_rects; d->num_labels = fields.num_labels; d->num_lines = fields.num_lines;
+    d->num_arrows = fields.num_arrows; d->num_circles = fields.num_circles;
+    for (uint32_t i = 0; i < fields.num_rects; ++i) d->rect_params[i] = to_ds(fields.rect_params[i]);
+    for (uint32_t i = 0; i < fields.num_labels; ++i) to_ds(fields.text_params[i], &d->text_params[i]);
+    for (uint32_t i = 0; i < fields.num_lines; ++i) d->line_params[i] = to_ds(fields.line_params[i]);
+    for (uint32_t i = 0; i < fields.num_arrows; ++i) d->arrow_params[i] = to_ds(fields.arrow_params[i]);
+    for (uint32_t i = 0; i < fields.num_circles; ++i) d->circle_params[i] = to_ds(fields.circle_params[i]);
+    std::memcpy(d->misc_osd_data, fields.misc_osd_data, sizeof d->misc_osd_data);
+    return Status::Ok();
+  }
+
+  // --- user metas
+
+  UserHandle acquire_user_meta() override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
+    // The user meta pool has no release function of its own: a meta comes back with the
+    // previous user's data pointer and callbacks (nvds_acquire_meta_from_pool keeps them).
+    user->user_meta_data = nullptr;
+    user->base_meta.meta_type = NVDS_INVALID_META;
+    user->base_meta.copy_func = nullptr;
+    user->base_meta.release_func = nullptr;
+    user->base_meta.uContext = nullptr;
+    pending_users_.push_back(user);
+    return UserHandle{user};
+  }
+
+  Status add_user_meta(UserMetaLevel level, void *owner, UserHandle handle) override {
+    modified_ = true;
+    auto *user = as<NvDsUserMeta>(handle);
+    if (std::find(pending_users_.begin(), pending_users_.end(), user) == pending_users_.end())
+      return not_pending("UserMeta", "addUserMeta", in_batch(batch_, user));
+    if (own_payload(user) == nullptr)
+      return Status::State("Expected a UserMeta with a type (ORG.COMPONENT.DESCRIPTION) for addUserMeta "
+          "but received one never written");
+    erase_last(pending_users_, user);
+    MetaLock lock(batch_);
+    add_to(level, owner, user);
+    return Status::Ok();
+  }
+
+  Status remove_user_meta(UserMetaLevel level, void *owner, UserHandle handle) override {
+    modified_ = true;
+    auto *user = as<NvDsUserMeta>(handle);
+    MetaLock lock(batch_);
+    GList *list = *user_list(level, owner);
+    if (!contains(list, user))
+      return not_in("a UserMeta", level == UserMetaLevel::kBatch ? "batch" :
+          level == UserMetaLevel::kFrame ? "frame" : "object", "removeUserMeta");
+    switch (level) {
+      case UserMetaLevel::kBatch: ds().nvds_remove_user_meta_from_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: ds().nvds_remove_user_meta_from_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: ds().nvds_remove_user_meta_from_object(static_cast<NvDsObjectMeta *>(owner), user); break;
+    }
+    return Status::Ok();
+  }
+
+  void user_metas(UserMetaLevel level, void *owner, std::vector<UserHandle> *out) const override {
+    MetaLock lock(batch_);
+    collect(*user_list(level, owner), out, /*prepended=*/level != UserMetaLevel::kBatch);
+  }
+
+  void read_user_meta(UserHandle handle, UserMetaFields *out) const override {
+    const auto *user = as<NvDsUserMeta>(handle);
+    out->meta_type_id = user->base_meta.meta_type;
+    if (const PayloadHeader *payload = own_payload(user)) {
+      out->meta_type = payload->type;
+      out->kind = payload->kind;
+      const auto *bytes = static_cast<const uint8_t *>(user->user_meta_data);
+      out->payload.assign(bytes, bytes + payload->size);
+    } else {
+      out->meta_type.clear();
+      out->kind = user->base_meta.meta_type == NVDSINFER_TENSOR_OUTPUT_META ? PayloadKind::kTensorOutput
+          : user->base_meta.meta_type == NVDS_EVENT_MSG_META && user->user_meta_data != nullptr ? PayloadKind::kEventMsg
+                                                                             : PayloadKind::kForeign;
+      out->payload.clear();
+    }
+  }
+
+  Status write_user_meta(UserHandle handle, const UserMetaFields &fields) override {
+    modified_ = true;
+    auto *user = as<NvDsUserMeta>(handle);
+    const bool pending = std::find(pending_users_.begin(), pending_users_.end(), user) != pending_users_.end();
+    if (!pending && own_payload(user) == nullptr) {
+      UserMetaFields current;
+      read_user_meta(handle, &current);
+      return validate_user_meta(current);  // the read-only error
+    }
+    Status status = validate_user_meta(fields);
+    if (!status.ok())
+      return status;
+    write_payload(user, fields);
+    return Status::Ok();
+  }
+
+  bool read_tensor_output(UserHandle handle, TensorOutput *out) const override {
+    return read_tensor_output_meta(as<NvDsUserMeta>(handle), out);
+  }
+
+  Status add_event_msg(UserMetaLevel level, void *owner, const EventMsg &msg, UserHandle *created) override {
+    modified_ = true;
+    Status status = validate_event_msg(msg);
+    if (!status.ok())
+      return status;
+    MetaLock lock(batch_);
+    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
+    user->user_meta_data = new_event_msg_meta(msg);
+    user->base_meta.meta_type = NVDS_EVENT_MSG_META;
+    user->base_meta.copy_func = event_msg_meta_copy;
+    user->base_meta.release_func = event_msg_meta_release;
+    user->base_meta.uContext = nullptr;
+    add_to(level, owner, user);
+    if (created != nullptr)
+      *created = UserHandle{user};
+    return Status::Ok();
+  }
+
+  bool read_event_msg(UserHandle handle, EventMsg *out) const override {
+    const auto *user = as<NvDsUserMeta>(handle);
+    if (user->base_meta.meta_type != NVDS_EVENT_MSG_META || user->user_meta_data == nullptr)
+      return false;
+    read_event_msg_meta(*static_cast<const NvDsEventMsgMeta *>(user->user_meta_data), out);
+    return true;
+  }
+
+  Status add_tensor_output(UserMetaLevel level, void *owner, const TensorOutput &output,
+      std::vector<std::vector<uint8_t>> bytes, UserHandle *created) {
+    Status status = validate_tensor_output(output, bytes);
+    if (!status.ok())
+      return status;
+    MetaLock lock(batch_);
+    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
+    write_tensor_output_meta(user, output, std::move(bytes));
+    add_to(level, owner, user);
+    if (created != nullptr)
+      *created = UserHandle{user};
+    return Status::Ok();
+  }
+
+  // DeepStream has no "give back un-added" call: add each leftover to a parent and remove it,
+  // which returns it to its pool (remove releases). Classifiers and labels go back through a
+  // scratch object that carries them. With no frame to borrow, they stay in the batch's full
+  // list and are freed with the batch.
+  void end_call() override {
+    if (frames_.empty() || (pending_objects_.empty() && pending_classifiers_.empty() &&
+        pending_labels_.empty() && pending_displays_.empty() && pending_users_.empty()))
+      return clear_pending();
+    MetaLock lock(batch_);
+    NvDsFrameMeta *frame = frames_.front();
+    for (NvDsUserMeta *user : pending_users_) {
+      ds().nvds_add_user_meta_to_batch(batch_, user);
+      ds().nvds_remove_user_meta_from_batch(batch_, user);
+    }
+    for (NvDsDisplayMeta *display : pending_displays_) {
+      ds().nvds_add_display_meta_to_frame(frame, display);
+      ds().nvds_remove_display_meta_from_frame(frame, display);
+    }
+    if (!pending_classifiers_.empty() || !pending_labels_.empty()) {
+      NvDsObjectMeta *scratch = ds().nvds_acquire_obj_meta_from_pool(batch_);
+      if (!pending_labels_.empty()) {
+        NvDsClassifierMeta *holder = ds().nvds_acquire_classifier_meta_from_pool(batch_);
+        for (NvDsLabelInfo *label : pending_labels_) ds().nvds_add_label_info_meta_to_classifier(holder, label);
+        ds().nvds_add_classifier_meta_to_object(scratch, holder);
+      }
+      for (NvDsClassifierMeta *classifier : pending_classifiers_) ds().nvds_add_classifier_meta_to_object(scratch, classifier);
+      pending_objects_.push_back(scratch);
+    }
+    for (NvDsObjectMeta *object : pending_objects_) {
+      ds().nvds_add_obj_meta_to_frame(frame, object, nullptr);
+      ds().nvds_remove_obj_meta_from_frame(frame, object);
+    }
+    clear_pending();
+  }
+
+ private:
+  void clear_pending() {
+    pending_objects_.clear(); pending_classifiers_.clear(); pending_labels_.clear();
+    pending_displays_.clear(); pending_users_.clear();
+  }
+
+  void add_to(UserMetaLevel level, void *owner, NvDsUserMeta *user) {
+    switch (level) {
+      case UserMetaLevel::kBatch: ds().nvds_add_user_meta_to_batch(batch_, user); break;
+      case UserMetaLevel::kFrame: ds().nvds_add_user_meta_to_frame(static_cast<NvDsFrameMeta *>(owner), user); break;
+      case UserMetaLevel::kObject: ds().nvds_add_user_meta_to_obj(static_cast<NvDsObjectMeta *>(owner), user); break;
+    }
+  }
+
+  GList **user_list(UserMetaLevel level, void *owner) const {
+    switch (level) {
+      case UserMetaLevel::kBatch: return &batch_->batch_user_meta_list;
+      case UserMetaLevel::kFrame: return &static_cast<NvDsFrameMeta *>(owner)->frame_user_meta_list;
+      case UserMetaLevel::kObject: return &static_cast<NvDsObjectMeta *>(owner)->obj_user_meta_list;
+    }
+    return nullptr;
+  }
+
+
+  NvDsBatchMeta *batch_;
+  bool modified_ = false;
+  std::vector<NvDsFrameMeta *> frames_;
+  std::vector<NvDsObjectMeta *> pending_objects_;
+  std::vector<NvDsClassifierMeta *> pending_classifiers_;
+  std::vector<NvDsLabelInfo *> pending_labels_;
+  std::vector<NvDsDisplayMeta *> pending_displays_;
+  std::vector<NvDsUserMeta *> pending_users_;
+};
+
+}  // namespace
+
+std::unique_ptr<Batch> open_batch_meta(NvDsBatchMeta *batch) { return std::make_unique<DeepStreamBatch>(batch); }
+
+NvDsBatchMeta *batch_meta_of(const Batch &batch) {
+  return batch.backend() == BackendKind::kDeepStream ? static_cast<const DeepStreamBatch &>(batch).raw() : nullptr;
+}
+
+FrameHandle append_frame(Batch &batch, const FrameFields &fields) {
+  return static_cast<DeepStreamBatch &>(batch).add_frame(fields);
+}
+
+void reset_first_frame(Batch &batch, const FrameFields &fields) {
+  static_cast<DeepStreamBatch &>(batch).reset_first_frame(fields);
+}
+
+bool deepstream_batch_modified(const Batch &batch) {
+  return batch.backend() == BackendKind::kDeepStream && static_cast<const DeepStreamBatch &>(batch).modified();
+}
+
+Status add_deepstream_tensor_output(Batch &batch, UserMetaLevel level, void *owner, const TensorOutput &output,
+    std::vector<std::vector<uint8_t>> bytes, UserHandle *created) {
+  if (batch.backend() != BackendKind::kDeepStream)
+    return Status::State("Expected a DeepStream batch for a tensor output");
+  return static_cast<DeepStreamBatch &>(batch).add_tensor_output(level, owner, output, std::move(bytes), created);
+}
+
+FrameHandle add_deepstream_frame(Batch &batch, const FrameFields &fields) {
+  if (batch.backend() != BackendKind::kDeepStream || !validate_frame(fields).ok())
+    return {};
+  return static_cast<DeepStreamBatch &>(batch).add_frame(fields);
+}
+
+}  // namespace dsnode::meta
