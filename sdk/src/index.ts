@@ -38,6 +38,13 @@ export { LabelInfo, type LabelInfoJSON } from "./metadata/label-info.js";
 export { DisplayMeta, type DisplayMetaJSON } from "./metadata/display-meta.js";
 export { UserMeta, type UserMetaJSON, type UserMetaKind } from "./metadata/user-meta.js";
 export {
+  defineUserMeta,
+  UserMetaDefinition,
+  type UserMetaOwner,
+  type UserMetaSource,
+  type UserMetaReadResult,
+} from "./metadata/typed-user-meta.js";
+export {
   TensorOutputMeta,
   type TensorOutputMetaJSON,
   type TensorLayerJSON,
