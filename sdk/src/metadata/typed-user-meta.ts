@@ -226,7 +226,12 @@ export class UserMetaDefinition<Input, Value> {
    * const out = await harness.push({ frames: [{ objects: [{ userMeta: [PLATE.init({ text: "KA01AB1234", confidence: 0.9 })] }] }] });
    * ```
    */
-  init(value: Input): { type: string; json: Value } {
+  init(value: Input): {
+    /** {@link UserMetaDefinition.metaType}. */
+    type: string;
+    /** The value as the schema parsed it (defaults applied). */
+    json: Value;
+  } {
     const parsed = this.#parse(value, "");
     if (!parsed.success) throw parsed.error;
     return { type: this.metaType, json: parsed.value };
