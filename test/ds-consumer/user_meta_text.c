@@ -49,17 +49,7 @@ static void print_buffer(GstBuffer *buffer, int copy) {
     }
   }
   nvds_release_meta_lock(batch);
-}
-
-static GstPadProbeReturn on_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-  print_buffer(buffer, 0);
-  GstBuffer *copy = gst_buffer_copy(buffer);
-  print_buffer(copy, 1);
-  gst_buffer_unref(copy);
-  ++buffers;
-  fflush(stdout);
-  return GST_PAD_PROBE_OK;
+  if (copy) ++buffers;
 }
 
 int main(int argc, char **argv) {
@@ -69,5 +59,5 @@ int main(int argc, char **argv) {
     return 2;
   }
   wanted = nvds_get_user_meta_type(argv[2]);
-  return run_probed_pipeline("user_meta_text", argv[1], on_buffer, NULL);
+  return run_probed_pipeline("user_meta_text", argv[1], print_buffer_and_copy, (gpointer)print_buffer);
 }

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError, StaleHandleError } from "../errors/errors.js";
-import { describeRule, subPath } from "../properties/issue-message.js";
+import { describeRule, subPath, valueAt } from "../properties/issue-message.js";
 import { BatchMeta } from "./batch-meta.js";
 import { checkUserMetaType } from "./call/validation.js";
 import { FrameMeta, frameInternals } from "./frame-meta.js";
@@ -285,15 +285,6 @@ export class UserMetaDefinition<Input, Value> {
 
 function failure(error: InvalidValueError | InvalidTypeError): Parsed<never> {
   return { success: false, error };
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
 }
 
 /** The call of a live owner (undefined for a BatchMeta, which acquires its own), or an error naming it. */
