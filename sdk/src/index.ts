@@ -47,6 +47,13 @@ export {
   type FaceObject,
 } from "./metadata/event-msg-meta.js";
 export {
+  defineUserMeta,
+  UserMetaDefinition,
+  type UserMetaOwner,
+  type UserMetaSource,
+  type UserMetaReadResult,
+} from "./metadata/typed-user-meta.js";
+export {
   TensorOutputMeta,
   type TensorOutputMetaJSON,
   type TensorLayerJSON,

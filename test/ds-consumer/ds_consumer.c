@@ -185,16 +185,6 @@ static void print_batch(GstBuffer *buffer, int copy) {
   nvds_release_meta_lock(batch);
 }
 
-static GstPadProbeReturn on_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-  print_batch(buffer, 0);
-  GstBuffer *copy = gst_buffer_copy(buffer);
-  print_batch(copy, 1);
-  gst_buffer_unref(copy);
-  fflush(stdout);
-  return GST_PAD_PROBE_OK;
-}
-
 int main(int argc, char **argv) {
   gst_init(&argc, &argv);
   if (argc != 2) {
@@ -202,5 +192,5 @@ int main(int argc, char **argv) {
     return 2;
   }
   for (size_t i = 0; i < NUM_TYPES; ++i) type_ids[i] = nvds_get_user_meta_type((gchar *)kTypes[i]);
-  return run_probed_pipeline("ds_consumer", argv[1], on_buffer, NULL);
+  return run_probed_pipeline("ds_consumer", argv[1], print_buffer_and_copy, (gpointer)print_batch);
 }

@@ -49,4 +49,23 @@ static inline int run_probed_pipeline(const char *program, const char *descripti
   return code;
 }
 
+/* What print_buffer_and_copy calls: print one buffer's batch, `copy` 0 for the buffer, 1 for its copy. */
+typedef void (*PrintBuffer)(GstBuffer *buffer, int copy);
+
+/*
+ * A probe callback (its data a PrintBuffer): prints each buffer, then a gst_buffer_copy() of it
+ * (NVIDIA's nvds_batch_meta_copy_func calls the user metas' copy functions; unref'ing the copy
+ * calls their release functions).
+ */
+static inline GstPadProbeReturn print_buffer_and_copy(GstPad *pad, GstPadProbeInfo *info, gpointer print) {
+  (void)pad;
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  ((PrintBuffer)print)(buffer, 0);
+  GstBuffer *copy = gst_buffer_copy(buffer);
+  ((PrintBuffer)print)(copy, 1);
+  gst_buffer_unref(copy);
+  fflush(stdout);
+  return GST_PAD_PROBE_OK;
+}
+
 #endif

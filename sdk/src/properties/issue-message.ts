@@ -67,7 +67,8 @@ export function propertyPathName(path: readonly PropertyKey[]): string {
   return toKebabCase(String(head)) + subPath(rest);
 }
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+/** The part of `input` at `path` (undefined where the path leads nowhere). */
+export function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
     if (value === null || typeof value !== "object") return undefined;

@@ -1,6 +1,6 @@
 import { createHarness, type ObjectInit } from "ds-element/testing";
 import { describe, expect, it } from "vitest";
-import Analytics, { FRAME_META_TYPE, OBJECT_META_TYPE, type FrameAnalytics } from "./index.js";
+import Analytics, { FRAME_ANALYTICS, OBJECT_ANALYTICS, type FrameAnalytics, type ObjectAnalytics } from "./index.js";
 
 // The element runs as in a pipeline (properties checked, start(), transform() for each buffer,
 // events, stop()) on synthetic batches whose objects a detector and a tracker would have written.
@@ -17,12 +17,13 @@ const person = (objectId: number, x: number, y = 60, classId = 0): ObjectInit =>
 
 type Out = Awaited<ReturnType<Awaited<ReturnType<typeof createHarness>>["push"]>>;
 
+// The typed user metas read the harness's output as they read live metadata: validated, typed.
 function frameAnalytics(out: Out, frame = 0): FrameAnalytics {
-  return out.frameItems[frame]!.userMetaItems.find((user) => user.metaType === FRAME_META_TYPE)!.json as FrameAnalytics;
+  return FRAME_ANALYTICS.get(out.frameItems[frame]!)!;
 }
 
-function objectAnalytics(out: Out, frame = 0): unknown[] {
-  return out.frameItems[frame]!.objectItems.map((object) => object.userMetaItems.find((user) => user.metaType === OBJECT_META_TYPE)?.json);
+function objectAnalytics(out: Out, frame = 0): (ObjectAnalytics | undefined)[] {
+  return out.frameItems[frame]!.objectItems.map((object) => OBJECT_ANALYTICS.get(object));
 }
 
 describe("template-element-name", () => {
@@ -86,6 +87,20 @@ describe("template-element-name", () => {
     await harness.push({ frames: [{ objects: [person(1, 170)] }] });
     await harness.pushEvent("flush-stop");
     expect(frameAnalytics(await harness.push({ frames: [{ objects: [person(1, 180)] }] })).lineCrossings).toEqual({ forward: 0, backward: 0 });
+    await harness.stop();
+  });
+
+  it("writes the counts as regular JSON user metas of its types, which untyped readers read as before", async () => {
+    const harness = await createHarness(Analytics, { props: { roi: ROI } });
+    const out = await harness.push({ frames: [{ frameNum: 41, sourceId: 3, objects: [person(1, 50)] }] });
+    const frame = out.frameItems[0]!;
+    expect(frame.userMetaItems).toMatchObject([
+      { metaType: "DSELEMENT.ANALYTICS.FRAME", kind: "json", json: { sourceId: 3, frameNum: 41, lineCrossings: { forward: 0, backward: 0 }, roiOccupancy: 1 } },
+    ]);
+    expect(frame.objectItems[0]!.userMetaItems).toMatchObject([{ metaType: "DSELEMENT.ANALYTICS.OBJECT", kind: "json", json: { inRoi: true } }]);
+    // A meta of that type with other content (another element, an older version) is an error naming what is wrong.
+    const other = { userMetaItems: [{ metaType: "DSELEMENT.ANALYTICS.FRAME", metaTypeId: 0, kind: "json" as const, json: { sourceId: 3 } }] };
+    expect(() => FRAME_ANALYTICS.get(other)).toThrow("Expected a number for frameNum of user meta DSELEMENT.ANALYTICS.FRAME read from the buffer but received nothing");
     await harness.stop();
   });
 

@@ -1,6 +1,10 @@
 import { Element, z, type BatchMeta, type FrameMeta, type StreamEvent } from "ds-element";
+import { FRAME_ANALYTICS, OBJECT_ANALYTICS } from "./analytics-meta.js";
 import { SourceCounter, type CountingSettings, type FrameCounts } from "./counting.js";
 import { anchorOf, type Point } from "./geometry.js";
+
+// The typed user metas, for elements downstream and tests.
+export { FRAME_ANALYTICS, OBJECT_ANALYTICS, type FrameAnalytics, type ObjectAnalytics } from "./analytics-meta.js";
 
 /**
  * The element's properties, declared once: gst-inspect-1.0's text, the validation of values
@@ -22,20 +26,6 @@ const properties = z.object({
   draw: z.boolean().default(true).describe("Add display metadata for nvdsosd: the line, the ROI and the counts"),
 });
 
-/** The user metadata this element writes (JSON), one per frame and one per object that crossed or is in the ROI. */
-export const FRAME_META_TYPE = "DSELEMENT.ANALYTICS.FRAME";
-export const OBJECT_META_TYPE = "DSELEMENT.ANALYTICS.OBJECT";
-
-/** What the frame user meta holds. */
-export interface FrameAnalytics {
-  sourceId: number;
-  frameNum: number;
-  /** Crossings of the line on this source so far. */
-  lineCrossings: { forward: number; backward: number };
-  /** Objects in the ROI on this frame. */
-  roiOccupancy: number;
-}
-
 /** `[x1, y1, x2, y2, ...]` as points, or an Error naming the property. */
 function points(values: readonly number[], property: string, what: string, valid: (count: number) => boolean): Point[] {
   if (!valid(values.length)) throw new Error(`Expected ${what} for ${property} but received ${values.length} number(s): ${values.join(", ")}`);
@@ -47,9 +37,9 @@ function points(values: readonly number[], property: string, what: string, valid
 /**
  * Line crossing and ROI occupancy on the objects of a detector and a tracker upstream, like
  * nvdsanalytics: per source, it counts the tracked objects that cross the line (each way) and
- * the objects inside the region of interest, and writes the counts as user metadata (JSON) on
- * each frame and on each object concerned, and as display metadata (the line, the ROI, the
- * counts) for nvdsosd.
+ * the objects inside the region of interest, and writes the counts as typed user metadata
+ * (JSON checked by the schemas of `src/analytics-meta.ts`) on each frame and on each object
+ * concerned, and as display metadata (the line, the ROI, the counts) for nvdsosd.
  *
  * gst-launch-1.0 ... ! nvinfer ... ! nvtracker ... ! template-element-name line="<640,0,640,720>" roi="<0,400,600,400,600,720,0,720>" ! nvdsosd ! ...
  */
@@ -87,19 +77,14 @@ export default class Analytics extends Element.define({
         const crossed = counts.crossed[index];
         const inRoi = counts.inRoi[index]!;
         if (crossed === undefined && !inRoi) continue;
-        const user = batch.acquireUserMeta();
-        user.setJson(OBJECT_META_TYPE, { ...(crossed === undefined ? {} : { crossed }), inRoi });
-        object.addUserMeta(user);
+        OBJECT_ANALYTICS.add(object, { crossed, inRoi });
       }
-      const analytics: FrameAnalytics = {
+      FRAME_ANALYTICS.add(frame, {
         sourceId: frame.sourceId,
         frameNum: frame.frameNum,
         lineCrossings: { forward: counts.forward, backward: counts.backward },
         roiOccupancy: counts.occupancy,
-      };
-      const user = batch.acquireUserMeta();
-      user.setJson(FRAME_META_TYPE, analytics);
-      frame.addUserMeta(user);
+      });
       if (this.props.draw) this.draw(batch, frame, counts);
     }
   }

@@ -6,14 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildProject } from "ds-element/cli";
 import { launchPipeline } from "ds-element/testing";
+import type { FrameMetaJSON } from "ds-element";
 import { beforeAll, describe, expect, it } from "vitest";
-
-interface DumpedFrame {
-  frameNum: number;
-  userMetaItems: { metaType: string; json: { lineCrossings: { forward: number; backward: number }; roiOccupancy: number } }[];
-  displayMetaItems: { lines: unknown[]; texts: { displayText: string }[] }[];
-  objectItems: { userMetaItems: { json: { crossed?: string } }[] }[];
-}
+import { FRAME_ANALYTICS, OBJECT_ANALYTICS } from "../src/analytics-meta.js";
 
 const dir = mkdtempSync(join(tmpdir(), "template-element-name-pipeline-"));
 let dist: string;
@@ -33,14 +28,15 @@ describe("template-element-name in gst-launch-1.0", () => {
       { dists: [dist] },
     );
     expect(run.code, run.stderr).toBe(0);
-    const frames = readFileSync(dump, "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { frameItems: DumpedFrame[] }).frameItems[0]!);
+    const frames = readFileSync(dump, "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { frameItems: FrameMetaJSON[] }).frameItems[0]!);
     expect(frames).toHaveLength(30);
-    const forward = frames.map((frame) => frame.userMetaItems[0]!.json.lineCrossings.forward);
+    // The typed user metas read dsmetadump's lines (each frame's toJSON()) as they read live metadata.
+    const forward = frames.map((frame) => FRAME_ANALYTICS.get(frame)!.lineCrossings.forward);
     expect(forward.indexOf(1)).toBe(15);
     expect(forward.slice(15).every((count) => count === 1)).toBe(true);
-    expect(frames[15]!.objectItems[0]!.userMetaItems[0]!.json).toEqual({ crossed: "forward", inRoi: false });
+    expect(OBJECT_ANALYTICS.get(frames[15]!.objectItems[0]!)).toEqual({ crossed: "forward", inRoi: false });
     // In the ROI (x < 100) until the feet reach x = 100, at frame 9.
-    expect(frames.map((frame) => frame.userMetaItems[0]!.json.roiOccupancy).indexOf(0)).toBe(9);
+    expect(frames.map((frame) => FRAME_ANALYTICS.get(frame)!.roiOccupancy).indexOf(0)).toBe(9);
     expect(frames[29]!.displayMetaItems[0]!.lines).toHaveLength(5);
     expect(frames[29]!.displayMetaItems[0]!.texts[0]!.displayText).toBe("forward 1  backward 0  in ROI 0");
   });
