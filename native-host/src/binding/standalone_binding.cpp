@@ -25,6 +25,7 @@
 #include "protocol/records.h"
 #include "protocol/state_layout.h"
 #include "binding/tensor_binding.h"
+#include "binding/typed_user_meta.h"
 #include "meta/deepstream_backend.h"
 #include "meta/portable_backend.h"
 #include "meta/portable_gst_meta.h"
@@ -608,7 +609,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   }
   // From here the hook owns `harness`: a failure below leaves an error pending, nothing to free.
   metabind::ObjectBuilder object(env);
-  object.functions(kHarnessExports, harness);
+  object.functions(kHarnessExports, harness).functions(metabind::kAnalyticsHarnessExports);
   // The metadata backend of this build, and on DeepStream the libnvds_meta.so it opened.
   object.string("backend", kBackendName);
   object.string("deepstreamLibrary", backend_library());

@@ -17,6 +17,7 @@
 #include "gstnvdsmeta.h"
 #include "nvds_version.h"
 #include "nvdsmeta.h"
+#include "meta/deepstream_typed_metas.h"
 #include "meta/validate.h"
 
 namespace dsnode::meta {
@@ -1037,8 +1038,7 @@ class DeepStreamBackend final : public Batch {
       out->payload.assign(bytes, bytes + payload->size);
     } else {
       out->meta_type.clear();
-      out->kind = user->base_meta.meta_type == NVDSINFER_TENSOR_OUTPUT_META ? PayloadKind::kTensorOutput
-                                                                             : PayloadKind::kForeign;
+      out->kind = nvds::kind_of_nvidia_meta(user);
       out->payload.clear();
     }
   }
@@ -1109,6 +1109,51 @@ class DeepStreamBackend final : public Batch {
     user->base_meta.copy_func = tensor_meta_copy;
     user->base_meta.release_func = tensor_meta_release;
     user->base_meta.uContext = nullptr;
+    add_to(level, owner, user);
+    if (created != nullptr)
+      *created = UserHandle{user};
+    return Status::Ok();
+  }
+
+  // --- NVIDIA's typed user metas (deepstream_typed_metas.cpp)
+
+  bool read_analytics_frame(UserHandle handle, AnalyticsFrameMeta *out) const override {
+    return nvds::read_analytics_frame(as<NvDsUserMeta>(handle), out);
+  }
+  bool read_analytics_object(UserHandle handle, AnalyticsObjectInfo *out) const override {
+    return nvds::read_analytics_object(as<NvDsUserMeta>(handle), out);
+  }
+  bool read_segmentation(UserHandle handle, SegmentationView *out) const override {
+    return nvds::read_segmentation(as<NvDsUserMeta>(handle), out);
+  }
+  Status add_segmentation(UserMetaLevel level, void *owner, Segmentation value, UserHandle *created) override {
+    Status status = validate_segmentation(value);
+    if (!status.ok()) return status;
+    return add_filled(level, owner, created, [&](NvDsUserMeta *user) { nvds::fill_segmentation(user, value); return Status::Ok(); });
+  }
+  Status add_analytics_frame(UserMetaLevel level, void *owner, const AnalyticsFrameMeta &value, UserHandle *created) override {
+    return add_filled(level, owner, created, [&](NvDsUserMeta *user) { return nvds::fill_analytics_frame(user, value); });
+  }
+  Status add_analytics_object(UserMetaLevel level, void *owner, const AnalyticsObjectInfo &value, UserHandle *created) override {
+    return add_filled(level, owner, created, [&](NvDsUserMeta *user) { return nvds::fill_analytics_object(user, value); });
+  }
+
+  // Acquires a user meta, has `fill` set its data, type and callbacks, and adds it at level/owner.
+  template <typename Fill>
+  Status add_filled(UserMetaLevel level, void *owner, UserHandle *created, Fill fill) {
+    modified_ = true;
+    MetaLock lock(batch_);
+    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
+    user->base_meta.uContext = nullptr;
+    Status status = fill(user);
+    if (!status.ok()) {  // back to the pool through a parent, as end_call returns leftovers
+      user->user_meta_data = nullptr;
+      user->base_meta.copy_func = nullptr;
+      user->base_meta.release_func = nullptr;
+      ds().nvds_add_user_meta_to_batch(batch_, user);
+      ds().nvds_remove_user_meta_from_batch(batch_, user);
+      return status;
+    }
     add_to(level, owner, user);
     if (created != nullptr)
       *created = UserHandle{user};

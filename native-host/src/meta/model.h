@@ -201,6 +201,9 @@ enum class PayloadKind : uint8_t {
   kJson = 1,          // UTF-8 JSON text
   kTensorOutput = 2,  // nvinfer's NvDsInferTensorMeta (read-only)
   kForeign = 3,       // another component's user meta: type number only, payload unknown
+  kAnalyticsFrame = 4,   // nvdsanalytics' NvDsAnalyticsFrameMeta (meta/analytics_meta.h; read-only)
+  kAnalyticsObject = 5,  // nvdsanalytics' NvDsAnalyticsObjInfo (meta/analytics_meta.h; read-only)
+  kSegmentation = 6,     // nvinfer's NvDsInferSegmentationMeta (meta/segmentation_meta.h)
 };
 
 struct UserMetaFields {

@@ -74,6 +74,7 @@ PortableUserMeta *copy_user(PortableBatchMeta &to, const PortableUserMeta &from)
   PortableUserMeta *user = to.user_pool.acquire();
   user->fields = from.fields;
   user->tensor_output = from.tensor_output;
+  user->typed = from.typed;
   user->state = MetaState::kAdded;
   return user;
 }

@@ -29,7 +29,10 @@ struct PortableUserMeta {
   MetaState state = MetaState::kFree;
   UserMetaFields fields;
   std::shared_ptr<const TensorOutputStorage> tensor_output;
-  void reset() { fields = UserMetaFields(); tensor_output.reset(); }
+  // NVIDIA's typed metas (portable_typed_metas.cpp), by fields.kind: AnalyticsFrameMeta,
+  // AnalyticsObjectInfo or Segmentation; immutable, so buffer copies share it.
+  std::shared_ptr<const void> typed;
+  void reset() { fields = UserMetaFields(); tensor_output.reset(); typed.reset(); }
 };
 
 struct PortableLabelInfo {
