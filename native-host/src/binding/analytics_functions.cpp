@@ -168,60 +168,60 @@ bool parse_analytics_object(napi_env env, napi_value value, AnalyticsObjectInfo*
 
 // ---------------------------------------------------------------- functions
 
-napi_value read_analytics_frame(napi_env env, napi_callback_info info) {
+// What differs between the frame meta and the object meta.
+struct FrameMetaKind {
+  using Value = AnalyticsFrameMeta;
+  static constexpr const char* kRead = "readAnalyticsFrame";
+  static constexpr const char* kAdd = "addAnalyticsFrame";
+  static constexpr const char* kWhat = "an nvdsanalytics frame meta (NVDS_USER_FRAME_META_NVDSANALYTICS)";
+  static constexpr auto kReader = &meta::Batch::read_analytics_frame;
+  static constexpr auto kAdder = &meta::Batch::add_analytics_frame;
+  static napi_value to_js(napi_env env, const Value& value) { return analytics_frame_value(env, value); }
+  static bool parse(napi_env env, napi_value value, Value* out) { return parse_analytics_frame(env, value, out); }
+};
+
+struct ObjectInfoKind {
+  using Value = AnalyticsObjectInfo;
+  static constexpr const char* kRead = "readAnalyticsObject";
+  static constexpr const char* kAdd = "addAnalyticsObject";
+  static constexpr const char* kWhat = "an nvdsanalytics object meta (NVDS_USER_OBJ_META_NVDSANALYTICS)";
+  static constexpr auto kReader = &meta::Batch::read_analytics_object;
+  static constexpr auto kAdder = &meta::Batch::add_analytics_object;
+  static napi_value to_js(napi_env env, const Value& value) { return analytics_object_value(env, value); }
+  static bool parse(napi_env env, napi_value value, Value* out) { return parse_analytics_object(env, value, out); }
+};
+
+template <typename Kind>
+napi_value read_analytics(napi_env env, napi_callback_info info) {
   CallArgs args(env, info);
-  CallScope scope(env, args, "readAnalyticsFrame");
-  AnalyticsFrameMeta value;
-  if (!scope || !read_typed_user_meta(env, scope, args[1], "readAnalyticsFrame",
-          "an nvdsanalytics frame meta (NVDS_USER_FRAME_META_NVDSANALYTICS)", &meta::Batch::read_analytics_frame, &value)) {
-    return nullptr;
-  }
+  CallScope scope(env, args, Kind::kRead);
+  typename Kind::Value value;
+  if (!scope || !read_typed_user_meta(env, scope, args[1], Kind::kRead, Kind::kWhat, Kind::kReader, &value)) return nullptr;
   scope.unlock();
-  return analytics_frame_value(env, value);
+  return Kind::to_js(env, value);
 }
 
-napi_value read_analytics_object(napi_env env, napi_callback_info info) {
+template <typename Kind>
+napi_value add_analytics(napi_env env, napi_callback_info info) {
   CallArgs args(env, info);
-  CallScope scope(env, args, "readAnalyticsObject");
-  AnalyticsObjectInfo value;
-  if (!scope || !read_typed_user_meta(env, scope, args[1], "readAnalyticsObject",
-          "an nvdsanalytics object meta (NVDS_USER_OBJ_META_NVDSANALYTICS)", &meta::Batch::read_analytics_object, &value)) {
-    return nullptr;
-  }
-  scope.unlock();
-  return analytics_object_value(env, value);
-}
-
-napi_value add_analytics_frame(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  AnalyticsFrameMeta value;
-  if (!args.ok || !parse_analytics_frame(env, args[3], &value)) return nullptr;
+  typename Kind::Value value;
+  if (!args.ok || !Kind::parse(env, args[3], &value)) return nullptr;
   return attach_user_meta(env, args.id, args[1], args[2],
       [&](meta::Batch* batch, meta::UserMetaLevel level, void* owner, meta::UserHandle* created) {
-        return batch->add_analytics_frame(level, owner, value, created);
-      }, "addAnalyticsFrame");
-}
-
-napi_value add_analytics_object(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  AnalyticsObjectInfo value;
-  if (!args.ok || !parse_analytics_object(env, args[3], &value)) return nullptr;
-  return attach_user_meta(env, args.id, args[1], args[2],
-      [&](meta::Batch* batch, meta::UserMetaLevel level, void* owner, meta::UserHandle* created) {
-        return batch->add_analytics_object(level, owner, value, created);
-      }, "addAnalyticsObject");
+        return (batch->*Kind::kAdder)(level, owner, value, created);
+      }, Kind::kAdd);
 }
 
 }  // namespace
 
 const Export kAnalyticsMetaExports[2] = {
-    {"readAnalyticsFrame", read_analytics_frame},
-    {"readAnalyticsObject", read_analytics_object},
+    {"readAnalyticsFrame", read_analytics<FrameMetaKind>},
+    {"readAnalyticsObject", read_analytics<ObjectInfoKind>},
 };
 
 const Export kAnalyticsHarnessExports[2] = {
-    {"addAnalyticsFrame", add_analytics_frame},
-    {"addAnalyticsObject", add_analytics_object},
+    {"addAnalyticsFrame", add_analytics<FrameMetaKind>},
+    {"addAnalyticsObject", add_analytics<ObjectInfoKind>},
 };
 
 }  // namespace dsnode::metabind

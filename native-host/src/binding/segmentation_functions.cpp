@@ -69,16 +69,10 @@ napi_value add_segmentation(napi_env env, napi_callback_info info) {
   CallArgs args(env, info);
   meta::Segmentation value;
   if (!args.ok || !parse_segmentation(env, args[3], &value)) return nullptr;
-  CallScope scope(env, args, "addSegmentation");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  meta::UserMetaLevel level;
-  void* owner = nullptr;
-  if (!read_owner(env, call, args[1], args[2], "addSegmentation", &level, &owner)) return nullptr;
-  meta::UserHandle created;
-  Status status = call.batch->add_segmentation(level, owner, std::move(value), &created);
-  if (!status.ok()) return throw_status(env, status);
-  return make_number(env, call.users.index_for_new(created));
+  return attach_user_meta(env, args.id, args[1], args[2],
+      [&](meta::Batch* batch, meta::UserMetaLevel level, void* owner, meta::UserHandle* created) {
+        return batch->add_segmentation(level, owner, std::move(value), created);
+      }, "addSegmentation");
 }
 
 }  // namespace

@@ -107,6 +107,19 @@ Status no_analytics_types() {
       std::to_string(NVDS_VERSION_MAJOR) + "." + std::to_string(NVDS_VERSION_MINOR));
 }
 
+// A new NVIDIA struct `Nv` filled from `value` by `copy`, with its type and callbacks.
+template <typename Nv, typename Model, typename Copy>
+Status fill_analytics(NvDsUserMeta *user, const Model &value, int32_t type, Copy copy) {
+  if (!DSNODE_HAVE_ANALYTICS_TYPES) return no_analytics_types();
+  auto *meta = new Nv();
+  copy(value, meta);
+  user->user_meta_data = meta;
+  user->base_meta.meta_type = static_cast<NvDsMetaType>(type);
+  user->base_meta.copy_func = copy_with_new<Nv>;
+  user->base_meta.release_func = release_with_delete<Nv>;
+  return Status::Ok();
+}
+
 }  // namespace
 
 PayloadKind kind_of_nvidia_meta(const NvDsUserMeta *user) {
@@ -145,25 +158,13 @@ bool read_segmentation(const NvDsUserMeta *user, SegmentationView *out) {
 }
 
 Status fill_analytics_frame(NvDsUserMeta *user, const AnalyticsFrameMeta &value) {
-  if (!DSNODE_HAVE_ANALYTICS_TYPES) return no_analytics_types();
-  auto *meta = new NvDsAnalyticsFrameMeta();
-  copy_analytics_frame(value, meta);
-  user->user_meta_data = meta;
-  user->base_meta.meta_type = static_cast<NvDsMetaType>(kMetaTypeAnalyticsFrame);
-  user->base_meta.copy_func = copy_with_new<NvDsAnalyticsFrameMeta>;
-  user->base_meta.release_func = release_with_delete<NvDsAnalyticsFrameMeta>;
-  return Status::Ok();
+  return fill_analytics<NvDsAnalyticsFrameMeta>(user, value, kMetaTypeAnalyticsFrame,
+      [](const AnalyticsFrameMeta &from, NvDsAnalyticsFrameMeta *to) { copy_analytics_frame(from, to); });
 }
 
 Status fill_analytics_object(NvDsUserMeta *user, const AnalyticsObjectInfo &value) {
-  if (!DSNODE_HAVE_ANALYTICS_TYPES) return no_analytics_types();
-  auto *meta = new NvDsAnalyticsObjInfo();
-  copy_analytics_object(value, meta);
-  user->user_meta_data = meta;
-  user->base_meta.meta_type = static_cast<NvDsMetaType>(kMetaTypeAnalyticsObject);
-  user->base_meta.copy_func = copy_with_new<NvDsAnalyticsObjInfo>;
-  user->base_meta.release_func = release_with_delete<NvDsAnalyticsObjInfo>;
-  return Status::Ok();
+  return fill_analytics<NvDsAnalyticsObjInfo>(user, value, kMetaTypeAnalyticsObject,
+      [](const AnalyticsObjectInfo &from, NvDsAnalyticsObjInfo *to) { copy_analytics_object(from, to); });
 }
 
 void fill_segmentation(NvDsUserMeta *user, const Segmentation &value) {
