@@ -5,8 +5,8 @@
 // gstnvdsanalytics.cpp ~490); the trackeddetector fixture writes two boxes moving right across a
 // 320 x 240 frame; nvdsanalytics counts them in a right-half ROI and across the vertical middle
 // line. What it attached (NvDsAnalyticsFrameMeta / NvDsAnalyticsObjInfo) is read by C++ through
-// NVIDIA's header (test/ds-consumers/nvidia_consumers.cpp) and, as user metas of NVIDIA's types, by
-// a TS element (metareader) after it. The same objects left untracked (object_id
+// NVIDIA's header (test/ds-consumers/nvidia_consumers.cpp) and, typed (UserMeta.asAnalyticsFrame,
+// asAnalyticsObject, in its toJSON), by a TS element (metareader) after it. The same objects left untracked (object_id
 // UNTRACKED_OBJECT_ID, as a detector writes them) show why the ids matter: ROI counts only, no
 // line crossings. DeepStream build only (`npm run test:deepstream`), skipped,
 // saying so, on the portable one.
@@ -125,22 +125,47 @@ describe.skipIf(nativeBackend !== "deepstream")("NVIDIA's nvdsanalytics on a ds-
     }
   });
 
-  it("a TS element downstream sees NVIDIA's analytics metas as user metas of their types, where C++ found them", () => {
+  it("a TS element downstream reads NVIDIA's analytics metas typed (asAnalyticsFrame, asAnalyticsObject), as C++ read them", () => {
     expect(read).toHaveLength(FRAMES);
     const { frameMetaType, objectMetaType } = seen[0]!;
+    expect([frameMetaType, objectMetaType]).toEqual([32, 33]); // NVDS_FRAME_META_NVDSANALYTICS, NVDS_OBJ_META_NVDSANALYTICS
     for (const [i, batch] of read.entries()) {
       const frame = batch.frameItems[0];
       const line = seen[i]!;
       expect(frame.frameNum).toBe(line.frameNum);
-      // Typed analytics metadata is issue 25's: today a TS element sees the type and that the
-      // payload is NVIDIA's (kind "foreign", read-only), not the counts.
-      expect(frame.userMetaItems.filter((u: Json) => u.metaTypeId === frameMetaType).map((u: Json) => u.kind)).toEqual(["foreign"]);
-      const withInfo = (frame.objectItems as Json[])
-        .filter((o) => o.userMetaItems.some((u: Json) => u.metaTypeId === objectMetaType))
-        .map((o) => o.objectId)
-        .sort();
-      expect(withInfo).toEqual(line.objects.filter((o: Json) => o.analytics !== null).map((o: Json) => o.objectId).sort());
+      const analytics = (frame.userMetaItems as Json[]).filter((u) => u.metaTypeId === frameMetaType);
+      expect(analytics.map((u) => u.kind)).toEqual(["analytics-frame"]);
+      const inside = centreX(line.frameNum) >= 160 ? 2 : 0;
+      const crossed = line.frame.objLCCurrCnt.Middle as number;
+      expect(analytics[0]!.analyticsFrame, `frame ${line.frameNum}`).toEqual({
+        ocStatus: {},
+        objInROIcnt: { RightHalf: inside },
+        objLCCurrCnt: { Middle: crossed },
+        objLCCumCnt: line.frame.objLCCumCnt,
+        uniqueId: line.frame.uniqueId,
+        objCnt: { 0: 1, 1: 1 },
+      });
+      const typed = (frame.objectItems as Json[])
+        .map((o) => ({ objectId: o.objectId, info: (o.userMetaItems as Json[]).find((u) => u.metaTypeId === objectMetaType) }))
+        .filter(({ info }) => info !== undefined)
+        .map(({ objectId, info }) => ({ objectId, kind: info!.kind, ...info!.analyticsObject }))
+        .sort((a, b) => a.objectId - b.objectId);
+      const fromC = (line.objects as Json[])
+        .filter((o) => o.analytics !== null)
+        .map((o) => ({ objectId: o.objectId, kind: "analytics-object", ocStatus: [], objStatus: expect.any(String), ...o.analytics }))
+        .sort((a, b) => a.objectId - b.objectId);
+      expect(typed, `frame ${line.frameNum}`).toEqual(fromC);
+      for (const info of typed) {
+        expect(info.roiStatus).toEqual(inside ? ["RightHalf"] : []);
+        // nvdsanalytics' own summary of the object (" ROI:RightHalf LC:Middle " on the crossing frame).
+        expect(info.objStatus.includes("ROI:RightHalf")).toBe(inside > 0);
+        expect(info.objStatus.includes("LC:Middle")).toBe(info.lcStatus.includes("Middle"));
+      }
     }
+    const crossings = read.flatMap((batch) =>
+      (batch.frameItems[0].objectItems as Json[]).filter((o) => (o.userMetaItems as Json[]).some((u) => u.analyticsObject?.lcStatus.includes("Middle"))),
+    );
+    expect(crossings).toHaveLength(2);
   });
 });
 

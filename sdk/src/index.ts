@@ -62,6 +62,8 @@ export {
   type TensorDataType,
   type NetworkInfo,
 } from "./metadata/tensor-output-meta.js";
+export type { AnalyticsFrameMeta, AnalyticsObjectInfo, AnalyticsFrameInit, AnalyticsObjectInit } from "./metadata/analytics-meta.js";
+export { SegmentationMeta, type SegmentationMetaJSON, type SegmentationInit } from "./metadata/segmentation-meta.js";
 // The values metadata is made of: DeepStream's NvOSD_*Params, one family for objects and display meta.
 export type {
   Color,

@@ -105,13 +105,13 @@ void close_call(uint32_t call_id, napi_env env) {
 }
 
 napi_value attach_user_meta(napi_env env, uint32_t call_id, napi_value level_value, napi_value owner_value,
-    const AttachUserMeta& attach) {
-  CallScope scope(env, call_id, "addTensorOutput");
+    const AttachUserMeta& attach, const char* operation) {
+  CallScope scope(env, call_id, operation);
   if (!scope) return nullptr;
   MetaCall& call = scope.call();
   meta::UserMetaLevel level;
   void* owner = nullptr;
-  if (!read_owner(env, call, level_value, owner_value, "addTensorOutput", &level, &owner)) return nullptr;
+  if (!read_owner(env, call, level_value, owner_value, operation, &level, &owner)) return nullptr;
   meta::UserHandle created;
   Status status = attach(call.batch, level, owner, &created);
   if (!status.ok()) return throw_status(env, status);

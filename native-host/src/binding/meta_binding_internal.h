@@ -67,7 +67,7 @@ using AttachUserMeta = std::function<meta::Status(meta::Batch* batch, meta::User
 // index, 2 object row), runs `attach` under the registry lock and returns the new meta's user
 // index as a JS number. Null with a JS exception pending on failure. `attach` must not run JS.
 napi_value attach_user_meta(napi_env env, uint32_t call_id, napi_value level, napi_value owner,
-    const AttachUserMeta& attach);
+    const AttachUserMeta& attach, const char* operation = "addTensorOutput");
 
 }  // namespace dsnode::metabind
 

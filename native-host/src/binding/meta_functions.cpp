@@ -6,6 +6,7 @@
 
 #include "binding/event_msg_binding.h"
 #include "binding/meta_call.h"
+#include "binding/typed_user_meta.h"
 
 #ifdef NAPI_CPP_EXCEPTIONS
 #error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
@@ -761,7 +762,8 @@ constexpr Export kExports[] = {
 
 napi_value make_meta_object(napi_env env) {
   ObjectBuilder meta_object(env);
-  meta_object.number("layoutVersion", L::kMetaLayoutVersion).functions(kExports);
+  meta_object.number("layoutVersion", L::kMetaLayoutVersion).functions(kExports)
+      .functions(kAnalyticsMetaExports).functions(kSegmentationMetaExports);
   return meta_object.value();
 }
 

@@ -26,6 +26,7 @@
 #include "protocol/state_layout.h"
 #include "binding/tensor_binding.h"
 #include "meta/metadata_source.h"
+#include "binding/typed_user_meta.h"
 #include "meta/validate.h"
 #ifdef DSNODE_HAVE_TENSORRT
 #include "binding/tensorrt_binding.h"
@@ -581,7 +582,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   }
   // From here the hook owns `harness`: a failure below leaves an error pending, nothing to free.
   metabind::ObjectBuilder object(env);
-  object.functions(kHarnessExports, harness);
+  object.functions(kHarnessExports, harness).functions(metabind::kAnalyticsHarnessExports);
   // The metadata backend of this build, and on DeepStream the libnvds_meta.so it opened.
   object.string("backend", meta::metadata_backend_name());
   object.string("deepstreamLibrary", harness->metadata != nullptr ? harness->metadata->library_path() : "");

@@ -45,6 +45,12 @@ using LabelInfoHandle = Handle<struct LabelInfoTag>;
 using DisplayHandle = Handle<struct DisplayTag>;
 using UserHandle = Handle<struct UserTag>;
 
+// NVIDIA's typed user metas (meta/analytics_meta.h, meta/segmentation_meta.h).
+struct AnalyticsFrameMeta;
+struct AnalyticsObjectInfo;
+struct SegmentationView;
+struct Segmentation;
+
 enum class BackendKind { kPortable, kDeepStream };
 
 struct EventMsg;  // meta/event_msg.h
@@ -141,6 +147,20 @@ class Batch {
   // component's (false when `user` is not one).
   virtual Status add_event_msg(UserMetaLevel level, void *owner, const EventMsg &msg, UserHandle *created) = 0;
   virtual bool read_event_msg(UserHandle user, EventMsg *out) const = 0;
+
+  // --- NVIDIA's typed user metas: false when `user` is not one of that kind. A segmentation
+  // view points into the meta: valid until it is removed or the call ends.
+  virtual bool read_analytics_frame(UserHandle user, AnalyticsFrameMeta *out) const = 0;
+  virtual bool read_analytics_object(UserHandle user, AnalyticsObjectInfo *out) const = 0;
+  virtual bool read_segmentation(UserHandle user, SegmentationView *out) const = 0;
+  // Attach a new one at `level` of `owner` (added, read-only afterwards), copied with the buffer
+  // and freed with it. Segmentation: what an element writes for nvsegvisual (validated first);
+  // analytics: what the testing harness writes in nvdsanalytics' place.
+  virtual Status add_segmentation(UserMetaLevel level, void *owner, Segmentation value, UserHandle *created) = 0;
+  virtual Status add_analytics_frame(UserMetaLevel level, void *owner, const AnalyticsFrameMeta &value,
+      UserHandle *created) = 0;
+  virtual Status add_analytics_object(UserMetaLevel level, void *owner, const AnalyticsObjectInfo &value,
+      UserHandle *created) = 0;
 
   // Ends the transform call: metas acquired through this Batch and never added go back to
   // their pool. Handles are invalid afterwards.

@@ -14,6 +14,7 @@
 #include "meta/deepstream_library.h"
 #include "meta/deepstream_tensor_output.h"
 #include "meta/deepstream_user_payload.h"
+#include "meta/deepstream_typed_metas.h"
 #include "meta/event_msg_deepstream.h"
 #include "meta/meta_list.h"
 #include "meta/validate.h"
@@ -495,9 +496,7 @@ class DeepStreamBatch final : public Batch {
       out->payload.assign(bytes, bytes + payload->size);
     } else {
       out->meta_type.clear();
-      out->kind = user->base_meta.meta_type == NVDSINFER_TENSOR_OUTPUT_META ? PayloadKind::kTensorOutput
-          : user->base_meta.meta_type == NVDS_EVENT_MSG_META && user->user_meta_data != nullptr ? PayloadKind::kEventMsg
-                                                                             : PayloadKind::kForeign;
+      out->kind = nvds::kind_of_nvidia_meta(user);
       out->payload.clear();
     }
   }
@@ -523,21 +522,16 @@ class DeepStreamBatch final : public Batch {
   }
 
   Status add_event_msg(UserMetaLevel level, void *owner, const EventMsg &msg, UserHandle *created) override {
-    modified_ = true;
     Status status = validate_event_msg(msg);
     if (!status.ok())
       return status;
-    MetaLock lock(batch_);
-    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
-    user->user_meta_data = new_event_msg_meta(msg);
-    user->base_meta.meta_type = NVDS_EVENT_MSG_META;
-    user->base_meta.copy_func = event_msg_meta_copy;
-    user->base_meta.release_func = event_msg_meta_release;
-    user->base_meta.uContext = nullptr;
-    add_to(level, owner, user);
-    if (created != nullptr)
-      *created = UserHandle{user};
-    return Status::Ok();
+    return add_filled(level, owner, created, [&](NvDsUserMeta *user) {
+      user->user_meta_data = new_event_msg_meta(msg);
+      user->base_meta.meta_type = NVDS_EVENT_MSG_META;
+      user->base_meta.copy_func = event_msg_meta_copy;
+      user->base_meta.release_func = event_msg_meta_release;
+      return Status::Ok();
+    });
   }
 
   bool read_event_msg(UserHandle handle, EventMsg *out) const override {
@@ -546,6 +540,51 @@ class DeepStreamBatch final : public Batch {
       return false;
     read_event_msg_meta(*static_cast<const NvDsEventMsgMeta *>(user->user_meta_data), out);
     return true;
+  }
+
+  // --- NVIDIA's typed user metas (deepstream_typed_metas.cpp)
+
+  bool read_analytics_frame(UserHandle handle, AnalyticsFrameMeta *out) const override {
+    return nvds::read_analytics_frame(as<NvDsUserMeta>(handle), out);
+  }
+  bool read_analytics_object(UserHandle handle, AnalyticsObjectInfo *out) const override {
+    return nvds::read_analytics_object(as<NvDsUserMeta>(handle), out);
+  }
+  bool read_segmentation(UserHandle handle, SegmentationView *out) const override {
+    return nvds::read_segmentation(as<NvDsUserMeta>(handle), out);
+  }
+  Status add_segmentation(UserMetaLevel level, void *owner, Segmentation value, UserHandle *created) override {
+    Status status = validate_segmentation(value);
+    if (!status.ok()) return status;
+    return add_filled(level, owner, created, [&](NvDsUserMeta *user) { nvds::fill_segmentation(user, value); return Status::Ok(); });
+  }
+  Status add_analytics_frame(UserMetaLevel level, void *owner, const AnalyticsFrameMeta &value, UserHandle *created) override {
+    return add_filled(level, owner, created, [&](NvDsUserMeta *user) { return nvds::fill_analytics_frame(user, value); });
+  }
+  Status add_analytics_object(UserMetaLevel level, void *owner, const AnalyticsObjectInfo &value, UserHandle *created) override {
+    return add_filled(level, owner, created, [&](NvDsUserMeta *user) { return nvds::fill_analytics_object(user, value); });
+  }
+
+  // Acquires a user meta, has `fill` set its data, type and callbacks, and adds it at level/owner.
+  template <typename Fill>
+  Status add_filled(UserMetaLevel level, void *owner, UserHandle *created, Fill fill) {
+    modified_ = true;
+    MetaLock lock(batch_);
+    NvDsUserMeta *user = ds().nvds_acquire_user_meta_from_pool(batch_);
+    user->base_meta.uContext = nullptr;
+    Status status = fill(user);
+    if (!status.ok()) {  // back to the pool through a parent, as end_call returns leftovers
+      user->user_meta_data = nullptr;
+      user->base_meta.copy_func = nullptr;
+      user->base_meta.release_func = nullptr;
+      ds().nvds_add_user_meta_to_batch(batch_, user);
+      ds().nvds_remove_user_meta_from_batch(batch_, user);
+      return status;
+    }
+    add_to(level, owner, user);
+    if (created != nullptr)
+      *created = UserHandle{user};
+    return Status::Ok();
   }
 
   Status add_tensor_output(UserMetaLevel level, void *owner, const TensorOutput &output,

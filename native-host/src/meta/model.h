@@ -202,6 +202,9 @@ enum class PayloadKind : uint8_t {
   kTensorOutput = 2,  // nvinfer's NvDsInferTensorMeta (read-only)
   kForeign = 3,       // another component's user meta: type number only, payload unknown
   kEventMsg = 4,      // DeepStream's NvDsEventMsgMeta (meta/event_msg.h), added whole
+  kAnalyticsFrame = 5,   // nvdsanalytics' NvDsAnalyticsFrameMeta (meta/analytics_meta.h; read-only)
+  kAnalyticsObject = 6,  // nvdsanalytics' NvDsAnalyticsObjInfo (meta/analytics_meta.h; read-only)
+  kSegmentation = 7,     // nvinfer's NvDsInferSegmentationMeta (meta/segmentation_meta.h)
 };
 
 struct UserMetaFields {

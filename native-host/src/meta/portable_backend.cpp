@@ -338,7 +338,7 @@ void PortableBackend::read_user_meta(UserHandle user, UserMetaFields *out) const
 Status PortableBackend::write_user_meta(UserHandle user_handle, const UserMetaFields &fields) {
   modified_ = true;
   auto *user = as<PortableUserMeta>(user_handle);
-  if (user->fields.kind == PayloadKind::kTensorOutput || user->fields.kind == PayloadKind::kForeign)
+  if (user->fields.kind != PayloadKind::kBytes && user->fields.kind != PayloadKind::kJson)
     return validate_user_meta(user->fields);  // the read-only error
   Status status = validate_user_meta(fields);
   if (!status.ok())

@@ -62,6 +62,15 @@ class PortableBackend final : public Batch {
   bool read_tensor_output(UserHandle user, TensorOutput *out) const override;
   Status add_event_msg(UserMetaLevel level, void *owner, const EventMsg &msg, UserHandle *created) override;
   bool read_event_msg(UserHandle user, EventMsg *out) const override;
+  // NVIDIA's typed user metas (portable_typed_metas.cpp).
+  bool read_analytics_frame(UserHandle user, AnalyticsFrameMeta *out) const override;
+  bool read_analytics_object(UserHandle user, AnalyticsObjectInfo *out) const override;
+  bool read_segmentation(UserHandle user, SegmentationView *out) const override;
+  Status add_segmentation(UserMetaLevel level, void *owner, Segmentation value, UserHandle *created) override;
+  Status add_analytics_frame(UserMetaLevel level, void *owner, const AnalyticsFrameMeta &value,
+      UserHandle *created) override;
+  Status add_analytics_object(UserMetaLevel level, void *owner, const AnalyticsObjectInfo &value,
+      UserHandle *created) override;
 
   // Portable only (testing harness): attaches nvinfer-shaped output tensors, as nvinfer with
   // output-tensor-meta=1 would. `bytes[i]` holds layer i's host data.
@@ -76,6 +85,9 @@ class PortableBackend final : public Batch {
 
  private:
   std::vector<PortableUserMeta *> *user_list(UserMetaLevel level, void *owner) const;
+  // Adds a new user meta of `kind` (type number `type_id`) carrying `typed` at level/owner.
+  void add_typed(UserMetaLevel level, void *owner, PayloadKind kind, int32_t type_id,
+      std::shared_ptr<const void> typed, UserHandle *created);
 
   PortableBatchMeta *batch_;
   // Acquired through this call; whichever are still kAcquired at end_call go back.

@@ -75,6 +75,7 @@ PortableUserMeta *copy_user(PortableBatchMeta &to, const PortableUserMeta &from)
   user->fields = from.fields;
   user->tensor_output = from.tensor_output;
   user->event_msg = from.event_msg;
+  user->typed = from.typed;
   user->state = MetaState::kAdded;
   return user;
 }

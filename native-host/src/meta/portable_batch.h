@@ -31,7 +31,10 @@ struct PortableUserMeta {
   UserMetaFields fields;
   std::shared_ptr<const TensorOutputStorage> tensor_output;
   std::shared_ptr<const EventMsg> event_msg;  // immutable once added: copies share it
-  void reset() { fields = UserMetaFields(); tensor_output.reset(); event_msg.reset(); }
+  // NVIDIA's typed metas (portable_typed_metas.cpp), by fields.kind: AnalyticsFrameMeta,
+  // AnalyticsObjectInfo or Segmentation; immutable, so buffer copies share it.
+  std::shared_ptr<const void> typed;
+  void reset() { fields = UserMetaFields(); tensor_output.reset(); event_msg.reset(); typed.reset(); }
 };
 
 struct PortableLabelInfo {

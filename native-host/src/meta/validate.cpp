@@ -331,11 +331,21 @@ Status validate_user_meta_type(std::string_view type, const std::string &field) 
   return Status::Ok();
 }
 
+// How messages name a user meta kind that cannot be written.
+static const char *read_only_kind_name(PayloadKind kind) {
+  switch (kind) {
+    case PayloadKind::kTensorOutput: return "tensor output";
+    case PayloadKind::kAnalyticsFrame: return "nvdsanalytics frame";
+    case PayloadKind::kAnalyticsObject: return "nvdsanalytics object";
+    case PayloadKind::kSegmentation: return "segmentation";
+    default: return "foreign";
+  }
+}
+
 Status validate_user_meta(const UserMetaFields &user) {
-  if (user.kind == PayloadKind::kTensorOutput || user.kind == PayloadKind::kForeign)
+  if (user.kind != PayloadKind::kBytes && user.kind != PayloadKind::kJson)
     return Status::State(std::string("Expected a bytes or JSON payload for NvDsUserMeta.user_meta_data "
-        "but received a read-only ") + (user.kind == PayloadKind::kForeign ? "foreign" : "tensor output") +
-        " meta");
+        "but received a read-only ") + read_only_kind_name(user.kind) + " meta");
   return validate_user_meta_type(user.meta_type, "NvDsUserMeta.meta_type");
 }
 

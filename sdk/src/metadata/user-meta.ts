@@ -1,16 +1,19 @@
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeEventMsg } from "../native/event-msg-binding.js";
-import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
+import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeSegmentationInit, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
+import { ANALYTICS_FRAME_MEMBERS, ANALYTICS_OBJECT_MEMBERS, frozenAnalytics, type AnalyticsFrameMeta, type AnalyticsObjectInfo } from "./analytics-meta.js";
 import { eventMsgFromNative, eventMsgToNative, type EventMsgInit, type EventMsgMeta } from "./event-msg-meta.js";
 import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
+import { checkSegmentation, SegmentationMeta, type SegmentationInit, type SegmentationMetaJSON } from "./segmentation-meta.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkUserMetaType, invalid } from "./call/validation.js";
 
 const TYPE = "UserMeta";
-// Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN, PAYLOAD_EVENT_MSG).
-const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign", "event-msg"];
+// Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN,
+// PAYLOAD_EVENT_MSG, PAYLOAD_ANALYTICS_FRAME, PAYLOAD_ANALYTICS_OBJECT, PAYLOAD_SEGMENTATION).
+const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign", "event-msg", "analytics-frame", "analytics-object", "segmentation"];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -43,14 +46,19 @@ export const OBJECT_LEVEL: UserMetaLevel = 2;
  * - `"foreign"`: another component's user meta: only its type number is known;
  * - `"event-msg"`: DeepStream's event message (`NvDsEventMsgMeta`, `NVDS_EVENT_MSG_META`), what
  *   nvmsgconv turns into messages: written with {@link UserMeta.setEventMsg}, read with
- *   {@link UserMeta.asEventMsg}.
+ *   {@link UserMeta.asEventMsg};
+ * - `"analytics-frame"`, `"analytics-object"`: nvdsanalytics' `NvDsAnalyticsFrameMeta` and
+ *   `NvDsAnalyticsObjInfo`, read with {@link UserMeta.asAnalyticsFrame} and
+ *   {@link UserMeta.asAnalyticsObject};
+ * - `"segmentation"`: nvinfer's `NvDsInferSegmentationMeta` (`NVDSINFER_SEGMENTATION_META`), read
+ *   with {@link UserMeta.asSegmentation}, written with {@link UserMeta.setSegmentation}.
  *
  * @example
  * ```ts
  * const mine = frame.userMetaItems.filter((user) => user.kind === "json");
  * ```
  */
-export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign" | "event-msg";
+export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign" | "event-msg" | "analytics-frame" | "analytics-object" | "segmentation";
 
 /**
  * The plain values of a {@link UserMeta}, as {@link UserMeta.toJSON} returns them: `json` for
@@ -76,6 +84,12 @@ export interface UserMetaJSON {
   tensorOutput?: TensorOutputMetaJSON;
   /** An event message. */
   eventMsg?: EventMsgMeta;
+  /** nvdsanalytics' frame meta. */
+  analyticsFrame?: AnalyticsFrameMeta;
+  /** nvdsanalytics' object meta. */
+  analyticsObject?: AnalyticsObjectInfo;
+  /** A segmentation meta, without its maps. */
+  segmentation?: SegmentationMetaJSON;
 }
 
 /**
@@ -111,6 +125,8 @@ export class UserMeta {
   #jsonParsed = false;
   #tensor: TensorOutputMeta | undefined;
   #eventMsg: NativeEventMsg | undefined;
+  #typed: AnalyticsFrameMeta | AnalyticsObjectInfo | SegmentationMeta | undefined;
+  #segmentation: NativeSegmentationInit | undefined;
 
   /** @internal User metas come from `batch.acquireUserMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
@@ -329,7 +345,84 @@ export class UserMeta {
     else if (this.#kind === "bytes" && this.#payload !== undefined) json.bytes = Array.from(this.#payload);
     else if (this.#kind === "tensor-output") json.tensorOutput = this.asTensorOutput()?.toJSON();
     else if (this.#kind === "event-msg") json.eventMsg = this.asEventMsg();
+    else if (this.#kind === "analytics-frame") json.analyticsFrame = this.asAnalyticsFrame();
+    else if (this.#kind === "analytics-object") json.analyticsObject = this.asAnalyticsObject();
+    else if (this.#kind === "segmentation" && this.#status === ADDED) json.segmentation = this.asSegmentation()?.toJSON();
     return json;
+  }
+
+  /**
+   * nvdsanalytics' frame meta carried by an `"analytics-frame"` meta (`NvDsAnalyticsFrameMeta`);
+   * undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const analytics = frame.userMetaItems.map((user) => user.asAnalyticsFrame()).find((found) => found !== undefined);
+   * const inZone = analytics?.objInROIcnt["Zone1"] ?? 0;
+   * ```
+   */
+  asAnalyticsFrame(): AnalyticsFrameMeta | undefined {
+    this.#check("asAnalyticsFrame()", "calling");
+    if (this.#kind !== "analytics-frame") return undefined;
+    const scope = this.#scope;
+    return (this.#typed ??= frozenAnalytics<AnalyticsFrameMeta>(scope.meta.readAnalyticsFrame(scope.callId, this.#index), ANALYTICS_FRAME_MEMBERS)) as AnalyticsFrameMeta;
+  }
+
+  /**
+   * nvdsanalytics' object meta carried by an `"analytics-object"` meta (`NvDsAnalyticsObjInfo`);
+   * undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const info = obj.userMetaItems.map((user) => user.asAnalyticsObject()).find((found) => found !== undefined);
+   * if (info?.roiStatus.includes("Zone1")) this.inZone.add(obj.objectId);
+   * ```
+   */
+  asAnalyticsObject(): AnalyticsObjectInfo | undefined {
+    this.#check("asAnalyticsObject()", "calling");
+    if (this.#kind !== "analytics-object") return undefined;
+    const scope = this.#scope;
+    return (this.#typed ??= frozenAnalytics<AnalyticsObjectInfo>(scope.meta.readAnalyticsObject(scope.callId, this.#index), ANALYTICS_OBJECT_MEMBERS)) as AnalyticsObjectInfo;
+  }
+
+  /**
+   * The segmentation result carried by a `"segmentation"` meta (`NvDsInferSegmentationMeta`),
+   * nvinfer's or one set with {@link UserMeta.setSegmentation} and added; undefined for other
+   * kinds and before it is added.
+   *
+   * @example
+   * ```ts
+   * const segmentation = user.asSegmentation();
+   * if (segmentation) this.log.debug(`${segmentation.width} x ${segmentation.height}, ${segmentation.classes} classes`);
+   * ```
+   */
+  asSegmentation(): SegmentationMeta | undefined {
+    this.#check("asSegmentation()", "calling");
+    if (this.#kind !== "segmentation" || this.#status !== ADDED) return undefined;
+    const scope = this.#scope;
+    return (this.#typed ??= new SegmentationMeta(scope, scope.meta.readSegmentation(scope.callId, this.#index))) as SegmentationMeta;
+  }
+
+  /**
+   * Makes this meta a segmentation result (`NvDsInferSegmentationMeta`, type
+   * `NVDSINFER_SEGMENTATION_META`), as nvinfer attaches for a segmentation network: add it to a
+   * frame (full-frame) or an object and nvsegvisual, or any element reading nvinfer's
+   * segmentation, finds it. The maps are copied when it is added; buffer copies (tee) carry it.
+   *
+   * @example
+   * ```ts
+   * const user = batch.acquireUserMeta();
+   * user.setSegmentation({ classes: 2, width: 64, height: 64, classMap, classProbabilities, uniqueId: 3 });
+   * frame.addUserMeta(user);
+   * ```
+   */
+  setSegmentation(segmentation: SegmentationInit): void {
+    this.#check("setSegmentation()", "writing");
+    this.#segmentation = checkSegmentation(segmentation, "UserMeta.setSegmentation segmentation");
+    this.#metaType = "";
+    this.#kind = "segmentation";
+    this.#payload = undefined;
+    this.#jsonParsed = false;
   }
 
   static {
@@ -338,13 +431,16 @@ export class UserMeta {
         if (!(user instanceof UserMeta)) notAHandle(TYPE, `${operationOwner}.addUserMeta user`, user);
         checkSameCall(user.#scope, scope, TYPE, "addUserMeta");
         checkAddable(user.#status, TYPE, "addUserMeta", "removeUserMeta");
-        if (user.#kind !== "bytes" && user.#kind !== "json" && user.#kind !== "event-msg") {
-          throw new MetaStateError(`Expected a UserMeta with a bytes, JSON or event message payload for addUserMeta but received a ${user.#kind} meta`);
-        }
         const meta = scope.meta;
         if (user.#kind === "event-msg") {
           user.#index = meta.addEventMsg(scope.callId, level, owner, user.#eventMsg!);
+        } else if (user.#kind === "segmentation" && user.#segmentation !== undefined) {
+          user.#index = meta.addSegmentation(scope.callId, level, owner, user.#segmentation);
+          user.#segmentation = undefined;
         } else {
+          if (user.#kind !== "bytes" && user.#kind !== "json") {
+            throw new MetaStateError(`Expected a UserMeta with a bytes, JSON, event message or segmentation payload for addUserMeta but received a ${user.#kind} meta`);
+          }
           const metaType = checkUserMetaType(user.#metaType, "UserMeta.metaType");
           const payload = user.#payload ?? new Uint8Array(0);
           user.#index = meta.addUserMeta(scope.callId, level, owner, metaType, user.#kind === "json" ? PAYLOAD_JSON : PAYLOAD_BYTES, payload);

@@ -142,6 +142,9 @@ export const PAYLOAD_JSON = 1;
 export const PAYLOAD_TENSOR_OUTPUT = 2;
 export const PAYLOAD_FOREIGN = 3;
 export const PAYLOAD_EVENT_MSG = 4;
+export const PAYLOAD_ANALYTICS_FRAME = 5;
+export const PAYLOAD_ANALYTICS_OBJECT = 6;
+export const PAYLOAD_SEGMENTATION = 7;
 
 /** Where a user meta hangs: 0 batch (owner ignored), 1 frame (owner = frame index), 2 object (owner = row). */
 export type UserMetaLevel = 0 | 1 | 2;
@@ -151,8 +154,48 @@ export interface NativeUserMeta {
   index: number;
   metaType: string;
   metaTypeId: number;
-  kind: 0 | 1 | 2 | 3 | 4;
+  kind: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
   payload: Uint8Array | null;
+}
+
+/** nvdsanalytics' NvDsAnalyticsFrameMeta: maps as plain objects (class id keys as text). */
+export interface NativeAnalyticsFrame {
+  ocStatus: Record<string, boolean>;
+  objInROIcnt: Record<string, number>;
+  objLCCurrCnt: Record<string, number>;
+  objLCCumCnt: Record<string, number>;
+  uniqueId: number;
+  objCnt: Record<string, number>;
+}
+
+/** nvdsanalytics' NvDsAnalyticsObjInfo. */
+export interface NativeAnalyticsObject {
+  roiStatus: string[];
+  ocStatus: string[];
+  lcStatus: string[];
+  dirStatus: string;
+  uniqueId: number;
+  objStatus: string;
+}
+
+/** nvinfer's NvDsInferSegmentationMeta as read: the maps are zero-copy views (detached when the call ends), null when absent. */
+export interface NativeSegmentation {
+  classes: number;
+  width: number;
+  height: number;
+  uniqueId: number;
+  classMap: ArrayBuffer | null;
+  classProbabilities: ArrayBuffer | null;
+}
+
+/** A NvDsInferSegmentationMeta to attach (maps copied). */
+export interface NativeSegmentationInit {
+  classes: number;
+  width: number;
+  height: number;
+  uniqueId: number;
+  classMap: Int32Array;
+  classProbabilities: Float32Array | null;
 }
 
 /** One layer of nvinfer's tensor output meta. */
@@ -263,6 +306,14 @@ export interface MetaBinding {
   addEventMsg(callId: number, level: UserMetaLevel, owner: number, msg: NativeEventMsg): number;
   /** The event message of a listed user meta of kind PAYLOAD_EVENT_MSG. */
   readEventMsg(callId: number, userIndex: number): NativeEventMsg;
+  /** nvdsanalytics' frame meta of a listed user meta of kind PAYLOAD_ANALYTICS_FRAME. */
+  readAnalyticsFrame(callId: number, userIndex: number): NativeAnalyticsFrame;
+  /** nvdsanalytics' object meta of a listed user meta of kind PAYLOAD_ANALYTICS_OBJECT. */
+  readAnalyticsObject(callId: number, userIndex: number): NativeAnalyticsObject;
+  /** The segmentation meta of a listed user meta of kind PAYLOAD_SEGMENTATION. */
+  readSegmentation(callId: number, userIndex: number): NativeSegmentation;
+  /** Attaches a new segmentation meta (NVDSINFER_SEGMENTATION_META, validated) at a level; returns its user meta index. */
+  addSegmentation(callId: number, level: UserMetaLevel, owner: number, segmentation: NativeSegmentationInit): number;
 }
 
 /** The standalone binding's extra functions (dsnode_standalone.node `harness`). */
@@ -288,6 +339,10 @@ export interface StandaloneHarness {
    * (nvinfer's confidence 1.25, crop mode's negative widths): for tests of what elements keep.
    */
   writeObjectAsUpstream(callId: number, row: number): void;
+  /** Attaches nvdsanalytics' frame meta (NVDS_USER_FRAME_META_NVDSANALYTICS) at a level, as nvdsanalytics would; returns its user meta index. */
+  addAnalyticsFrame(callId: number, level: UserMetaLevel, owner: number, value: NativeAnalyticsFrame): number;
+  /** Attaches nvdsanalytics' object meta (NVDS_USER_OBJ_META_NVDSANALYTICS) at a level; returns its user meta index. */
+  addAnalyticsObject(callId: number, level: UserMetaLevel, owner: number, value: NativeAnalyticsObject): number;
   /** Frees the buffer now (otherwise GC does). */
   releaseBuffer(buffer: object): void;
   /**

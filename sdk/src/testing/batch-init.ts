@@ -5,10 +5,12 @@
  */
 // The metadata classes and ElementHarness are named only in TSDoc links, which resolve through these imports.
 import type { BatchMeta } from "../metadata/batch-meta.js";
+import type { AnalyticsFrameInit, AnalyticsObjectInit } from "../metadata/analytics-meta.js";
 import type { ClassifierMeta } from "../metadata/classifier-meta.js";
 import type { FrameMeta } from "../metadata/frame-meta.js";
 import type { LabelInfo } from "../metadata/label-info.js";
 import type { ObjectMeta } from "../metadata/object-meta.js";
+import type { SegmentationInit } from "../metadata/segmentation-meta.js";
 import type { NetworkInfo, TensorDataType, TensorLayer, TensorLayerData, TensorOutputMeta } from "../metadata/tensor-output-meta.js";
 import type { BoxInit, MaskParams, RectParamsInit, TextParamsInit } from "../metadata/values.js";
 import type { ElementHarness } from "./element-harness.js";
@@ -26,12 +28,18 @@ export type VideoFormat = "RGB" | "RGBA" | "BGR" | "BGRx" | "GRAY8";
 
 /**
  * A user meta already in the buffer (`NvDsUserMeta`): a type `ORG.COMPONENT.DESCRIPTION` and
- * a JSON value or bytes, as `setJson` / `setBytes` would set them.
+ * a JSON value or bytes, as `setJson` / `setBytes` would set them; or one of NVIDIA's typed
+ * metas, as the element that writes it would attach it: nvdsanalytics' frame meta
+ * (`analyticsFrame`, on a frame) or object meta (`analyticsObject`, on an object), nvinfer's
+ * segmentation (`segmentation`, on a frame or an object).
  *
  * @example
  * ```ts
  * const zone: UserMetaInit = { type: "ACME.ZONES.CONFIG", json: { zones: [[0, 0, 100, 100]] } };
  * const raw: UserMetaInit = { type: "ACME.SYNC.MARK", bytes: new Uint8Array([1, 2]) };
+ * const counts: UserMetaInit = { analyticsFrame: { objInROIcnt: { Entrance: 2 }, objLCCumCnt: { Door: 7 } } };
+ * const inZone: UserMetaInit = { analyticsObject: { roiStatus: ["Entrance"] } };
+ * const mask: UserMetaInit = { segmentation: { classes: 2, width: 4, height: 2, classMap: new Int32Array(8) } };
  * ```
  */
 export type UserMetaInit =
@@ -46,6 +54,18 @@ export type UserMetaInit =
       type: string;
       /** A byte payload (`UserMeta.setBytes`; copied). */
       bytes: Uint8Array;
+    }
+  | {
+      /** nvdsanalytics' frame meta (`NvDsAnalyticsFrameMeta`); members left out are empty or 0. */
+      analyticsFrame: AnalyticsFrameInit;
+    }
+  | {
+      /** nvdsanalytics' object meta (`NvDsAnalyticsObjInfo`); members left out are empty or 0. */
+      analyticsObject: AnalyticsObjectInit;
+    }
+  | {
+      /** A segmentation result (`NvDsInferSegmentationMeta`, `UserMeta.setSegmentation`). */
+      segmentation: SegmentationInit;
     };
 
 /**

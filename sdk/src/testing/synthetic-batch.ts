@@ -17,7 +17,9 @@ import { DATA_TYPES, ELEMENT_SIZES, type TensorDataType } from "../metadata/tens
 import type { UserMeta } from "../metadata/user-meta.js";
 import { checkInteger, invalid, invalidReceived } from "../metadata/call/validation.js";
 import type { StandaloneBinding } from "../native/loader.js";
-import type { StandaloneHarness, UserMetaLevel } from "../native/meta-binding.js";
+import type { NativeAnalyticsFrame, NativeAnalyticsObject, StandaloneHarness, UserMetaLevel } from "../native/meta-binding.js";
+import { ANALYTICS_FRAME_MEMBERS, ANALYTICS_OBJECT_MEMBERS, analyticsFromInit } from "../metadata/analytics-meta.js";
+import { checkSegmentation } from "../metadata/segmentation-meta.js";
 import {
   FRAME_BATCH_ID,
   FRAME_INIT_MEMBERS,
@@ -53,6 +55,7 @@ const DEFAULT_HEIGHT = 240;
 const MAX_FRAMES = 65535;
 const MAX_SIDE = 16384;
 const MAX_BUFFER_BYTES = 1 << 30;
+const BATCH_LEVEL: UserMetaLevel = 0;
 const FRAME_LEVEL: UserMetaLevel = 1;
 const OBJECT_LEVEL: UserMetaLevel = 2;
 
@@ -230,13 +233,22 @@ function checkObject(value: unknown, index: number, path: string): void {
   }
 }
 
+/** The payload members of a UserMetaInit: one of them, with `type` for json and bytes. */
+const USER_META_PAYLOADS = ["json", "bytes", "analyticsFrame", "analyticsObject", "segmentation"] as const;
+
 function checkUserMetaList(value: unknown, path: string): void {
   for (const [i, user] of checkList(value, path).entries()) {
     const userPath = `${path}[${i}]`;
-    const checked = checkRecord(user, ["type", "json", "bytes"], userPath);
-    if (("json" in checked) === ("bytes" in checked)) {
-      invalidReceived("either json or bytes", userPath, "json" in checked ? "both" : "neither");
+    const checked = checkRecord(user, ["type", ...USER_META_PAYLOADS], userPath);
+    const payloads = USER_META_PAYLOADS.filter((key) => key in checked);
+    if (payloads.length !== 1) {
+      invalidReceived("either json or bytes (or one of analyticsFrame, analyticsObject, segmentation)", userPath, payloads.length === 0 ? "neither" : payloads.join(" and "));
     }
+    const [payload] = payloads;
+    if (payload === "analyticsFrame") analyticsFromInit(checked["analyticsFrame"], ANALYTICS_FRAME_MEMBERS, `${userPath}.analyticsFrame`);
+    else if (payload === "analyticsObject") analyticsFromInit(checked["analyticsObject"], ANALYTICS_OBJECT_MEMBERS, `${userPath}.analyticsObject`);
+    else if (payload === "segmentation") checkSegmentation(checked["segmentation"], `${userPath}.segmentation`);
+    if ("type" in checked && payload !== "json" && payload !== "bytes") invalidReceived(`no type with ${payload} (NVIDIA's metas have type numbers)`, `${userPath}.type`, JSON.stringify(checked["type"]));
   }
 }
 
@@ -318,7 +330,7 @@ export function writeUpstreamMeta(addon: StandaloneBinding, buffer: object, plan
     for (const [index, frame] of plan.frames.entries()) {
       writeFrame(addon, call.callId, batch, frames[index] as FrameMeta, frame);
     }
-    addUserMetas(batch, plan.init.userMeta, "userMeta", (user) => batch.addUserMeta(user));
+    addUserMetas(batch, plan.init.userMeta, "userMeta", { addon, callId: call.callId, level: BATCH_LEVEL, owner: 0, add: (user) => batch.addUserMeta(user) });
   });
 }
 
@@ -332,7 +344,7 @@ function writeFrame(addon: StandaloneBinding, callId: number, batch: BatchMeta, 
   for (const [i, object] of (init.objects ?? []).entries()) {
     added.push(addObject(addon, callId, batch, frame, plan, object, added, `${path}.objects[${i}]`));
   }
-  addUserMetas(batch, init.userMeta, `${path}.userMeta`, (user) => frame.addUserMeta(user));
+  addUserMetas(batch, init.userMeta, `${path}.userMeta`, { addon, callId, level: FRAME_LEVEL, owner: frame.batchId, add: (user) => frame.addUserMeta(user) });
   for (const [i, output] of (init.tensorOutputs ?? []).entries()) {
     const outputPath = `${path}.tensorOutputs[${i}]`;
     at(outputPath, () => addon.harness.addTensorOutput(callId, FRAME_LEVEL, frame.batchId, nativeTensorOutput(output, plan, outputPath)));
@@ -367,8 +379,8 @@ function addObject(
       obj.addClassifierMeta(classifier);
     });
   }
-  addUserMetas(batch, init.userMeta, `${path}.userMeta`, (user) => obj.addUserMeta(user));
   const row = objectCoreOf(obj)?.row ?? -1;
+  addUserMetas(batch, init.userMeta, `${path}.userMeta`, { addon, callId, level: OBJECT_LEVEL, owner: row, add: (user) => obj.addUserMeta(user) });
   for (const [i, output] of (init.tensorOutputs ?? []).entries()) {
     const outputPath = `${path}.tensorOutputs[${i}]`;
     at(outputPath, () => addon.harness.addTensorOutput(callId, OBJECT_LEVEL, row, nativeTensorOutput(output, framePlan, outputPath)));
@@ -385,13 +397,35 @@ function pick(source: object, keys: readonly string[]): Record<string, unknown> 
   return picked;
 }
 
-function addUserMetas(batch: BatchMeta, inits: readonly UserMetaInit[] | undefined, path: string, add: (user: UserMeta) => void): void {
+/** Where user metas go: `add` for those written through UserMeta, (level, owner) for NVIDIA's analytics metas. */
+interface UserMetaOwner {
+  addon: StandaloneBinding;
+  callId: number;
+  level: UserMetaLevel;
+  owner: number;
+  add: (user: UserMeta) => void;
+}
+
+function addUserMetas(batch: BatchMeta, inits: readonly UserMetaInit[] | undefined, path: string, to: UserMetaOwner): void {
+  const { harness } = to.addon;
   for (const [i, init] of (inits ?? []).entries()) {
-    at(`${path}[${i}]`, () => {
+    const userPath = `${path}[${i}]`;
+    at(userPath, () => {
+      if ("analyticsFrame" in init) {
+        const value = analyticsFromInit<NativeAnalyticsFrame>(init.analyticsFrame, ANALYTICS_FRAME_MEMBERS, `${userPath}.analyticsFrame`);
+        harness.addAnalyticsFrame(to.callId, to.level, to.owner, value);
+        return;
+      }
+      if ("analyticsObject" in init) {
+        const value = analyticsFromInit<NativeAnalyticsObject>(init.analyticsObject, ANALYTICS_OBJECT_MEMBERS, `${userPath}.analyticsObject`);
+        harness.addAnalyticsObject(to.callId, to.level, to.owner, value);
+        return;
+      }
       const user = batch.acquireUserMeta();
-      if ("bytes" in init) user.setBytes(init.type, init.bytes);
+      if ("segmentation" in init) user.setSegmentation(init.segmentation);
+      else if ("bytes" in init) user.setBytes(init.type, init.bytes);
       else user.setJson(init.type, init.json);
-      add(user);
+      to.add(user);
     });
   }
 }

@@ -1,0 +1,226 @@
+import { StaleHandleError } from "../errors/errors.js";
+import type { NativeSegmentation, NativeSegmentationInit } from "../native/meta-binding.js";
+import { checkInt32, checkInteger, checkObject, invalid, invalidReceived } from "./call/validation.js";
+import type { TransformScope } from "./call/transform-scope.js";
+
+const TYPE = "SegmentationMeta";
+const UINT32_MAX = 4294967295;
+
+/**
+ * A semantic segmentation result to attach (`NvDsInferSegmentationMeta`), as nvinfer with
+ * `network-type=2` writes it and nvsegvisual draws it: {@link UserMeta.setSegmentation} takes it.
+ * The class of pixel (x, y) is `classMap[y * width + x]` (-1: none above the threshold); the
+ * probability of class c there is `classProbabilities[c * width * height + y * width + x]`.
+ * Both are copied when the meta is added.
+ *
+ * @example
+ * ```ts
+ * const segmentation: SegmentationInit = { classes: 4, width: 64, height: 64, classMap: new Int32Array(64 * 64) };
+ * ```
+ */
+export interface SegmentationInit {
+  /** Number of classes (`classes`), at least 1. */
+  classes: number;
+  /** Width of the class map in pixels (`width`). */
+  width: number;
+  /** Height of the class map in pixels (`height`). */
+  height: number;
+  /** The class of each pixel, row by row (`class_map`): `width × height` class ids or -1. */
+  classMap: Int32Array;
+  /** Each class's probability at each pixel (`class_probabilities_map`): `classes × width × height` values; none by default. */
+  classProbabilities?: Float32Array | undefined;
+  /** Id of the element that made it (`unique_id`, nvinfer's `gie-unique-id`); default 0. */
+  uniqueId?: number;
+}
+
+/**
+ * The plain values of a {@link SegmentationMeta} without its maps, as
+ * {@link SegmentationMeta.toJSON} returns them.
+ *
+ * @example
+ * ```ts
+ * const { width, height }: SegmentationMetaJSON = segmentation.toJSON();
+ * ```
+ */
+export interface SegmentationMetaJSON {
+  /** See {@link SegmentationMeta.classes}. */
+  classes: number;
+  /** See {@link SegmentationMeta.width}. */
+  width: number;
+  /** See {@link SegmentationMeta.height}. */
+  height: number;
+  /** See {@link SegmentationMeta.uniqueId}. */
+  uniqueId: number;
+  /** Whether it carries class probabilities. */
+  hasProbabilities: boolean;
+}
+
+/** @internal `NvDsInferSegmentationMeta`'s scalar members: TS name, NVIDIA's name (native-host/src/meta/segmentation_meta.h lists the same). */
+export const SEGMENTATION_MEMBERS = [
+  { name: "classes", deepstream: "classes" },
+  { name: "width", deepstream: "width" },
+  { name: "height", deepstream: "height" },
+  { name: "uniqueId", deepstream: "unique_id" },
+] as const;
+
+/**
+ * A semantic segmentation result on a frame (full-frame nvinfer) or an object (secondary
+ * nvinfer): `NvDsInferSegmentationMeta`, a user meta of type `NVDSINFER_SEGMENTATION_META`, read
+ * with {@link UserMeta.asSegmentation}. Read-only.
+ *
+ * Valid only during the transform() call that received it (see {@link StaleHandleError}); its
+ * maps are views of the buffer's memory, emptied when the call ends: copy what you keep.
+ *
+ * @example
+ * ```ts
+ * for (const user of frame.userMetaItems) {
+ *   const segmentation = user.asSegmentation();
+ *   if (!segmentation) continue;
+ *   const road = segmentation.classMap.filter((id) => id === 0).length / segmentation.classMap.length;
+ *   this.log.debug(`road covers ${(road * 100).toFixed(1)} %`);
+ * }
+ * ```
+ */
+export class SegmentationMeta {
+  readonly #scope: TransformScope;
+  readonly #native: NativeSegmentation;
+  #classMap: Int32Array | undefined;
+  #probabilities: Float32Array | null | undefined;
+
+  /** @internal Segmentation metas come from `asSegmentation()`; user code never constructs them. */
+  constructor(scope: TransformScope, native: NativeSegmentation) {
+    this.#scope = scope;
+    this.#native = native;
+  }
+
+  #check(member: string): NativeSegmentation {
+    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member);
+    return this.#native;
+  }
+
+  /**
+   * Number of classes (`classes`).
+   *
+   * @example
+   * ```ts
+   * const perClass = new Uint32Array(segmentation.classes);
+   * ```
+   */
+  get classes(): number {
+    return this.#check("classes").classes;
+  }
+
+  /**
+   * Width of the class map in pixels (`width`): the network's output width, not the frame's.
+   *
+   * @example
+   * ```ts
+   * const scaleX = frame.sourceFrameWidth / segmentation.width;
+   * ```
+   */
+  get width(): number {
+    return this.#check("width").width;
+  }
+
+  /**
+   * Height of the class map in pixels (`height`).
+   *
+   * @example
+   * ```ts
+   * const scaleY = frame.sourceFrameHeight / segmentation.height;
+   * ```
+   */
+  get height(): number {
+    return this.#check("height").height;
+  }
+
+  /**
+   * Id of the element that attached it (`unique_id`: nvinfer's `gie-unique-id`).
+   *
+   * @example
+   * ```ts
+   * const mine = segmentation.uniqueId === 2;
+   * ```
+   */
+  get uniqueId(): number {
+    return this.#check("uniqueId").uniqueId;
+  }
+
+  /**
+   * The class of each pixel (`class_map`), row by row: pixel (x, y) at `y * width + x`; -1 where
+   * no class passed nvinfer's threshold. A zero-copy view, emptied when the call ends.
+   *
+   * @example
+   * ```ts
+   * const centre = segmentation.classMap[(segmentation.height >> 1) * segmentation.width + (segmentation.width >> 1)];
+   * ```
+   */
+  get classMap(): Int32Array {
+    const native = this.#check("classMap");
+    return (this.#classMap ??= native.classMap === null ? new Int32Array(0) : new Int32Array(native.classMap, 0, native.width * native.height));
+  }
+
+  /**
+   * Each class's probability at each pixel (`class_probabilities_map`): class c at (x, y) at
+   * `c * width * height + y * width + x`; undefined when the meta has none. A zero-copy view,
+   * emptied when the call ends.
+   *
+   * @example
+   * ```ts
+   * const sky = segmentation.classProbabilities?.subarray(2 * segmentation.width * segmentation.height, 3 * segmentation.width * segmentation.height);
+   * ```
+   */
+  get classProbabilities(): Float32Array | undefined {
+    const native = this.#check("classProbabilities");
+    if (this.#probabilities === undefined) {
+      const size = native.classes * native.width * native.height;
+      this.#probabilities = native.classProbabilities === null ? null : new Float32Array(native.classProbabilities, 0, size);
+    }
+    return this.#probabilities ?? undefined;
+  }
+
+  /**
+   * The sizes and ids without the maps, safe to keep after transform() returns.
+   *
+   * @example
+   * ```ts
+   * this.lastShape = segmentation.toJSON();
+   * ```
+   */
+  toJSON(): SegmentationMetaJSON {
+    const native = this.#check("toJSON()");
+    return {
+      classes: native.classes,
+      width: native.width,
+      height: native.height,
+      uniqueId: native.uniqueId,
+      hasProbabilities: native.classProbabilities !== null,
+    };
+  }
+}
+
+/** @internal A SegmentationInit checked (`name`: how messages name it), as the binding takes it. */
+export function checkSegmentation(init: unknown, name: string): NativeSegmentationInit {
+  const value = checkObject(init, name);
+  const allowed = [...SEGMENTATION_MEMBERS.map((member) => member.name), "classMap", "classProbabilities"];
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) invalidReceived(`only the members ${allowed.join(", ")}`, name, `a member ${JSON.stringify(key)}`);
+  }
+  const classes = checkInteger(value["classes"], 1, UINT32_MAX, `${name}.classes`);
+  const width = checkInteger(value["width"], 1, UINT32_MAX, `${name}.width`);
+  const height = checkInteger(value["height"], 1, UINT32_MAX, `${name}.height`);
+  const uniqueId = value["uniqueId"] === undefined ? 0 : checkInt32(value["uniqueId"], `${name}.uniqueId`);
+  const classMap = value["classMap"];
+  if (!(classMap instanceof Int32Array)) return invalid("an Int32Array", `${name}.classMap`, classMap, true);
+  if (classMap.length !== width * height) {
+    invalidReceived(`${width * height} class ids (width ${width} × height ${height})`, `${name}.classMap`, `${classMap.length}`);
+  }
+  const probabilities = value["classProbabilities"];
+  if (probabilities !== undefined) {
+    if (!(probabilities instanceof Float32Array)) return invalid("a Float32Array", `${name}.classProbabilities`, probabilities, true);
+    if (probabilities.length !== classes * width * height) {
+      invalidReceived(`${classes * width * height} values (classes × width × height)`, `${name}.classProbabilities`, `${probabilities.length}`);
+    }
+  }
+  return { classes, width, height, uniqueId, classMap, classProbabilities: probabilities ?? null };
+}
