@@ -4,6 +4,7 @@
 // work, then builds its JS result after unlocking.
 #include "binding/meta_functions.h"
 
+#include "binding/component_meta_functions.h"
 #include "binding/meta_call.h"
 
 #ifdef NAPI_CPP_EXCEPTIONS
@@ -758,7 +759,7 @@ constexpr Export kExports[] = {
 
 napi_value make_meta_object(napi_env env) {
   ObjectBuilder meta_object(env);
-  meta_object.number("layoutVersion", L::kMetaLayoutVersion).functions(kExports);
+  add_component_meta_functions(meta_object.number("layoutVersion", L::kMetaLayoutVersion).functions(kExports));
   return meta_object.value();
 }
 

@@ -17,6 +17,7 @@
 #include "gstnvdsmeta.h"
 #include "nvds_version.h"
 #include "nvdsmeta.h"
+#include "meta/component_meta_deepstream.h"
 #include "meta/validate.h"
 
 namespace dsnode::meta {
@@ -1038,7 +1039,7 @@ class DeepStreamBackend final : public Batch {
     } else {
       out->meta_type.clear();
       out->kind = user->base_meta.meta_type == NVDSINFER_TENSOR_OUTPUT_META ? PayloadKind::kTensorOutput
-                                                                             : PayloadKind::kForeign;
+                                                                             : component_payload_kind(user->base_meta.meta_type);
       out->payload.clear();
     }
   }
@@ -1067,6 +1068,18 @@ class DeepStreamBackend final : public Batch {
     user->base_meta.release_func = payload_release;
     user->base_meta.meta_type = ds().nvds_get_user_meta_type(const_cast<gchar *>(type));
     return Status::Ok();
+  }
+
+  bool read_tracker_targets(UserHandle handle, TrackerTargetBatch *out) const override {
+    return read_deepstream_tracker_targets(*as<NvDsUserMeta>(handle), out);
+  }
+  bool read_reid(UserHandle handle, ReidTensor *out) const override { return read_deepstream_reid(*as<NvDsUserMeta>(handle), out); }
+  bool read_preprocess_batch(UserHandle handle, PreprocessBatch *out) const override {
+    return read_deepstream_preprocess_batch(*as<NvDsUserMeta>(handle), out);
+  }
+  bool read_roi(UserHandle handle, RoiMeta *out) const override { return read_deepstream_roi(*as<NvDsUserMeta>(handle), out); }
+  void read_sensor_info(FrameHandle handle, SensorInfo *out) const override {
+    read_deepstream_sensor_info(*as<NvDsFrameMeta>(handle), out);
   }
 
   bool read_tensor_output(UserHandle handle, TensorOutput *out) const override {

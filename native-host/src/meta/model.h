@@ -201,6 +201,14 @@ enum class PayloadKind : uint8_t {
   kJson = 1,          // UTF-8 JSON text
   kTensorOutput = 2,  // nvinfer's NvDsInferTensorMeta (read-only)
   kForeign = 3,       // another component's user meta: type number only, payload unknown
+  // NVIDIA components' metas read typed (meta/component_meta.h; read-only)
+  kTrackerPastFrame = 4,       // NVDS_TRACKER_PAST_FRAME_META
+  kTrackerBatchReid = 5,       // NVDS_TRACKER_BATCH_REID_META
+  kTrackerObjectReid = 6,      // NVDS_TRACKER_OBJ_REID_META
+  kTrackerTerminatedList = 7,  // NVDS_TRACKER_TERMINATED_LIST_META
+  kTrackerShadowList = 8,      // NVDS_TRACKER_SHADOW_LIST_META
+  kPreprocessBatch = 9,        // NVDS_PREPROCESS_BATCH_META
+  kRoi = 10,                   // NVDS_ROI_META
 };
 
 struct UserMetaFields {

@@ -316,7 +316,7 @@ Status PortableBackend::add_user_meta(UserMetaLevel level, void *owner, UserHand
   auto *user = as<PortableUserMeta>(user_handle);
   if (user->state != MetaState::kAcquired)
     return not_acquired("UserMeta", "addUserMeta", user->state);
-  if (user->fields.meta_type.empty() && user->fields.kind != PayloadKind::kTensorOutput)
+  if (user->fields.meta_type.empty() && (user->fields.kind == PayloadKind::kBytes || user->fields.kind == PayloadKind::kJson))
     return Status::State("Expected a UserMeta with a type (ORG.COMPONENT.DESCRIPTION) for addUserMeta "
         "but received one never written");
   user->state = MetaState::kAdded;
@@ -347,7 +347,7 @@ void PortableBackend::read_user_meta(UserHandle user, UserMetaFields *out) const
 Status PortableBackend::write_user_meta(UserHandle user_handle, const UserMetaFields &fields) {
   modified_ = true;
   auto *user = as<PortableUserMeta>(user_handle);
-  if (user->fields.kind == PayloadKind::kTensorOutput || user->fields.kind == PayloadKind::kForeign)
+  if (user->fields.kind != PayloadKind::kBytes && user->fields.kind != PayloadKind::kJson)
     return validate_user_meta(user->fields);  // the read-only error
   Status status = validate_user_meta(fields);
   if (!status.ok())

@@ -74,6 +74,7 @@ PortableUserMeta *copy_user(PortableBatchMeta &to, const PortableUserMeta &from)
   PortableUserMeta *user = to.user_pool.acquire();
   user->fields = from.fields;
   user->tensor_output = from.tensor_output;
+  user->component = from.component;
   user->state = MetaState::kAdded;
   return user;
 }
@@ -99,6 +100,7 @@ std::unique_ptr<PortableBatchMeta> PortableBatchMeta::deep_copy() const {
     FrameFields fields = frame->fields;
     fields.pipeline_width = fields.pipeline_height = 0;
     PortableFrame *new_frame = copy->add_frame(fields);
+    new_frame->sensor_info = frame->sensor_info;  // nvds_copy_frame_meta duplicates the strings
     new_frame->obj_meta_list.reserve(frame->obj_meta_list.size());
     copied.clear();
     for (auto o = frame->obj_meta_list.rbegin(); o != frame->obj_meta_list.rend(); ++o) {

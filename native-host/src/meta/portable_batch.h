@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "meta/component_meta.h"
 #include "meta/model.h"
 #include "meta/pool.h"
 
@@ -29,7 +30,8 @@ struct PortableUserMeta {
   MetaState state = MetaState::kFree;
   UserMetaFields fields;
   std::shared_ptr<const TensorOutputStorage> tensor_output;
-  void reset() { fields = UserMetaFields(); tensor_output.reset(); }
+  std::shared_ptr<const ComponentMeta> component;  // a component kind's (component_meta.h)
+  void reset() { fields = UserMetaFields(); tensor_output.reset(); component.reset(); }
 };
 
 struct PortableLabelInfo {
@@ -71,7 +73,11 @@ struct PortableFrame {
   std::vector<PortableObject *> obj_meta_list;
   std::vector<PortableDisplay *> display_meta_list;
   std::vector<PortableUserMeta *> frame_user_meta_list;
-  void reset() { fields = FrameFields(); obj_meta_list.clear(); display_meta_list.clear(); frame_user_meta_list.clear(); }
+  SensorInfo sensor_info;  // sensorInfo_meta
+  void reset() {
+    fields = FrameFields(); obj_meta_list.clear(); display_meta_list.clear(); frame_user_meta_list.clear();
+    sensor_info = SensorInfo();
+  }
 };
 
 class PortableBatchMeta {

@@ -332,9 +332,10 @@ Status validate_user_meta_type(std::string_view type, const std::string &field) 
 }
 
 Status validate_user_meta(const UserMetaFields &user) {
-  if (user.kind == PayloadKind::kTensorOutput || user.kind == PayloadKind::kForeign)
+  if (user.kind != PayloadKind::kBytes && user.kind != PayloadKind::kJson)
     return Status::State(std::string("Expected a bytes or JSON payload for NvDsUserMeta.user_meta_data "
-        "but received a read-only ") + (user.kind == PayloadKind::kForeign ? "foreign" : "tensor output") +
+        "but received a read-only ") + (user.kind == PayloadKind::kForeign ? "foreign" :
+        user.kind == PayloadKind::kTensorOutput ? "tensor output" : "component") +
         " meta");
   return validate_user_meta_type(user.meta_type, "NvDsUserMeta.meta_type");
 }

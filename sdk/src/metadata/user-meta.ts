@@ -3,12 +3,16 @@ import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/er
 import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
 import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
+import { COMPONENT_KINDS, readComponent, type ComponentMetaKind, type ComponentReads } from "./component-user-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkUserMetaType, invalid } from "./call/validation.js";
+import type { PreprocessBatchMeta, RoiMeta } from "./preprocess-meta.js";
+import type { ReidMeta, TrackerTargetList } from "./tracker-meta.js";
 
 const TYPE = "UserMeta";
-// Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN).
-const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign"];
+// Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN,
+// then component-meta-binding.ts's PAYLOAD_TRACKER_PAST_FRAME .. PAYLOAD_ROI).
+const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign", ...COMPONENT_KINDS];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -38,14 +42,19 @@ export const OBJECT_LEVEL: UserMetaLevel = 2;
  * - `"json"`: a JSON value (`setJson`);
  * - `"tensor-output"`: nvinfer's raw output tensors (`NVDSINFER_TENSOR_OUTPUT_META`), read with
  *   {@link UserMeta.asTensorOutput};
- * - `"foreign"`: another component's user meta: only its type number is known.
+ * - `"foreign"`: another component's user meta: only its type number is known;
+ * - NVIDIA components' metas, read-only ({@link ComponentMetaKind}): nvtracker's
+ *   `"tracker-past-frame"`, `"tracker-terminated-list"`, `"tracker-shadow-list"` (read with
+ *   {@link UserMeta.asTrackerTargets}), `"tracker-batch-reid"`, `"tracker-object-reid"`
+ *   ({@link UserMeta.asReid}), nvdspreprocess's `"preprocess-batch"`
+ *   ({@link UserMeta.asPreprocessBatch}) and `"roi"` ({@link UserMeta.asRoi}).
  *
  * @example
  * ```ts
  * const mine = frame.userMetaItems.filter((user) => user.kind === "json");
  * ```
  */
-export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign";
+export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign" | ComponentMetaKind;
 
 /**
  * The plain values of a {@link UserMeta}, as {@link UserMeta.toJSON} returns them: `json` for
@@ -103,6 +112,7 @@ export class UserMeta {
   #json: unknown;
   #jsonParsed = false;
   #tensor: TensorOutputMeta | undefined;
+  #component: ComponentReads | undefined;
 
   /** @internal User metas come from `batch.acquireUserMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
@@ -257,6 +267,70 @@ export class UserMeta {
       this.#tensor = new TensorOutputMeta(scope, meta.readTensorOutput(scope.callId, this.#index));
     }
     return this.#tensor;
+  }
+
+  /**
+   * nvtracker's target list carried by a `"tracker-past-frame"`, `"tracker-terminated-list"`
+   * or `"tracker-shadow-list"` meta (batch level); undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const past = batch.userMetaItems.find((user) => user.kind === "tracker-past-frame")?.asTrackerTargets();
+   * ```
+   */
+  asTrackerTargets(): TrackerTargetList | undefined {
+    this.#check("asTrackerTargets()", "calling");
+    return this.#read("asTrackerTargets");
+  }
+
+  /**
+   * nvtracker's re-ID embeddings carried by a `"tracker-batch-reid"` (batch level) or
+   * `"tracker-object-reid"` (object level) meta; undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const reid = obj.userMetaItems.find((user) => user.kind === "tracker-object-reid")?.asReid();
+   * ```
+   */
+  asReid(): ReidMeta | undefined {
+    this.#check("asReid()", "calling");
+    return this.#read("asReid");
+  }
+
+  /**
+   * nvdspreprocess's batch meta carried by a `"preprocess-batch"` meta (batch level);
+   * undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const rois = batch.userMetaItems.flatMap((user) => user.asPreprocessBatch()?.rois ?? []);
+   * ```
+   */
+  asPreprocessBatch(): PreprocessBatchMeta | undefined {
+    this.#check("asPreprocessBatch()", "calling");
+    return this.#read("asPreprocessBatch");
+  }
+
+  /**
+   * The ROI carried by a `"roi"` meta (`NVDS_ROI_META`, frame or object level); undefined for
+   * other kinds.
+   *
+   * @example
+   * ```ts
+   * const rois = frame.userMetaItems.map((user) => user.asRoi()).filter((roi) => roi !== undefined);
+   * ```
+   */
+  asRoi(): RoiMeta | undefined {
+    this.#check("asRoi()", "calling");
+    return this.#read("asRoi");
+  }
+
+  #read<K extends keyof ComponentReads>(reader: K): ComponentReads[K] {
+    if (this.#component === undefined) {
+      const scope = this.#scope;
+      this.#component = readComponent(scope.meta, scope.callId, this.#index, this.#kind);
+    }
+    return this.#component[reader];
   }
 
   /**

@@ -22,6 +22,7 @@
  *
  * @internal
  */
+import type { ComponentMetaBinding, ComponentMetaHarness } from "./component-meta-binding.js";
 
 /** NvOSD_ColorParams. Components 0..1. */
 export interface NativeColor {
@@ -148,7 +149,8 @@ export interface NativeUserMeta {
   index: number;
   metaType: string;
   metaTypeId: number;
-  kind: 0 | 1 | 2 | 3;
+  /** PayloadKind: 0..3 here, 4..10 component-meta-binding.ts's. */
+  kind: number;
   payload: Uint8Array | null;
 }
 
@@ -200,7 +202,7 @@ export interface NativeBulkOptions {
 }
 
 /** The functions; see the file comment for the conventions. */
-export interface MetaBinding {
+export interface MetaBinding extends ComponentMetaBinding {
   /** Must equal META_LAYOUT_VERSION (sdk/src/protocol/transform-state.ts). */
   readonly layoutVersion: number;
 
@@ -259,7 +261,7 @@ export interface MetaBinding {
 }
 
 /** The standalone binding's extra functions (dsnode_standalone.node `harness`). */
-export interface StandaloneHarness {
+export interface StandaloneHarness extends ComponentMetaHarness {
   /** A new GstBuffer with an empty batch meta (NvDsBatchMeta on a DeepStream build, else the portable batch) of `maxFramesInBatch`, holding `size` bytes (zeroed). */
   createBuffer(maxFramesInBatch: number, size: number): object;
   /** Copies `pixels` into the buffer's memory at `offset`. */
