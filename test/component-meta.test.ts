@@ -54,8 +54,8 @@ describe.skipIf(nativeBackend !== "deepstream")("nvtracker's, nvdspreprocess's a
       const embedding = [n, n + 0.5, n + 0.25, -n - 1];
       // Batch user metas in the order nvtracker then nvdspreprocess added them.
       expect(line.batchMetas).toEqual([
-        { kind: "tracker-past-frame", metaTypeId: 15, targets: { streams: [stream([{ uniqueId: "7", classId: 2, objLabel: "car", frames: [frame(n + 8, 0, "inactive"), frame(n + 9, 1, "active")] }])] } },
-        { kind: "tracker-terminated-list", metaTypeId: 18, targets: { streams: [stream([{ uniqueId: "5", classId: 0, objLabel: "person", frames: [frame(n + 5, 0, "active")] }])] } },
+        { kind: "tracker-past-frame", metaTypeId: 15, targets: { streams: [stream([{ uniqueId: 7, classId: 2, objLabel: "car", frames: [frame(n + 8, 0, "inactive"), frame(n + 9, 1, "active")] }])] } },
+        { kind: "tracker-terminated-list", metaTypeId: 18, targets: { streams: [stream([{ uniqueId: 5, classId: 0, objLabel: "person", frames: [frame(n + 5, 0, "active")] }])] } },
         { kind: "tracker-shadow-list", metaTypeId: 19, targets: { streams: [stream([])] } },
         { kind: "tracker-batch-reid", metaTypeId: 16, reid: { featureSize: 4, numVectors: 1, data: embedding, devicePointer: String(0xd0000000) } },
         {

@@ -89,7 +89,7 @@ describe.skipIf(backend !== "portable")("nvtracker's and nvdspreprocess's metas 
           surfaceStreamId: 0x1_0000_0001n,
           targets: [
             {
-              uniqueId: 7n,
+              uniqueId: 7,
               classId: 2,
               objLabel: "car",
               frames: [
@@ -101,7 +101,7 @@ describe.skipIf(backend !== "portable")("nvtracker's and nvdspreprocess's metas 
         },
       ],
     });
-    expect(seen.lists["tracker-terminated-list"]).toEqual({ streams: [{ streamId: 0, surfaceStreamId: 0n, targets: [{ uniqueId: 9n, classId: 0, objLabel: "", frames: [] }] }] });
+    expect(seen.lists["tracker-terminated-list"]).toEqual({ streams: [{ streamId: 0, surfaceStreamId: 0n, targets: [{ uniqueId: 9, classId: 0, objLabel: "", frames: [] }] }] });
     expect(seen.lists["tracker-shadow-list"]).toEqual({ streams: [] });
     expect(Object.isFrozen(seen.lists["tracker-past-frame"]!.streams[0]!.targets[0]!.frames[0]!.bbox)).toBe(true);
     expect(seen.notOfKind.every((value) => value === undefined)).toBe(true);
@@ -129,7 +129,7 @@ describe.skipIf(backend !== "portable")("nvtracker's and nvdspreprocess's metas 
         tensor: { tensorName: "input_1", dataType: "float16", tensorShape: [2, 3, 16, 16], bufferSize: 2 * 3 * 16 * 16 * 2, gpuId: 1, metaId: 4, maintainAspectRatio: true, devicePointer: 0xdead0000n },
         rois: [
           { roi: { left: 8, top: 4, width: 64, height: 32 }, frameBatchId: 1, frameSourceId: 5, objectId: undefined, scaleRatioX: 0.5, scaleRatioY: 0.25, offsetLeft: 2, offsetTop: 3 },
-          { roi: { left: 8, top: 4, width: 64, height: 32 }, frameBatchId: 1, frameSourceId: 5, objectId: 12n, scaleRatioX: 0.5, scaleRatioY: 0.25, offsetLeft: 2, offsetTop: 3 },
+          { roi: { left: 8, top: 4, width: 64, height: 32 }, frameBatchId: 1, frameSourceId: 5, objectId: 12, scaleRatioX: 0.5, scaleRatioY: 0.25, offsetLeft: 2, offsetTop: 3 },
         ],
       },
       { targetUniqueIds: [5], tensor: undefined, rois: [] },

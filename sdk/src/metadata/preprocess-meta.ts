@@ -1,4 +1,5 @@
 import type { NativePreprocessBatch, NativeRoi } from "../native/component-meta-binding.js";
+import { objectIdNumber } from "./tracker-meta.js";
 import type { Box } from "./values.js";
 
 /**
@@ -33,8 +34,8 @@ export interface RoiMeta {
   readonly frameBatchId: number | undefined;
   /** The frame's `sourceId` (`frame_meta->source_id`); undefined when it names none. */
   readonly frameSourceId: number | undefined;
-  /** The object's `objectId` when the ROI is an object (`object_meta->object_id`); else undefined. */
-  readonly objectId: bigint | undefined;
+  /** The object's `objectId` when the ROI is an object (`object_meta->object_id`, read as `objectId` is); else undefined. */
+  readonly objectId: number | undefined;
   /** Horizontal scale from the ROI to the tensor (`scale_ratio_x`). */
   readonly scaleRatioX: number;
   /** Vertical scale (`scale_ratio_y`). */
@@ -102,7 +103,7 @@ export function toRoiMeta(native: NativeRoi): RoiMeta {
     roi: Object.freeze({ left: native.left, top: native.top, width: native.width, height: native.height }),
     frameBatchId: native.frameBatchId ?? undefined,
     frameSourceId: native.frameSourceId ?? undefined,
-    objectId: native.objectId ?? undefined,
+    objectId: native.objectId === null ? undefined : objectIdNumber(native.objectId),
     scaleRatioX: native.scaleRatioX,
     scaleRatioY: native.scaleRatioY,
     offsetLeft: native.offsetLeft,

@@ -49,8 +49,8 @@ export interface TrackerTargetFrame {
  * ```
  */
 export interface TrackerTarget {
-  /** Tracking id (`uniqueId`): the `objectId` its object has. */
-  readonly uniqueId: bigint;
+  /** Tracking id (`uniqueId`): the `objectId` its object has, read as `objectId` is (-1 for UNTRACKED_OBJECT_ID). */
+  readonly uniqueId: number;
   /** Class id (`classId`). */
   readonly classId: number;
   /** Class label (`objLabel`). */
@@ -127,6 +127,11 @@ export interface ReidMeta {
   vector(index: number): Float32Array | undefined;
 }
 
+/** @internal A guint64 object id as `ObjectMeta.objectId` reads it: -1 for UNTRACKED_OBJECT_ID. */
+export function objectIdNumber(id: bigint): number {
+  return id === 0xffff_ffff_ffff_ffffn ? -1 : Number(id);
+}
+
 /** @internal */
 export function toTrackerTargetList(native: NativeTrackerTargets): TrackerTargetList {
   return Object.freeze({
@@ -138,7 +143,7 @@ export function toTrackerTargetList(native: NativeTrackerTargets): TrackerTarget
           targets: Object.freeze(
             stream.targets.map((target) =>
               Object.freeze({
-                uniqueId: target.uniqueId,
+                uniqueId: objectIdNumber(target.uniqueId),
                 classId: target.classId,
                 objLabel: target.objLabel,
                 frames: Object.freeze(target.frames.map(toTargetFrame)),

@@ -262,6 +262,8 @@ export interface MetaBinding extends ComponentMetaBinding {
 
 /** The standalone binding's extra functions (dsnode_standalone.node `harness`). */
 export interface StandaloneHarness extends ComponentMetaHarness {
+  /** The metadata backend the harness's batches use: the build's ("deepstream" on a DeepStream build). */
+  readonly backend: "portable" | "deepstream";
   /** A new GstBuffer with an empty batch meta (NvDsBatchMeta on a DeepStream build, else the portable batch) of `maxFramesInBatch`, holding `size` bytes (zeroed). */
   createBuffer(maxFramesInBatch: number, size: number): object;
   /** Copies `pixels` into the buffer's memory at `offset`. */
