@@ -4,10 +4,11 @@
  * (portable backend: the metas as their NVIDIA writers attach them; both backends: the sensor
  * information as the source bin sets it).
  */
-import type { PreprocessDataType } from "../metadata/preprocess-meta.js";
+import type { PreprocessBatchMeta, PreprocessDataType, PreprocessTensorMeta, RoiMeta } from "../metadata/preprocess-meta.js";
+import type { SensorInfo } from "../metadata/sensor-info.js";
 import type { Box } from "../metadata/values.js";
 import { PREPROCESS_DATA_TYPES } from "../metadata/preprocess-meta.js";
-import { TRACKER_STATES, type TrackerState } from "../metadata/tracker-meta.js";
+import { TRACKER_STATES, type ReidMeta, type TrackerState, type TrackerStream, type TrackerTarget, type TrackerTargetFrame } from "../metadata/tracker-meta.js";
 import {
   PAYLOAD_PREPROCESS_BATCH,
   PAYLOAD_ROI,
@@ -36,7 +37,9 @@ const PREPROCESS_ELEMENT_SIZES = [4, 1, 1, 4, 4, 8, 8, 2];
  * ```
  */
 export interface TrackerTargetFrameInit {
+  /** See {@link TrackerTargetFrame.frameNum}. */
   frameNum: number;
+  /** See {@link TrackerTargetFrame.bbox}. */
   bbox: Box;
   /** Default 1. */
   confidence?: number;
@@ -59,11 +62,13 @@ export interface TrackerTargetFrameInit {
  * ```
  */
 export interface TrackerTargetInit {
+  /** See {@link TrackerTarget.uniqueId} (a guint64: a bigint or a safe integer). */
   uniqueId: bigint | number;
   /** Default 0. */
   classId?: number;
   /** Default "". */
   objLabel?: string;
+  /** See {@link TrackerTarget.frames}. */
   frames: TrackerTargetFrameInit[];
 }
 
@@ -76,9 +81,11 @@ export interface TrackerTargetInit {
  * ```
  */
 export interface TrackerStreamInit {
+  /** See {@link TrackerStream.streamId}. */
   streamId: number;
   /** Default `streamId`. */
   surfaceStreamId?: bigint | number;
+  /** See {@link TrackerStream.targets}. */
   targets: TrackerTargetInit[];
 }
 
@@ -93,11 +100,19 @@ export interface TrackerStreamInit {
  * ```
  */
 export interface TrackerMetaInit {
+  /** The past-frame list's streams (`NVDS_TRACKER_PAST_FRAME_META`). */
   pastFrame?: TrackerStreamInit[];
+  /** The terminated tracks' streams (`NVDS_TRACKER_TERMINATED_LIST_META`). */
   terminatedList?: TrackerStreamInit[];
+  /** The shadow tracks' streams (`NVDS_TRACKER_SHADOW_LIST_META`). */
   shadowList?: TrackerStreamInit[];
-  /** `data` holds `featureSize` floats per embedding. */
-  batchReid?: { featureSize: number; data: Float32Array };
+  /** The batch's embeddings (`NVDS_TRACKER_BATCH_REID_META`): `data` holds `featureSize` floats per embedding. */
+  batchReid?: {
+    /** See {@link ReidMeta.featureSize}. */
+    featureSize: number;
+    /** See {@link ReidMeta.data}. */
+    data: Float32Array;
+  };
 }
 
 /**
@@ -109,6 +124,7 @@ export interface TrackerMetaInit {
  * ```
  */
 export interface RoiInit {
+  /** See {@link RoiMeta.roi}. */
   roi: Box;
   /** Default: the frame's `batchId` (for a frame's ROI), else none. */
   frameBatchId?: number;
@@ -136,7 +152,9 @@ export interface RoiInit {
  * ```
  */
 export interface PreprocessTensorInit {
+  /** See {@link PreprocessTensorMeta.tensorName}. */
   tensorName: string;
+  /** See {@link PreprocessTensorMeta.tensorShape}. */
   tensorShape: number[];
   /** Default `"float32"`. */
   dataType?: PreprocessDataType;
@@ -162,8 +180,11 @@ export interface PreprocessTensorInit {
  * ```
  */
 export interface PreprocessBatchInit {
+  /** See {@link PreprocessBatchMeta.targetUniqueIds}. */
   targetUniqueIds: number[];
+  /** See {@link PreprocessBatchMeta.tensor}; default none. */
   tensor?: PreprocessTensorInit;
+  /** See {@link PreprocessBatchMeta.rois}. */
   rois: RoiInit[];
 }
 
@@ -178,8 +199,11 @@ export interface PreprocessBatchInit {
 export interface SensorInfoInit {
   /** Default: the frame's `sourceId`. */
   sourceId?: number;
+  /** See {@link SensorInfo.uri}; default none (NULL). */
   uri?: string;
+  /** See {@link SensorInfo.sensorId}; default none (NULL). */
   sensorId?: string;
+  /** See {@link SensorInfo.sensorName}; default none (NULL). */
   sensorName?: string;
 }
 
