@@ -98,75 +98,68 @@ napi_value not_of_kind(napi_env env, MetaCall& call, meta::UserHandle user, cons
           (fields.meta_type.empty() ? std::to_string(fields.meta_type_id) : "\"" + fields.meta_type + "\""));
 }
 
-napi_value read_tracker_targets(napi_env env, napi_callback_info info) {
+// The reader of one kind: user meta args[1] of the call read with `read` (a Batch member; false:
+// not of the kind, named `what` in the error), then its JS value made by `build`, which unlocks
+// the scope (after making any view: close_call must find every view to detach it).
+template <typename T, typename Build>
+napi_value read_component(napi_env env, napi_callback_info info, const char* operation, const char* what,
+    bool (meta::Batch::*read)(meta::UserHandle, T*) const, Build build) {
   CallArgs args(env, info);
-  CallScope scope(env, args, "readTrackerTargets");
+  CallScope scope(env, args, operation);
   meta::UserHandle user;
-  if (!scope || !user_at(env, args, scope.call(), "readTrackerTargets", &user)) return nullptr;
-  meta::TrackerTargetBatch targets;
-  if (!scope.batch().read_tracker_targets(user, &targets)) {
-    return not_of_kind(env, scope.call(), user,
-        "a tracker target list (NVDS_TRACKER_PAST_FRAME_META, _TERMINATED_LIST_META, _SHADOW_LIST_META)",
-        "readTrackerTargets");
-  }
-  scope.unlock();
-  return ObjectBuilder(env)
-      .set("streams", array_of(env, targets.streams, [env](const auto& s) { return stream_value(env, s); }))
-      .value();
+  if (!scope || !user_at(env, args, scope.call(), operation, &user)) return nullptr;
+  T value;
+  if (!(scope.batch().*read)(user, &value)) return not_of_kind(env, scope.call(), user, what, operation);
+  return build(scope, value);
+}
+
+napi_value read_tracker_targets(napi_env env, napi_callback_info info) {
+  return read_component(env, info, "readTrackerTargets",
+      "a tracker target list (NVDS_TRACKER_PAST_FRAME_META, _TERMINATED_LIST_META, _SHADOW_LIST_META)",
+      &meta::Batch::read_tracker_targets, [env](CallScope& scope, const meta::TrackerTargetBatch& targets) {
+        scope.unlock();
+        return ObjectBuilder(env)
+            .set("streams", array_of(env, targets.streams, [env](const auto& s) { return stream_value(env, s); }))
+            .value();
+      });
 }
 
 napi_value read_reid(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "readReid");
-  meta::UserHandle user;
-  if (!scope || !user_at(env, args, scope.call(), "readReid", &user)) return nullptr;
-  meta::ReidTensor reid;
-  if (!scope.batch().read_reid(user, &reid)) {
-    return not_of_kind(env, scope.call(), user, "a re-ID meta (NVDS_TRACKER_BATCH_REID_META, NVDS_TRACKER_OBJ_REID_META)",
-        "readReid");
-  }
-  // Made under the lock: close_call must find every view to detach it.
-  napi_value host = make_null(env);
-  if (reid.host != nullptr &&
-      (host = host_view(env, scope.call(), reid.host,
-           static_cast<size_t>(reid.feature_size) * reid.num_vectors * sizeof(float))) == nullptr) {
-    return nullptr;
-  }
-  scope.unlock();
-  return ObjectBuilder(env)
-      .number("featureSize", reid.feature_size).number("numVectors", reid.num_vectors).set("host", host)
-      .set("devicePointer", pointer_value(env, reid.device))
-      .value();
+  return read_component(env, info, "readReid", "a re-ID meta (NVDS_TRACKER_BATCH_REID_META, NVDS_TRACKER_OBJ_REID_META)",
+      &meta::Batch::read_reid, [env](CallScope& scope, const meta::ReidTensor& reid) -> napi_value {
+        napi_value host = make_null(env);
+        if (reid.host != nullptr &&
+            (host = host_view(env, scope.call(), reid.host,
+                 static_cast<size_t>(reid.feature_size) * reid.num_vectors * sizeof(float))) == nullptr) {
+          return nullptr;
+        }
+        scope.unlock();
+        return ObjectBuilder(env)
+            .number("featureSize", reid.feature_size).number("numVectors", reid.num_vectors).set("host", host)
+            .set("devicePointer", pointer_value(env, reid.device))
+            .value();
+      });
 }
 
 napi_value read_preprocess_batch(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "readPreprocessBatch");
-  meta::UserHandle user;
-  if (!scope || !user_at(env, args, scope.call(), "readPreprocessBatch", &user)) return nullptr;
-  meta::PreprocessBatch batch;
-  if (!scope.batch().read_preprocess_batch(user, &batch)) {
-    return not_of_kind(env, scope.call(), user, "a preprocess batch meta (NVDS_PREPROCESS_BATCH_META)",
-        "readPreprocessBatch");
-  }
-  scope.unlock();
-  return ObjectBuilder(env)
-      .set("targetUniqueIds", array_of(env, batch.target_unique_ids,
-          [env](uint64_t id) { return make_number(env, static_cast<double>(id)); }))
-      .set("tensor", batch.has_tensor ? preprocess_tensor_value(env, batch.tensor) : make_null(env))
-      .set("rois", array_of(env, batch.rois, [env](const auto& roi) { return roi_value(env, roi); }))
-      .value();
+  return read_component(env, info, "readPreprocessBatch", "a preprocess batch meta (NVDS_PREPROCESS_BATCH_META)",
+      &meta::Batch::read_preprocess_batch, [env](CallScope& scope, const meta::PreprocessBatch& batch) {
+        scope.unlock();
+        return ObjectBuilder(env)
+            .set("targetUniqueIds", array_of(env, batch.target_unique_ids,
+                [env](uint64_t id) { return make_number(env, static_cast<double>(id)); }))
+            .set("tensor", batch.has_tensor ? preprocess_tensor_value(env, batch.tensor) : make_null(env))
+            .set("rois", array_of(env, batch.rois, [env](const auto& roi) { return roi_value(env, roi); }))
+            .value();
+      });
 }
 
 napi_value read_roi(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "readRoi");
-  meta::UserHandle user;
-  if (!scope || !user_at(env, args, scope.call(), "readRoi", &user)) return nullptr;
-  meta::RoiMeta roi;
-  if (!scope.batch().read_roi(user, &roi)) return not_of_kind(env, scope.call(), user, "an ROI meta (NVDS_ROI_META)", "readRoi");
-  scope.unlock();
-  return roi_value(env, roi);
+  return read_component(env, info, "readRoi", "an ROI meta (NVDS_ROI_META)", &meta::Batch::read_roi,
+      [env](CallScope& scope, const meta::RoiMeta& roi) {
+        scope.unlock();
+        return roi_value(env, roi);
+      });
 }
 
 napi_value read_sensor_info(napi_env env, napi_callback_info info) {

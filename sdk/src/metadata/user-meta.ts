@@ -279,7 +279,6 @@ export class UserMeta {
    * ```
    */
   asTrackerTargets(): TrackerTargetList | undefined {
-    this.#check("asTrackerTargets()", "calling");
     return this.#read("asTrackerTargets");
   }
 
@@ -293,7 +292,6 @@ export class UserMeta {
    * ```
    */
   asReid(): ReidMeta | undefined {
-    this.#check("asReid()", "calling");
     return this.#read("asReid");
   }
 
@@ -307,7 +305,6 @@ export class UserMeta {
    * ```
    */
   asPreprocessBatch(): PreprocessBatchMeta | undefined {
-    this.#check("asPreprocessBatch()", "calling");
     return this.#read("asPreprocessBatch");
   }
 
@@ -321,11 +318,11 @@ export class UserMeta {
    * ```
    */
   asRoi(): RoiMeta | undefined {
-    this.#check("asRoi()", "calling");
     return this.#read("asRoi");
   }
 
   #read<K extends keyof ComponentReads>(reader: K): ComponentReads[K] {
+    this.#check(`${reader}()`, "calling");
     if (this.#component === undefined) {
       const scope = this.#scope;
       this.#component = readComponent(scope.meta, scope.callId, this.#index, this.#kind);
