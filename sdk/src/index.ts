@@ -37,6 +37,10 @@ export { ClassifierMeta, type ClassifierMetaJSON } from "./metadata/classifier-m
 export { LabelInfo, type LabelInfoJSON } from "./metadata/label-info.js";
 export { DisplayMeta, type DisplayMetaJSON } from "./metadata/display-meta.js";
 export { UserMeta, type UserMetaJSON, type UserMetaKind } from "./metadata/user-meta.js";
+export type { ComponentMetaKind } from "./metadata/component-user-meta.js";
+export type { TrackerState, TrackerTargetFrame, TrackerTarget, TrackerStream, TrackerTargetList, ReidMeta } from "./metadata/tracker-meta.js";
+export type { PreprocessBatchMeta, PreprocessTensorMeta, PreprocessDataType, RoiMeta } from "./metadata/preprocess-meta.js";
+export type { SensorInfo } from "./metadata/sensor-info.js";
 export {
   type EventMsgMeta,
   type EventMsgInit,

@@ -5,6 +5,7 @@
 #include "binding/meta_functions.h"
 
 #include "binding/event_msg_binding.h"
+#include "binding/component_meta_functions.h"
 #include "binding/meta_call.h"
 #include "binding/typed_user_meta.h"
 
@@ -762,8 +763,8 @@ constexpr Export kExports[] = {
 
 napi_value make_meta_object(napi_env env) {
   ObjectBuilder meta_object(env);
-  meta_object.number("layoutVersion", L::kMetaLayoutVersion).functions(kExports)
-      .functions(kAnalyticsMetaExports).functions(kSegmentationMetaExports);
+  add_component_meta_functions(meta_object.number("layoutVersion", L::kMetaLayoutVersion).functions(kExports)
+      .functions(kAnalyticsMetaExports).functions(kSegmentationMetaExports));
   return meta_object.value();
 }
 

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "binding/component_meta_harness.h"
 #include "binding/js_values.h"
 #include "binding/meta_binding.h"
 #include "binding/meta_binding_internal.h"
@@ -559,6 +560,8 @@ constexpr metabind::Export kHarnessExports[] = {
     {"openCall", open_call},
     {"closeCall", close_call},
     {"addTensorOutput", add_tensor_output},
+    {"addComponentMeta", metabind::harness_add_component_meta},
+    {"setSensorInfo", metabind::harness_set_sensor_info},
     {"writeObjectAsUpstream", write_object_as_upstream},
     {"releaseBuffer", release_buffer},
     {"setVideo", set_video},

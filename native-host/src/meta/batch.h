@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "meta/component_meta.h"
 #include "meta/model.h"
 
 namespace dsnode::meta {
@@ -161,6 +162,16 @@ class Batch {
       UserHandle *created) = 0;
   virtual Status add_analytics_object(UserMetaLevel level, void *owner, const AnalyticsObjectInfo &value,
       UserHandle *created) = 0;
+
+  // NVIDIA components' metas, read-only (component_meta.h); false when `user` is not one of
+  // that kind: nvtracker's past-frame, terminated and shadow lists; its re-ID embeddings (batch
+  // or object); nvdspreprocess's batch meta; an NvDsRoiMeta.
+  virtual bool read_tracker_targets(UserHandle user, TrackerTargetBatch *out) const = 0;
+  virtual bool read_reid(UserHandle user, ReidTensor *out) const = 0;
+  virtual bool read_preprocess_batch(UserHandle user, PreprocessBatch *out) const = 0;
+  virtual bool read_roi(UserHandle user, RoiMeta *out) const = 0;
+  // The frame's NvDsSensorInfo_meta.
+  virtual void read_sensor_info(FrameHandle frame, SensorInfo *out) const = 0;
 
   // Ends the transform call: metas acquired through this Batch and never added go back to
   // their pool. Handles are invalid afterwards.

@@ -14,6 +14,7 @@
 #include "meta/deepstream_library.h"
 #include "meta/deepstream_tensor_output.h"
 #include "meta/deepstream_user_payload.h"
+#include "meta/component_meta_deepstream.h"
 #include "meta/deepstream_typed_metas.h"
 #include "meta/event_msg_deepstream.h"
 #include "meta/meta_list.h"
@@ -540,6 +541,18 @@ class DeepStreamBatch final : public Batch {
       return false;
     read_event_msg_meta(*static_cast<const NvDsEventMsgMeta *>(user->user_meta_data), out);
     return true;
+  }
+
+  bool read_tracker_targets(UserHandle handle, TrackerTargetBatch *out) const override {
+    return read_deepstream_tracker_targets(*as<NvDsUserMeta>(handle), out);
+  }
+  bool read_reid(UserHandle handle, ReidTensor *out) const override { return read_deepstream_reid(*as<NvDsUserMeta>(handle), out); }
+  bool read_preprocess_batch(UserHandle handle, PreprocessBatch *out) const override {
+    return read_deepstream_preprocess_batch(*as<NvDsUserMeta>(handle), out);
+  }
+  bool read_roi(UserHandle handle, RoiMeta *out) const override { return read_deepstream_roi(*as<NvDsUserMeta>(handle), out); }
+  void read_sensor_info(FrameHandle handle, SensorInfo *out) const override {
+    read_deepstream_sensor_info(*as<NvDsFrameMeta>(handle), out);
   }
 
   // --- NVIDIA's typed user metas (deepstream_typed_metas.cpp)

@@ -3,6 +3,8 @@
 // copied member by member from the one list of members (DSNODE_ANALYTICS_*_MEMBERS).
 #include "meta/deepstream_typed_metas.h"
 
+#include "meta/component_meta.h"
+
 #include <gst/gst.h>
 
 #include <atomic>
@@ -131,7 +133,7 @@ PayloadKind kind_of_nvidia_meta(const NvDsUserMeta *user) {
     case kMetaTypeAnalyticsFrame: return PayloadKind::kAnalyticsFrame;
     case kMetaTypeAnalyticsObject: return PayloadKind::kAnalyticsObject;
 #endif
-    default: return PayloadKind::kForeign;
+    default: return component_payload_kind(user->base_meta.meta_type);  // kForeign when none
   }
 }
 

@@ -205,6 +205,14 @@ enum class PayloadKind : uint8_t {
   kAnalyticsFrame = 5,   // nvdsanalytics' NvDsAnalyticsFrameMeta (meta/analytics_meta.h; read-only)
   kAnalyticsObject = 6,  // nvdsanalytics' NvDsAnalyticsObjInfo (meta/analytics_meta.h; read-only)
   kSegmentation = 7,     // nvinfer's NvDsInferSegmentationMeta (meta/segmentation_meta.h)
+  // NVIDIA components' metas read typed (meta/component_meta.h; read-only)
+  kTrackerPastFrame = 8,       // NVDS_TRACKER_PAST_FRAME_META
+  kTrackerBatchReid = 9,       // NVDS_TRACKER_BATCH_REID_META
+  kTrackerObjectReid = 10,      // NVDS_TRACKER_OBJ_REID_META
+  kTrackerTerminatedList = 11,  // NVDS_TRACKER_TERMINATED_LIST_META
+  kTrackerShadowList = 12,      // NVDS_TRACKER_SHADOW_LIST_META
+  kPreprocessBatch = 13,        // NVDS_PREPROCESS_BATCH_META
+  kRoi = 14,                   // NVDS_ROI_META
 };
 
 struct UserMetaFields {

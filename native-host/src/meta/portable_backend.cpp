@@ -307,7 +307,7 @@ Status PortableBackend::add_user_meta(UserMetaLevel level, void *owner, UserHand
   auto *user = as<PortableUserMeta>(user_handle);
   if (user->state != MetaState::kAcquired)
     return not_acquired("UserMeta", "addUserMeta", user->state);
-  if (user->fields.meta_type.empty() && user->fields.kind != PayloadKind::kTensorOutput)
+  if (user->fields.meta_type.empty() && (user->fields.kind == PayloadKind::kBytes || user->fields.kind == PayloadKind::kJson))
     return Status::State("Expected a UserMeta with a type (ORG.COMPONENT.DESCRIPTION) for addUserMeta "
         "but received one never written");
   user->state = MetaState::kAdded;

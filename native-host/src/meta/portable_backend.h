@@ -71,11 +71,22 @@ class PortableBackend final : public Batch {
       UserHandle *created) override;
   Status add_analytics_object(UserMetaLevel level, void *owner, const AnalyticsObjectInfo &value,
       UserHandle *created) override;
+  bool read_tracker_targets(UserHandle user, TrackerTargetBatch *out) const override;
+  bool read_reid(UserHandle user, ReidTensor *out) const override;
+  bool read_preprocess_batch(UserHandle user, PreprocessBatch *out) const override;
+  bool read_roi(UserHandle user, RoiMeta *out) const override;
+  void read_sensor_info(FrameHandle frame, SensorInfo *out) const override;
 
   // Portable only (testing harness): attaches nvinfer-shaped output tensors, as nvinfer with
   // output-tensor-meta=1 would. `bytes[i]` holds layer i's host data.
   Status add_tensor_output(UserMetaLevel level, void *owner, const TensorOutput &output,
       std::vector<std::vector<uint8_t>> bytes, UserHandle *created = nullptr);
+  // Portable only (testing harness; component_meta_portable.cpp): attaches a component meta as
+  // its NVIDIA writer would (nvtracker, nvdspreprocess, nvinfer's ROI meta), and the frame's
+  // sensor information as the source bin does.
+  Status add_component_meta(UserMetaLevel level, void *owner, std::shared_ptr<const ComponentMeta> meta,
+      UserHandle *created = nullptr);
+  void write_sensor_info(FrameHandle frame, const SensorInfo &info);
 
   void end_call() override;
 

@@ -76,6 +76,7 @@ PortableUserMeta *copy_user(PortableBatchMeta &to, const PortableUserMeta &from)
   user->tensor_output = from.tensor_output;
   user->event_msg = from.event_msg;
   user->typed = from.typed;
+  user->component = from.component;
   user->state = MetaState::kAdded;
   return user;
 }
@@ -101,6 +102,7 @@ std::unique_ptr<PortableBatchMeta> PortableBatchMeta::deep_copy() const {
     FrameFields fields = frame->fields;
     fields.pipeline_width = fields.pipeline_height = 0;
     PortableFrame *new_frame = copy->add_frame(fields);
+    new_frame->sensor_info = frame->sensor_info;  // nvds_copy_frame_meta duplicates the strings
     new_frame->obj_meta_list.reserve(frame->obj_meta_list.size());
     copied.clear();
     for (auto o = frame->obj_meta_list.rbegin(); o != frame->obj_meta_list.rend(); ++o) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "meta/event_msg.h"
+#include "meta/component_meta.h"
 #include "meta/model.h"
 #include "meta/pool.h"
 
@@ -34,7 +35,8 @@ struct PortableUserMeta {
   // NVIDIA's typed metas (portable_typed_metas.cpp), by fields.kind: AnalyticsFrameMeta,
   // AnalyticsObjectInfo or Segmentation; immutable, so buffer copies share it.
   std::shared_ptr<const void> typed;
-  void reset() { fields = UserMetaFields(); tensor_output.reset(); event_msg.reset(); typed.reset(); }
+  std::shared_ptr<const ComponentMeta> component;  // a component kind's (component_meta.h)
+  void reset() { fields = UserMetaFields(); tensor_output.reset(); event_msg.reset(); typed.reset(); component.reset(); }
 };
 
 struct PortableLabelInfo {
@@ -76,7 +78,11 @@ struct PortableFrame {
   std::vector<PortableObject *> obj_meta_list;
   std::vector<PortableDisplay *> display_meta_list;
   std::vector<PortableUserMeta *> frame_user_meta_list;
-  void reset() { fields = FrameFields(); obj_meta_list.clear(); display_meta_list.clear(); frame_user_meta_list.clear(); }
+  SensorInfo sensor_info;  // sensorInfo_meta
+  void reset() {
+    fields = FrameFields(); obj_meta_list.clear(); display_meta_list.clear(); frame_user_meta_list.clear();
+    sensor_info = SensorInfo();
+  }
 };
 
 class PortableBatchMeta {

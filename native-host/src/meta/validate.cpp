@@ -338,7 +338,8 @@ static const char *read_only_kind_name(PayloadKind kind) {
     case PayloadKind::kAnalyticsFrame: return "nvdsanalytics frame";
     case PayloadKind::kAnalyticsObject: return "nvdsanalytics object";
     case PayloadKind::kSegmentation: return "segmentation";
-    default: return "foreign";
+    case PayloadKind::kForeign: return "foreign";
+    default: return "component";
   }
 }
 

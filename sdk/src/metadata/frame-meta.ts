@@ -5,6 +5,7 @@ import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED } from "
 import { displayInternals, type DisplayMeta, type DisplayMetaJSON } from "./display-meta.js";
 import { objectAtRow, objectCoreOf, tensorOutputs, type ObjectMeta, type ObjectMetaJSON } from "./object-meta.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
+import { toSensorInfo, type SensorInfo } from "./sensor-info.js";
 import { defineRecordFields, recordFieldsJSON, type RecordFieldsJSON } from "./call/record-fields.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { FRAME_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
@@ -332,6 +333,20 @@ export class FrameMeta {
   get tensorItems(): readonly TensorOutputMeta[] {
     if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "tensorItems");
     return tensorOutputs(this.userMetaItems);
+  }
+
+  /**
+   * The frame's sensor information (`sensorInfo_meta`): sensor id, name and URI as the source
+   * bin (nvmultiurisrcbin) set them; a copy, safe to keep.
+   *
+   * @example
+   * ```ts
+   * const camera = frame.sensorInfo.sensorName ?? `source ${frame.sourceId}`;
+   * ```
+   */
+  get sensorInfo(): SensorInfo {
+    if (!this.#scope.alive) throw new StaleHandleError(HANDLE, "sensorInfo");
+    return toSensorInfo(this.#scope.meta.readSensorInfo(this.#scope.callId, this.#index));
   }
 
   /**

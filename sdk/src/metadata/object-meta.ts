@@ -14,6 +14,7 @@ import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED, STAGED 
 import { ObjectCore } from "./call/object-core.js";
 import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./call/object-views.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
+import type { ReidMeta } from "./tracker-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { OBJECT_LEVEL, userInternals, type UserMeta, type UserMetaJSON } from "./user-meta.js";
 import { defineRecordFields, fieldJSON, type RecordFieldsJSON } from "./call/record-fields.js";
@@ -329,6 +330,21 @@ export class ObjectMeta {
   get tensorItems(): readonly TensorOutputMeta[] {
     this.#core.check("tensorItems");
     return tensorOutputs(this.userMetaItems);
+  }
+
+  /**
+   * nvtracker's re-ID embedding of this object (`NVDS_TRACKER_OBJ_REID_META`, tracker config
+   * `outputReidTensor`); undefined when it has none.
+   *
+   * @example
+   * ```ts
+   * const embedding = obj.reid?.vector(0)?.slice(); // a copy, kept past transform()
+   * ```
+   */
+  get reid(): ReidMeta | undefined {
+    this.#core.check("reid");
+    for (const user of this.userMetaItems) if (user.kind === "tracker-object-reid") return user.asReid();
+    return undefined;
   }
 
   /** What add/removeClassifierMeta check first: a usable object, a ClassifierMeta of its call. */

@@ -7,13 +7,17 @@ import { eventMsgFromNative, eventMsgToNative, type EventMsgInit, type EventMsgM
 import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { checkSegmentation, SegmentationMeta, type SegmentationInit, type SegmentationMetaJSON } from "./segmentation-meta.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
+import { COMPONENT_KINDS, readComponent, type ComponentMetaKind, type ComponentReads } from "./component-user-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkUserMetaType, invalid } from "./call/validation.js";
+import type { PreprocessBatchMeta, RoiMeta } from "./preprocess-meta.js";
+import type { ReidMeta, TrackerTargetList } from "./tracker-meta.js";
 
 const TYPE = "UserMeta";
 // Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN,
-// PAYLOAD_EVENT_MSG, PAYLOAD_ANALYTICS_FRAME, PAYLOAD_ANALYTICS_OBJECT, PAYLOAD_SEGMENTATION).
-const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign", "event-msg", "analytics-frame", "analytics-object", "segmentation"];
+// PAYLOAD_EVENT_MSG, PAYLOAD_ANALYTICS_FRAME, PAYLOAD_ANALYTICS_OBJECT, PAYLOAD_SEGMENTATION,
+// then component-meta-binding.ts's PAYLOAD_TRACKER_PAST_FRAME .. PAYLOAD_ROI).
+const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign", "event-msg", "analytics-frame", "analytics-object", "segmentation", ...COMPONENT_KINDS];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -51,14 +55,19 @@ export const OBJECT_LEVEL: UserMetaLevel = 2;
  *   `NvDsAnalyticsObjInfo`, read with {@link UserMeta.asAnalyticsFrame} and
  *   {@link UserMeta.asAnalyticsObject};
  * - `"segmentation"`: nvinfer's `NvDsInferSegmentationMeta` (`NVDSINFER_SEGMENTATION_META`), read
- *   with {@link UserMeta.asSegmentation}, written with {@link UserMeta.setSegmentation}.
+ *   with {@link UserMeta.asSegmentation}, written with {@link UserMeta.setSegmentation};
+ * - NVIDIA components' metas, read-only ({@link ComponentMetaKind}): nvtracker's
+ *   `"tracker-past-frame"`, `"tracker-terminated-list"`, `"tracker-shadow-list"` (read with
+ *   {@link UserMeta.asTrackerTargets}), `"tracker-batch-reid"`, `"tracker-object-reid"`
+ *   ({@link UserMeta.asReid}), nvdspreprocess's `"preprocess-batch"`
+ *   ({@link UserMeta.asPreprocessBatch}) and `"roi"` ({@link UserMeta.asRoi}).
  *
  * @example
  * ```ts
  * const mine = frame.userMetaItems.filter((user) => user.kind === "json");
  * ```
  */
-export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign" | "event-msg" | "analytics-frame" | "analytics-object" | "segmentation";
+export type UserMetaKind = "bytes" | "json" | "tensor-output" | "foreign" | "event-msg" | "analytics-frame" | "analytics-object" | "segmentation" | ComponentMetaKind;
 
 /**
  * The plain values of a {@link UserMeta}, as {@link UserMeta.toJSON} returns them: `json` for
@@ -127,6 +136,7 @@ export class UserMeta {
   #eventMsg: NativeEventMsg | undefined;
   #typed: AnalyticsFrameMeta | AnalyticsObjectInfo | SegmentationMeta | undefined;
   #segmentation: NativeSegmentationInit | undefined;
+  #component: ComponentReads | undefined;
 
   /** @internal User metas come from `batch.acquireUserMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
@@ -328,6 +338,67 @@ export class UserMeta {
       this.#eventMsg = scope.meta.readEventMsg(scope.callId, this.#index);
     }
     return eventMsgFromNative(this.#eventMsg);
+  }
+
+  /**
+   * nvtracker's target list carried by a `"tracker-past-frame"`, `"tracker-terminated-list"`
+   * or `"tracker-shadow-list"` meta (batch level); undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const past = batch.userMetaItems.find((user) => user.kind === "tracker-past-frame")?.asTrackerTargets();
+   * ```
+   */
+  asTrackerTargets(): TrackerTargetList | undefined {
+    return this.#read("asTrackerTargets");
+  }
+
+  /**
+   * nvtracker's re-ID embeddings carried by a `"tracker-batch-reid"` (batch level) or
+   * `"tracker-object-reid"` (object level) meta; undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const reid = obj.userMetaItems.find((user) => user.kind === "tracker-object-reid")?.asReid();
+   * ```
+   */
+  asReid(): ReidMeta | undefined {
+    return this.#read("asReid");
+  }
+
+  /**
+   * nvdspreprocess's batch meta carried by a `"preprocess-batch"` meta (batch level);
+   * undefined for other kinds.
+   *
+   * @example
+   * ```ts
+   * const rois = batch.userMetaItems.flatMap((user) => user.asPreprocessBatch()?.rois ?? []);
+   * ```
+   */
+  asPreprocessBatch(): PreprocessBatchMeta | undefined {
+    return this.#read("asPreprocessBatch");
+  }
+
+  /**
+   * The ROI carried by a `"roi"` meta (`NVDS_ROI_META`, frame or object level); undefined for
+   * other kinds.
+   *
+   * @example
+   * ```ts
+   * const rois = frame.userMetaItems.map((user) => user.asRoi()).filter((roi) => roi !== undefined);
+   * ```
+   */
+  asRoi(): RoiMeta | undefined {
+    return this.#read("asRoi");
+  }
+
+  #read<K extends keyof ComponentReads>(reader: K): ComponentReads[K] {
+    this.#check(`${reader}()`, "calling");
+    if (this.#component === undefined) {
+      const scope = this.#scope;
+      this.#component = readComponent(scope.meta, scope.callId, this.#index, this.#kind);
+    }
+    return this.#component[reader];
   }
 
   /**

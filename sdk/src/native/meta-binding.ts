@@ -22,6 +22,7 @@
  *
  * @internal
  */
+import type { ComponentMetaBinding, ComponentMetaHarness } from "./component-meta-binding.js";
 
 import type { NativeEventMsg } from "./event-msg-binding.js";
 
@@ -154,7 +155,8 @@ export interface NativeUserMeta {
   index: number;
   metaType: string;
   metaTypeId: number;
-  kind: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+  /** PayloadKind: 0..7 here, 8..14 component-meta-binding.ts's. */
+  kind: number;
   payload: Uint8Array | null;
 }
 
@@ -246,7 +248,7 @@ export interface NativeBulkOptions {
 }
 
 /** The functions; see the file comment for the conventions. */
-export interface MetaBinding {
+export interface MetaBinding extends ComponentMetaBinding {
   /** Must equal META_LAYOUT_VERSION (sdk/src/protocol/transform-state.ts). */
   readonly layoutVersion: number;
 
@@ -317,7 +319,9 @@ export interface MetaBinding {
 }
 
 /** The standalone binding's extra functions (dsnode_standalone.node `harness`). */
-export interface StandaloneHarness {
+export interface StandaloneHarness extends ComponentMetaHarness {
+  /** The metadata backend the harness's batches use: the build's ("deepstream" on a DeepStream build). */
+  readonly backend: "portable" | "deepstream";
   /** A new GstBuffer with an empty batch meta (NvDsBatchMeta on a DeepStream build, else the portable batch) of `maxFramesInBatch`, holding `size` bytes (zeroed). */
   createBuffer(maxFramesInBatch: number, size: number): object;
   /** Copies `pixels` into the buffer's memory at `offset`. */

@@ -14,6 +14,7 @@ import type { SegmentationInit } from "../metadata/segmentation-meta.js";
 import type { NetworkInfo, TensorDataType, TensorLayer, TensorLayerData, TensorOutputMeta } from "../metadata/tensor-output-meta.js";
 import type { BoxInit, MaskParams, RectParamsInit, TextParamsInit } from "../metadata/values.js";
 import type { ElementHarness } from "./element-harness.js";
+import type { PreprocessBatchInit, RoiInit, SensorInfoInit, TrackerMetaInit } from "./component-meta-init.js";
 
 /**
  * Packed video formats a synthetic frame can have (GStreamer's names), each pixel stored in
@@ -209,6 +210,8 @@ export interface ObjectInit {
   userMeta?: UserMetaInit[];
   /** Tensor outputs on it (a secondary nvinfer's), after its `userMeta`. */
   tensorOutputs?: TensorOutputInit[];
+  /** nvtracker's re-ID embedding of it (`NVDS_TRACKER_OBJ_REID_META`; portable backend only), after its tensor outputs: see {@link ObjectMeta.reid}. */
+  reid?: Float32Array;
 }
 
 /**
@@ -268,6 +271,10 @@ export interface FrameInit {
   userMeta?: UserMetaInit[];
   /** Tensor outputs on the frame (a primary nvinfer's), after its `userMeta`. */
   tensorOutputs?: TensorOutputInit[];
+  /** The frame's sensor information (`sensorInfo_meta`; both backends): see {@link FrameMeta.sensorInfo}. */
+  sensorInfo?: SensorInfoInit;
+  /** ROI metas on the frame (`NVDS_ROI_META`, as nvinfer attaches them; portable backend only), after its tensor outputs. */
+  rois?: RoiInit[];
 }
 
 /**
@@ -297,4 +304,8 @@ export interface BatchInit {
   dts?: number;
   /** The buffer's duration (`Buffer.duration`), ns. */
   duration?: number;
+  /** nvtracker's batch metas (portable backend only), after `userMeta`. */
+  tracker?: TrackerMetaInit;
+  /** nvdspreprocess's batch metas (portable backend only), after `tracker`. */
+  preprocess?: PreprocessBatchInit[];
 }

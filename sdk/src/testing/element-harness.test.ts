@@ -526,7 +526,7 @@ describe("push: invalid batches", () => {
     [{ frames: [{ width: 2, height: 2, pixels: new Uint8Array(5) }] }, "Expected 12 bytes (2x2 RGB, 3 per pixel, rows without padding) for frames[0].pixels but received 5 bytes"],
     [{ frames: [{ format: "NV12" }] }, 'Expected one of "RGB", "BGR", "RGBA", "BGRx", "GRAY8" for frames[0].format but received "NV12"'],
     [{ frames: [{}, { width: 640 }] }, "Expected 320x240 RGB like frames[0] (the frames of one batch share its caps) for frames[1] but received 640x240 RGB"],
-    [{ frames: [{ objetcs: [] }] }, 'Expected only the members width, height, format, pixels, frameNum, sourceId, padIndex, bufPts, ntpTimestamp, sourceFrameWidth, sourceFrameHeight, surfaceType, surfaceIndex, numSurfacesPerFrame, inferDone, miscFrameInfo, objects, userMeta, tensorOutputs for frames[0] but received a member "objetcs"'],
+    [{ frames: [{ objetcs: [] }] }, 'Expected only the members width, height, format, pixels, frameNum, sourceId, padIndex, bufPts, ntpTimestamp, sourceFrameWidth, sourceFrameHeight, surfaceType, surfaceIndex, numSurfacesPerFrame, inferDone, miscFrameInfo, objects, userMeta, tensorOutputs, sensorInfo, rois for frames[0] but received a member "objetcs"'],
     [{ frames: [{ objects: [{}, { parent: 1 }] }] }, "Expected an integer from 0 to 0 for frames[0].objects[1].parent but received 1"],
     [{ frames: [{ objects: [{ confidence: 1.5 }] }] }, "frames[0].objects[0]: Expected a number from 0 to 1 (or -0.1 for none) for ObjectMeta.confidence but received 1.5"],
     [{ frames: [{ frameNum: 1.5 }] }, "frames[0]: Expected an integer from -2147483648 to 2147483647 for FrameMeta.frameNum but received 1.5"],

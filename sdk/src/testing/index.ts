@@ -44,6 +44,16 @@ export type {
   TensorLayerInit,
   VideoFormat,
 } from "./batch-init.js";
+export type {
+  TrackerMetaInit,
+  TrackerStreamInit,
+  TrackerTargetInit,
+  TrackerTargetFrameInit,
+  PreprocessBatchInit,
+  PreprocessTensorInit,
+  RoiInit,
+  SensorInfoInit,
+} from "./component-meta-init.js";
 export { ballDetectorModel, ballDetectorLabels, ballFrame, type BallDetectorModelOptions, type BallFrameOptions } from "./models/ball-detector.js";
 export { colorClassifierModel, COLOR_CLASSIFIER_LABELS, type ColorClassifierModelOptions } from "./models/color-classifier.js";
 export { launchPipeline, type LaunchOptions, type PipelineRun } from "./launch-pipeline.js";

@@ -45,6 +45,7 @@ import type {
   UserMetaInit,
   VideoFormat,
 } from "./batch-init.js";
+import { writeBatchComponents, writeFrameComponents, writeObjectReid } from "./component-meta-init.js";
 import { inCall } from "./native-call.js";
 import { BYTES_PER_PIXEL, capsOf, describeVideo, sameVideo, VIDEO_FORMATS, type VideoInfo } from "./video-format.js";
 
@@ -59,13 +60,13 @@ const BATCH_LEVEL: UserMetaLevel = 0;
 const FRAME_LEVEL: UserMetaLevel = 1;
 const OBJECT_LEVEL: UserMetaLevel = 2;
 
-const BATCH_KEYS = ["frames", "maxFramesInBatch", "userMeta", "pts", "dts", "duration"] as const;
+const BATCH_KEYS = ["frames", "maxFramesInBatch", "userMeta", "pts", "dts", "duration", "tracker", "preprocess"] as const;
 /** Frame members written through FrameMeta's setters, in this order. */
 const FRAME_FIELDS = FRAME_INIT_MEMBERS;
-const FRAME_KEYS = ["width", "height", "format", "pixels", ...FRAME_FIELDS, "objects", "userMeta", "tensorOutputs"] as const;
+const FRAME_KEYS = ["width", "height", "format", "pixels", ...FRAME_FIELDS, "objects", "userMeta", "tensorOutputs", "sensorInfo", "rois"] as const;
 /** Object members written through ObjectMeta's setters before it is added, in this order. */
 const OBJECT_FIELDS = OBJECT_MEMBERS;
-const OBJECT_KEYS = [...OBJECT_FIELDS, "parent", "classifiers", "userMeta", "tensorOutputs"] as const;
+const OBJECT_KEYS = [...OBJECT_FIELDS, "parent", "classifiers", "userMeta", "tensorOutputs", "reid"] as const;
 const CLASSIFIER_FIELDS = ["classifierType", "uniqueComponentId", "numLabels"] as const;
 const CLASSIFIER_KEYS = [...CLASSIFIER_FIELDS, "labels"] as const;
 const LABEL_FIELDS = ["numClasses", "resultLabel", "resultClassId", "labelId", "resultProb"] as const;
@@ -331,6 +332,7 @@ export function writeUpstreamMeta(addon: StandaloneBinding, buffer: object, plan
       writeFrame(addon, call.callId, batch, frames[index] as FrameMeta, frame);
     }
     addUserMetas(batch, plan.init.userMeta, "userMeta", { addon, callId: call.callId, level: BATCH_LEVEL, owner: 0, add: (user) => batch.addUserMeta(user) });
+    at("tracker/preprocess", () => writeBatchComponents(addon.harness, call.callId, plan.init.tracker, plan.init.preprocess));
   });
 }
 
@@ -349,6 +351,7 @@ function writeFrame(addon: StandaloneBinding, callId: number, batch: BatchMeta, 
     const outputPath = `${path}.tensorOutputs[${i}]`;
     at(outputPath, () => addon.harness.addTensorOutput(callId, FRAME_LEVEL, frame.batchId, nativeTensorOutput(output, plan, outputPath)));
   }
+  at(`${path}.sensorInfo/rois`, () => writeFrameComponents(addon.harness, callId, frame, init.sensorInfo, init.rois));
 }
 
 function addObject(
@@ -385,6 +388,7 @@ function addObject(
     const outputPath = `${path}.tensorOutputs[${i}]`;
     at(outputPath, () => addon.harness.addTensorOutput(callId, OBJECT_LEVEL, row, nativeTensorOutput(output, framePlan, outputPath)));
   }
+  at(`${path}.reid`, () => writeObjectReid(addon.harness, callId, row, init.reid));
   return obj;
 }
 

@@ -1,0 +1,185 @@
+import type { NativeReid, NativeTrackerTargetFrame, NativeTrackerTargets } from "../native/component-meta-binding.js";
+import type { Box } from "./values.js";
+
+/**
+ * A target's tracking state in a past frame (`TRACKER_STATE`): `EMPTY`, `ACTIVE`, `INACTIVE`
+ * (shadow tracking), `TENTATIVE`, `PROJECTED`, `QUASIACTIVE`, in lower case.
+ *
+ * @example
+ * ```ts
+ * const confirmed = (state: TrackerState) => state === "active" || state === "quasiactive";
+ * ```
+ */
+export type TrackerState = "empty" | "active" | "inactive" | "tentative" | "projected" | "quasiactive";
+
+/** @internal By TRACKER_STATE number. */
+export const TRACKER_STATES: readonly TrackerState[] = ["empty", "active", "inactive", "tentative", "projected", "quasiactive"];
+
+/**
+ * One past frame of a target (`NvDsTargetMiscDataFrame`).
+ *
+ * @example
+ * ```ts
+ * const lastSeen = target.frames.at(-1)?.frameNum;
+ * ```
+ */
+export interface TrackerTargetFrame {
+  /** Frame number (`frameNum`). */
+  readonly frameNum: number;
+  /** The box, scaled to the frame (`tBbox`). */
+  readonly bbox: Readonly<Box>;
+  /** Tracking confidence (`confidence`). */
+  readonly confidence: number;
+  /** Tracking age, frames (`age`). */
+  readonly age: number;
+  /** Tracker state (`trackerState`). */
+  readonly trackerState: TrackerState;
+  /** Visibility of the box with respect to the image border (`visibility`). */
+  readonly visibility: number;
+  /** Feet location on the world ground (`ptWorldFeet`), [x, y]. */
+  readonly worldFeet: readonly [number, number];
+}
+
+/**
+ * One target and its past frames (`NvDsTargetMiscDataObject`).
+ *
+ * @example
+ * ```ts
+ * const trail = target.frames.map((frame) => frame.bbox);
+ * ```
+ */
+export interface TrackerTarget {
+  /** Tracking id (`uniqueId`): the `objectId` its object has, read as `objectId` is (-1 for UNTRACKED_OBJECT_ID). */
+  readonly uniqueId: number;
+  /** Class id (`classId`). */
+  readonly classId: number;
+  /** Class label (`objLabel`). */
+  readonly objLabel: string;
+  /** Its frames (`list[0..numObj)`), oldest first as nvtracker lists them. */
+  readonly frames: readonly TrackerTargetFrame[];
+}
+
+/**
+ * One stream's targets (`NvDsTargetMiscDataStream`).
+ *
+ * @example
+ * ```ts
+ * const ids = stream.targets.map((target) => target.uniqueId);
+ * ```
+ */
+export interface TrackerStream {
+  /** The stream (`streamID`: the frames' `padIndex`). */
+  readonly streamId: number;
+  /** The stream id inside nvtracker (`surfaceStreamID`). */
+  readonly surfaceStreamId: bigint;
+  /** The targets (`list[0..numFilled)`). */
+  readonly targets: readonly TrackerTarget[];
+}
+
+/**
+ * A list of targets per stream that nvtracker attaches to the batch (`NvDsTargetMiscDataBatch`):
+ * the past-frame data (`NVDS_TRACKER_PAST_FRAME_META`, tracker config `enablePastFrame`), the
+ * terminated tracks (`NVDS_TRACKER_TERMINATED_LIST_META`, `outputTerminatedTracks`) or the
+ * shadow tracks (`NVDS_TRACKER_SHADOW_LIST_META`, `outputShadowTracks`). A copy: safe to keep.
+ *
+ * @example
+ * ```ts
+ * for (const user of batch.userMetaItems) {
+ *   if (user.kind !== "tracker-past-frame") continue;
+ *   for (const stream of user.asTrackerTargets()!.streams)
+ *     for (const target of stream.targets) this.backfill(stream.streamId, target.uniqueId, target.frames);
+ * }
+ * ```
+ */
+export interface TrackerTargetList {
+  /** The streams (`list[0..numFilled)`). */
+  readonly streams: readonly TrackerStream[];
+}
+
+/**
+ * Re-identification embeddings nvtracker attaches (tracker config `outputReidTensor`): the
+ * whole batch's (`NvDsReidTensorBatch`, `NVDS_TRACKER_BATCH_REID_META`, on the batch) or one
+ * object's (`NvDsObjReid`, `NVDS_TRACKER_OBJ_REID_META`, on the object; `obj.reid`).
+ *
+ * @example
+ * ```ts
+ * const embedding = obj.reid?.vector(0);
+ * if (embedding) this.gallery.set(obj.objectId, embedding.slice());
+ * ```
+ */
+export interface ReidMeta {
+  /** Floats per embedding (`featureSize`). */
+  readonly featureSize: number;
+  /** Embeddings (`numFilled` of the batch's, 1 for an object's). */
+  readonly numVectors: number;
+  /**
+   * The host copy (`ptr_host`), `featureSize × numVectors` floats, zero-copy; undefined when
+   * there is none. The memory belongs to nvtracker: the view is emptied (detached) when the
+   * transform() call ends, so copy what you keep (`data.slice()`).
+   */
+  readonly data: Float32Array | undefined;
+  /** The device copy (`ptr_dev`), 0n when none. */
+  readonly devicePointer: bigint;
+  /**
+   * Embedding `index` as a view into {@link ReidMeta.data}; undefined out of range or without
+   * host data.
+   */
+  vector(index: number): Float32Array | undefined;
+}
+
+/** @internal A guint64 object id as `ObjectMeta.objectId` reads it: -1 for UNTRACKED_OBJECT_ID. */
+export function objectIdNumber(id: bigint): number {
+  return id === 0xffff_ffff_ffff_ffffn ? -1 : Number(id);
+}
+
+/** @internal */
+export function toTrackerTargetList(native: NativeTrackerTargets): TrackerTargetList {
+  return Object.freeze({
+    streams: Object.freeze(
+      native.streams.map((stream) =>
+        Object.freeze({
+          streamId: stream.streamId,
+          surfaceStreamId: stream.surfaceStreamId,
+          targets: Object.freeze(
+            stream.targets.map((target) =>
+              Object.freeze({
+                uniqueId: objectIdNumber(target.uniqueId),
+                classId: target.classId,
+                objLabel: target.objLabel,
+                frames: Object.freeze(target.frames.map(toTargetFrame)),
+              }),
+            ),
+          ),
+        }),
+      ),
+    ),
+  });
+}
+
+function toTargetFrame(frame: NativeTrackerTargetFrame): TrackerTargetFrame {
+  return Object.freeze({
+    frameNum: frame.frameNum,
+    bbox: Object.freeze({ left: frame.left, top: frame.top, width: frame.width, height: frame.height }),
+    confidence: frame.confidence,
+    age: frame.age,
+    trackerState: TRACKER_STATES[frame.trackerState] ?? "empty",
+    visibility: frame.visibility,
+    worldFeet: Object.freeze([frame.worldFeetX, frame.worldFeetY] as [number, number]),
+  });
+}
+
+/** @internal */
+export function toReidMeta(native: NativeReid): ReidMeta {
+  const { featureSize, numVectors } = native;
+  const data = native.host === null ? undefined : new Float32Array(native.host, 0, Math.min(featureSize * numVectors, native.host.byteLength >> 2));
+  return Object.freeze({
+    featureSize,
+    numVectors,
+    data,
+    devicePointer: native.devicePointer,
+    vector(index: number): Float32Array | undefined {
+      if (data === undefined || !Number.isInteger(index) || index < 0 || index >= numVectors) return undefined;
+      return data.subarray(index * featureSize, (index + 1) * featureSize);
+    },
+  });
+}
