@@ -18,8 +18,8 @@ export const PAYLOAD_TRACKER_SHADOW_LIST = 12;
 export const PAYLOAD_PREPROCESS_BATCH = 13;
 export const PAYLOAD_ROI = 14;
 
-/** A component kind: 4..10. */
-export type ComponentPayloadKind = 4 | 5 | 6 | 7 | 8 | 9 | 10;
+/** A component kind: 8..14. */
+export type ComponentPayloadKind = 8 | 9 | 10 | 11 | 12 | 13 | 14;
 
 /** NvDsTargetMiscDataFrame (tBbox's geometry flattened, ptWorldFeet as X/Y). */
 export interface NativeTrackerTargetFrame {
