@@ -397,6 +397,23 @@ void tensor_meta_release(gpointer data, gpointer) {
 
 // --- conversions between the model and DeepStream's structs
 
+// DeepStream g_free()s display_text when it releases a meta (nvinfer g_strdup()s it); it
+// never frees font_name (nvinfer points it at a static string): we intern font names.
+char *dup_or_null(const std::string &text) { return text.empty() ? nullptr : g_strdup(text.c_str()); }
+char *intern_or_null(const std::string &text) {
+  return text.empty() ? nullptr : const_cast<char *>(g_intern_string(text.c_str()));
+}
+
+// The strings of the table's records, one overload per direction so that one generated copy
+// serves both ways: a label in its fixed array (result_label), a string DeepStream does not
+// own (classifier_type: never freed, nvinfer points it at its own string; we intern it).
+void copy_label(const char (&from)[kMaxLabelSize], char (*to)[kMaxLabelSize]) {
+  std::memcpy(*to, from, kMaxLabelSize);
+  (*to)[kMaxLabelSize - 1] = '\0';
+}
+void copy_interned(const std::string &from, const gchar **to) { *to = intern_or_null(from); }
+void copy_interned(const gchar *from, std::string *to) { *to = from != nullptr ? from : ""; }
+
 // The structs and records of the table (sdk/src/protocol/meta-fields.mjs): to_ds / from_ds
 // for ColorParams, BboxCoords and RectParams, check_supported (members older DeepStream lacks),
 // and read_ / write_ of FrameFields and ObjectFields' numeric fields.
@@ -501,14 +518,26 @@ void write_object_fields(const ObjectFields &from, NvDsObjectMeta *to) {
   copy_bbox_coords(from.detector_bbox_info, &to->detector_bbox_info.org_bbox_coords);
   copy_bbox_coords(from.tracker_bbox_info, &to->tracker_bbox_info.org_bbox_coords);
 }
+
+// NvDsLabelInfo's members to the model and back (its lists are the backend's).
+template <typename From, typename To>
+void copy_label_info_fields(const From &from, To *to) {
+  to->num_classes = from.num_classes;
+  copy_label(from.result_label, &to->result_label);
+  to->result_class_id = from.result_class_id;
+  to->label_id = from.label_id;
+  to->result_prob = from.result_prob;
+}
+
+// NvDsClassifierMeta's members to the model and back (its lists are the backend's).
+template <typename From, typename To>
+void copy_classifier_fields(const From &from, To *to) {
+  to->num_labels = from.num_labels;
+  to->unique_component_id = from.unique_component_id;
+  copy_interned(from.classifier_type, &to->classifier_type);
+}
 // end generated: deepstream copies
 
-// DeepStream g_free()s display_text when it releases a meta (nvinfer g_strdup()s it); it
-// never frees font_name (nvinfer points it at a static string): we intern font names.
-char *dup_or_null(const std::string &text) { return text.empty() ? nullptr : g_strdup(text.c_str()); }
-char *intern_or_null(const std::string &text) {
-  return text.empty() ? nullptr : const_cast<char *>(g_intern_string(text.c_str()));
-}
 
 void to_ds(const TextParams &t, NvOSD_TextParams *d) {
   g_free(d->display_text);
@@ -816,10 +845,7 @@ class DeepStreamBackend final : public Batch {
   }
 
   void read_classifier(ClassifierHandle handle, ClassifierFields *out) const override {
-    const auto *c = as<NvDsClassifierMeta>(handle);
-    out->num_labels = c->num_labels;
-    out->unique_component_id = c->unique_component_id;
-    out->classifier_type = c->classifier_type != nullptr ? c->classifier_type : "";
+    copy_classifier_fields(*as<NvDsClassifierMeta>(handle), out);
   }
 
   Status write_classifier(ClassifierHandle handle, const ClassifierFields &fields) override {
@@ -827,11 +853,7 @@ class DeepStreamBackend final : public Batch {
     Status status = validate_classifier(fields);
     if (!status.ok())
       return status;
-    auto *c = as<NvDsClassifierMeta>(handle);
-    c->num_labels = fields.num_labels;
-    c->unique_component_id = fields.unique_component_id;
-    // DeepStream never frees classifier_type (nvinfer points it at its own string).
-    c->classifier_type = intern_or_null(fields.classifier_type);
+    copy_classifier_fields(fields, as<NvDsClassifierMeta>(handle));
     return Status::Ok();
   }
 
@@ -876,14 +898,9 @@ class DeepStreamBackend final : public Batch {
 
   void read_label_info(LabelInfoHandle handle, LabelInfoFields *out) const override {
     const auto *l = as<NvDsLabelInfo>(handle);
-    out->num_classes = l->num_classes;
-    std::memcpy(out->result_label, l->result_label, kMaxLabelSize);
-    out->result_label[kMaxLabelSize - 1] = '\0';
+    copy_label_info_fields(*l, out);
     // nvinfer keeps a label of MAX_LABEL_SIZE bytes or more here, whole.
     out->long_label = l->pResult_label != nullptr ? l->pResult_label : "";
-    out->result_class_id = l->result_class_id;
-    out->label_id = l->label_id;
-    out->result_prob = l->result_prob;
   }
 
   Status write_label_info(LabelInfoHandle handle, const LabelInfoFields &fields) override {
@@ -892,14 +909,10 @@ class DeepStreamBackend final : public Batch {
     if (!status.ok())
       return status;
     auto *l = as<NvDsLabelInfo>(handle);
-    l->num_classes = fields.num_classes;
-    std::memcpy(l->result_label, fields.result_label, kMaxLabelSize);
+    copy_label_info_fields(fields, l);
     // DeepStream owns it (g_free when the label goes back to its pool, g_strdup when copied).
     g_free(l->pResult_label);
     l->pResult_label = fields.long_label.empty() ? nullptr : g_strdup(fields.long_label.c_str());
-    l->result_class_id = fields.result_class_id;
-    l->label_id = fields.label_id;
-    l->result_prob = fields.result_prob;
     return Status::Ok();
   }
 
