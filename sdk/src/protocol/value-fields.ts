@@ -39,6 +39,22 @@ export const CLASSIFIER_FIELDS: readonly ValueField[] = [
   { name: "classifierType", kind: "label" },
 ];
 
+/** NvOSD_ColorParams's members, with their offsets in a row. */
+export const COLOR_PARAMS_FIELDS: readonly ValueField[] = [
+  { name: "red", kind: "unit", offset: 0 },
+  { name: "green", kind: "unit", offset: 1 },
+  { name: "blue", kind: "unit", offset: 2 },
+  { name: "alpha", kind: "unit", offset: 3 },
+];
+
+/** NvBbox_Coords's members, with their offsets in a row. */
+export const BBOX_COORDS_FIELDS: readonly ValueField[] = [
+  { name: "left", kind: "float", offset: 0 },
+  { name: "top", kind: "float", offset: 1 },
+  { name: "width", kind: "floatSize", offset: 2 },
+  { name: "height", kind: "floatSize", offset: 3 },
+];
+
 /** NvOSD_RectParams's members (its box's first), with their offsets in an object row's rectParams. */
 export const RECT_PARAMS_FIELDS: readonly ValueField[] = [
   { name: "left", kind: "float", offset: 0 },

@@ -1,18 +1,18 @@
 /**
  * Live views over one object's members: `obj.rectParams.left = 5`, `obj.rectParams.borderColor.red
  * = 1`, `obj.textParams.font.size = 12` write the object, after the same checks as the
- * object's own setters. Row members read and write the call's object table; text members the
- * object's JS-side text params. Each view is made once per object, on first use. Member names
- * for messages are built once per module, never per access.
+ * object's own setters. Row members (rectParams, the boxes) read and write the call's object
+ * table through views made from the table's descriptors (value-fields.ts); text members the
+ * object's JS-side text params. Each view is made once per object, on first use.
  *
  * @internal
  */
 import type { NativeColor } from "../../native/meta-binding.js";
 import { OBJ_RECT_PARAMS } from "../../protocol/transform-state.js";
-import { RECT_PARAMS_FIELDS } from "../../protocol/value-fields.js";
+import { BBOX_COORDS_FIELDS, RECT_PARAMS_FIELDS } from "../../protocol/value-fields.js";
 import { OBJECT, type ObjectCore } from "./object-core.js";
-import { checkBoolean, checkCString, checkFloat, checkFloatSize, checkObject, checkUint32, checkUnit } from "./validation.js";
-import { assignRowFields, defineRowFields, rowFieldsJSON, type RowView } from "./value-fields.js";
+import { checkBoolean, checkCString, checkObject, checkUint32, checkUnit } from "./validation.js";
+import { defineRowFields, RowStruct } from "./value-fields.js";
 import {
   mergeColor,
   plainColor,
@@ -48,19 +48,6 @@ function colorNames(path: string): ColorNames {
   return { self: name(path), red: name(`${path}.red`), green: name(`${path}.green`), blue: name(`${path}.blue`), alpha: name(`${path}.alpha`) };
 }
 
-interface BoxNames {
-  readonly self: Name;
-  readonly left: Name;
-  readonly top: Name;
-  readonly width: Name;
-  readonly height: Name;
-}
-
-/** @internal */
-export function boxNames(path: string): BoxNames {
-  return { self: name(path), left: name(`${path}.left`), top: name(`${path}.top`), width: name(`${path}.width`), height: name(`${path}.height`) };
-}
-
 const TEXT = name("textParams");
 const DISPLAY_TEXT = name("textParams.displayText");
 const X_OFFSET = name("textParams.xOffset");
@@ -74,113 +61,31 @@ const TEXT_BG_COLOR = colorNames("textParams.bgColor");
 
 // ---------------------------------------------------------------- row-backed
 
-/** A box in four consecutive doubles of the row (rect_params, detector/tracker bbox). */
-export class TableBox implements Box {
-  readonly #core: ObjectCore;
-  readonly #offset: number;
-  readonly #names: BoxNames;
-
-  constructor(core: ObjectCore, offset: number, names: BoxNames) {
-    this.#core = core;
-    this.#offset = offset;
-    this.#names = names;
-  }
-
-  get left(): number {
-    return this.#core.read(this.#offset, this.#names.left.member);
-  }
-  set left(value: number) {
-    this.#set(0, checkFloat, value, this.#names.left);
-  }
-  get top(): number {
-    return this.#core.read(this.#offset + 1, this.#names.top.member);
-  }
-  set top(value: number) {
-    this.#set(1, checkFloat, value, this.#names.top);
-  }
-  get width(): number {
-    return this.#core.read(this.#offset + 2, this.#names.width.member);
-  }
-  set width(value: number) {
-    this.#set(2, checkFloatSize, value, this.#names.width);
-  }
-  get height(): number {
-    return this.#core.read(this.#offset + 3, this.#names.height.member);
-  }
-  set height(value: number) {
-    this.#set(3, checkFloatSize, value, this.#names.height);
-  }
-
-  #set(index: number, check: (value: unknown, name: string) => number, value: number, names: Name): void {
-    const core = this.#core;
-    core.check(names.member, "writing");
-    core.scope.table[core.base + this.#offset + index] = check(value, names.qualified);
-    core.touch();
-  }
-
-  /** Checks the given members of `init` (all before writing any) and returns them by index (NaN = keep). */
-  resolve(init: unknown): [number, number, number, number] {
-    const value = checkObject(init, this.#names.self.qualified);
-    return [
-      value.left === undefined ? NaN : checkFloat(value.left, this.#names.left.qualified),
-      value.top === undefined ? NaN : checkFloat(value.top, this.#names.top.qualified),
-      value.width === undefined ? NaN : checkFloatSize(value.width, this.#names.width.qualified),
-      value.height === undefined ? NaN : checkFloatSize(value.height, this.#names.height.qualified),
-    ];
-  }
-
-  /** Writes what `resolve` returned. */
-  write(resolved: readonly [number, number, number, number]): void {
-    const table = this.#core.scope.table;
-    const at = this.#core.base + this.#offset;
-    for (let i = 0; i < 4; i++) {
-      const value = resolved[i] as number;
-      if (!Number.isNaN(value)) table[at + i] = value;
-    }
-    this.#core.touch();
-  }
-
-  /** Assigns the given members (all checked first). */
-  assign(init: unknown): void {
-    this.#core.check(this.#names.self.member, "writing");
-    this.write(this.resolve(init));
-  }
-
-  toJSON(): Box {
-    this.#core.check(this.#names.self.member);
-    const table = this.#core.scope.table;
-    const at = this.#core.base + this.#offset;
-    return { left: table[at] as number, top: table[at + 1] as number, width: table[at + 2] as number, height: table[at + 3] as number };
-  }
-}
-
-/**
- * `obj.rectParams`: one accessor per member of RECT_PARAMS_FIELDS (the table's NvOSD_RectParams)
- * over the object's row, defined below.
- */
-export class ObjectRectParams {
-  readonly #view: RowView;
-
+/** `obj.rectParams`: a live view over the object's row, one accessor per member of RECT_PARAMS_FIELDS. */
+export class ObjectRectParams extends RowStruct {
   constructor(core: ObjectCore) {
-    this.#view = { core, offset: OBJ_RECT_PARAMS, path: "rectParams", colors: new Map() };
-  }
-
-  /** `obj.rectParams = {...}`: the given members, all checked before any is written. */
-  assign(init: unknown): void {
-    assignRowFields(this.#view, RECT_PARAMS_FIELDS, init);
-  }
-
-  /** A plain copy. */
-  toJSON(): RectParams {
-    return rowFieldsJSON(this.#view, RECT_PARAMS_FIELDS) as unknown as RectParams;
+    super(core, OBJ_RECT_PARAMS, "rectParams", RECT_PARAMS_FIELDS);
   }
 
   static {
-    defineRowFields(ObjectRectParams, RECT_PARAMS_FIELDS, (rect) => rect.#view);
+    defineRowFields(ObjectRectParams, RECT_PARAMS_FIELDS);
   }
 }
 // The members defineRowFields gives it.
 export interface ObjectRectParams extends RectParams {}
+
+/** `obj.detectorBboxInfo`, `obj.trackerBboxInfo`: a live view over a box in the object's row. */
+export class ObjectBox extends RowStruct {
+  constructor(core: ObjectCore, offset: number, path: string) {
+    super(core, offset, path, BBOX_COORDS_FIELDS);
+  }
+
+  static {
+    defineRowFields(ObjectBox, BBOX_COORDS_FIELDS);
+  }
+}
+// The members defineRowFields gives it.
+export interface ObjectBox extends Box {}
 
 // ---------------------------------------------------------------- text (JS-side)
 

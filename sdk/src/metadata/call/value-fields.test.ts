@@ -85,108 +85,122 @@ function inObjectCall(body: (batch: BatchMeta, callId: number, row: number, meta
   }
 }
 
-const nativeLabel = (values: Values) => ({ numClasses: 0, resultLabel: "", resultClassId: 0, labelId: 0, resultProb: 0, ...values });
+/** A native value with every member of `fields` valid, and the given ones. */
+const nativeValue = (fields: readonly ValueField[], values: Values): Values => ({
+  ...Object.fromEntries(fields.map((member) => [member.name, ZERO[member.kind]])),
+  ...values,
+});
 const nativeClassifier = (values: Values, labels: Values[] = []) =>
-  ({ numLabels: labels.length, uniqueComponentId: 0, classifierType: "", ...values, labels: labels.map(nativeLabel) }) as unknown as NativeClassifier;
+  ({
+    ...nativeValue(CLASSIFIER_FIELDS, { numLabels: labels.length, ...values }),
+    labels: labels.map((label) => nativeValue(LABEL_INFO_FIELDS, label)),
+  }) as unknown as NativeClassifier;
 
-describe.each(members(LABEL_INFO_FIELDS))("LabelInfo.%s", (name, field) => {
-  const { value, refused, native } = CASES[field.kind];
+/** A value record: how an element writes one member, where it is read back, how upstream and native code get it. */
+interface RecordCase {
+  owner: string;
+  fields: readonly ValueField[];
+  /** The DeepStream name in native messages, and the table's rows. */
+  ds: string;
+  rows: readonly object[];
+  /** A new handle whose member `name` is `value`, added to `obj` (an object not yet in a frame). */
+  write(batch: Batch, name: string, value: unknown): void;
+  /** The written handle in runTransform's output or in a live frame. */
+  read(frame: { objectItems: readonly unknown[] } | undefined): Values;
+  /** The ObjectInit member that carries it upstream. */
+  upstream(name: string, value: unknown): Values;
+  acquire(batch: BatchMeta): Values;
+  native(name: string, value: unknown): NativeClassifier;
+}
 
-  it("keeps what an element writes, as native code stores it", async () => {
-    class Writer extends Element.define(META) {
-      transform(batch: Batch) {
-        const obj = batch.acquireObjectMeta();
-        const classifier = batch.acquireClassifierMeta();
-        const label = batch.acquireLabelInfo() as LabelInfo & Values;
-        label[name] = value;
-        classifier.addLabelInfo(label);
-        obj.addClassifierMeta(classifier);
-        batch.frameItems[0]?.addObjectMeta(obj);
-      }
-    }
-    const out = await runTransform(Writer, { frames: [{}] });
-    // runTransform gives the buffer's metadata as toJSON gives it.
-    const label = out.frameItems[0]?.objectItems[0]?.classifierItems[0]?.labelInfoItems[0] as unknown as Values;
-    expect(label[name]).toEqual(value);
-  });
+type Frame = { objectItems: readonly { classifierItems: readonly { labelInfoItems: readonly unknown[] }[] }[] };
 
-  it("reaches an element as upstream wrote it", async () => {
-    let seen: unknown;
-    class Reader extends Element.define(META) {
-      transform(batch: Batch) {
-        seen = (batch.frameItems[0]?.objectItems[0]?.classifierItems[0]?.labelInfoItems[0] as unknown as Values)[name];
-      }
-    }
-    await runTransform(Reader, { frames: [{ objects: [{ classifiers: [{ labels: [{ [name]: value }] }] }] }] });
-    expect(seen).toEqual(value);
-  });
-
-  it("refuses a value of the wrong range, naming the member, and changes nothing", () => {
-    inObjectCall((batch) => {
+const RECORDS: RecordCase[] = [
+  {
+    owner: "LabelInfo",
+    fields: LABEL_INFO_FIELDS,
+    ds: `${LABEL_INFO.ds}[0]`,
+    rows: LABEL_INFO.fields,
+    write: (batch, name, value) => {
+      const obj = batch.acquireObjectMeta();
+      const classifier = batch.acquireClassifierMeta();
       const label = batch.acquireLabelInfo() as LabelInfo & Values;
-      const before = label[name];
-      expect(() => (label[name] = refused.value)).toThrow(`Expected ${refused.what} for LabelInfo.${name} but received`);
-      expect(label[name]).toEqual(before);
-    });
-  });
-
-  it.runIf(native !== undefined)("is refused by native code, which names the DeepStream field", () => {
-    inObjectCall((_batch, callId, row, meta) => {
-      const bad = native as NonNullable<KindCase["native"]>;
-      const where = nativeName(`${LABEL_INFO.ds}[0]`, LABEL_INFO.fields, name, bad.suffix);
-      expect(() => meta.addClassifier(callId, row, nativeClassifier({}, [{ [name]: bad.value }]))).toThrow(`Expected ${bad.what} for ${where} but received`);
-    });
-  });
-});
-
-describe.each(members(CLASSIFIER_FIELDS))("ClassifierMeta.%s", (name, field) => {
-  const { value, refused, native } = CASES[field.kind];
-
-  it("keeps what an element writes, as native code stores it", async () => {
-    class Writer extends Element.define(META) {
-      transform(batch: Batch) {
-        const obj = batch.acquireObjectMeta();
-        const classifier = batch.acquireClassifierMeta() as ClassifierMeta & Values;
-        classifier[name] = value;
-        obj.addClassifierMeta(classifier);
-        batch.frameItems[0]?.addObjectMeta(obj);
-      }
-    }
-    const out = await runTransform(Writer, { frames: [{}] });
-    const classifier = out.frameItems[0]?.objectItems[0]?.classifierItems[0] as unknown as Values;
-    expect(classifier[name]).toEqual(value);
-  });
-
-  it("reaches an element as upstream wrote it", async () => {
-    let seen: unknown;
-    class Reader extends Element.define(META) {
-      transform(batch: Batch) {
-        seen = (batch.frameItems[0]?.objectItems[0]?.classifierItems[0] as unknown as Values)[name];
-      }
-    }
-    await runTransform(Reader, { frames: [{ objects: [{ classifiers: [{ [name]: value }] }] }] });
-    expect(seen).toEqual(value);
-  });
-
-  it("refuses a value of the wrong range, naming the member, and changes nothing", () => {
-    inObjectCall((batch) => {
+      label[name] = value;
+      classifier.addLabelInfo(label);
+      obj.addClassifierMeta(classifier);
+      batch.frameItems[0]?.addObjectMeta(obj);
+    },
+    read: (frame) => (frame as Frame | undefined)?.objectItems[0]?.classifierItems[0]?.labelInfoItems[0] as Values,
+    upstream: (name, value) => ({ classifiers: [{ labels: [{ [name]: value }] }] }),
+    acquire: (batch) => batch.acquireLabelInfo() as LabelInfo & Values,
+    native: (name, value) => nativeClassifier({}, [{ [name]: value }]),
+  },
+  {
+    owner: "ClassifierMeta",
+    fields: CLASSIFIER_FIELDS,
+    ds: CLASSIFIER.ds,
+    rows: CLASSIFIER.fields,
+    write: (batch, name, value) => {
+      const obj = batch.acquireObjectMeta();
       const classifier = batch.acquireClassifierMeta() as ClassifierMeta & Values;
-      const before = classifier[name];
-      expect(() => (classifier[name] = refused.value)).toThrow(`Expected ${refused.what} for ClassifierMeta.${name} but received`);
-      expect(classifier[name]).toEqual(before);
-    });
-  });
+      classifier[name] = value;
+      obj.addClassifierMeta(classifier);
+      batch.frameItems[0]?.addObjectMeta(obj);
+    },
+    read: (frame) => (frame as Frame | undefined)?.objectItems[0]?.classifierItems[0] as unknown as Values,
+    upstream: (name, value) => ({ classifiers: [{ [name]: value }] }),
+    acquire: (batch) => batch.acquireClassifierMeta() as ClassifierMeta & Values,
+    native: (name, value) => nativeClassifier({ [name]: value }),
+  },
+];
 
-  it.runIf(native !== undefined)("is refused by native code, which names the DeepStream field", () => {
-    inObjectCall((_batch, callId, row, meta) => {
-      const bad = native as NonNullable<KindCase["native"]>;
-      const where = nativeName(CLASSIFIER.ds, CLASSIFIER.fields, name, bad.suffix);
-      expect(() => meta.addClassifier(callId, row, nativeClassifier({ [name]: bad.value }))).toThrow(`Expected ${bad.what} for ${where} but received`);
-    });
-  });
-});
+describe.each(RECORDS.flatMap((record) => members(record.fields).map(([name, field]) => [`${record.owner}.${name}`, record, name, field] as const)))(
+  "%s",
+  (_title, record, name, field) => {
+    const { value, refused, native } = CASES[field.kind];
 
-const RECT_MEMBERS = [...STRUCTS.RectParams.members, ...STRUCTS.BboxCoords.members];
+    it("keeps what an element writes, as native code stores it", async () => {
+      class Writer extends Element.define(META) {
+        transform(batch: Batch) {
+          record.write(batch, name, value);
+        }
+      }
+      // runTransform gives the buffer's metadata as toJSON gives it.
+      const out = await runTransform(Writer, { frames: [{}] });
+      expect(record.read(out.frameItems[0])[name]).toEqual(value);
+    });
+
+    it("reaches an element as upstream wrote it", async () => {
+      let seen: unknown;
+      class Reader extends Element.define(META) {
+        transform(batch: Batch) {
+          seen = record.read(batch.frameItems[0] as unknown as Frame)[name];
+        }
+      }
+      await runTransform(Reader, { frames: [{ objects: [record.upstream(name, value)] }] });
+      expect(seen).toEqual(value);
+    });
+
+    it("refuses a value of the wrong range, naming the member, and changes nothing", () => {
+      inObjectCall((batch) => {
+        const handle = record.acquire(batch);
+        const before = handle[name];
+        expect(() => (handle[name] = refused.value)).toThrow(`Expected ${refused.what} for ${record.owner}.${name} but received`);
+        expect(handle[name]).toEqual(before);
+      });
+    });
+
+    it.runIf(native !== undefined)("is refused by native code, which names the DeepStream field", () => {
+      inObjectCall((_batch, callId, row, meta) => {
+        const bad = native as NonNullable<KindCase["native"]>;
+        const where = nativeName(record.ds, record.rows, name, bad.suffix);
+        expect(() => meta.addClassifier(callId, row, record.native(name, bad.value))).toThrow(`Expected ${bad.what} for ${where} but received`);
+      });
+    });
+  },
+);
+
+const RECT_MEMBERS = [...(STRUCTS.RectParams?.members ?? []), ...(STRUCTS.BboxCoords?.members ?? [])];
 
 describe.each(RECT_PARAMS_FIELDS.map((field) => [field.name, field] as const))("RectParams.%s", (name, field) => {
   const { value, refused, native } = CASES[field.kind];
@@ -235,9 +249,8 @@ describe.each(RECT_PARAMS_FIELDS.map((field) => [field.name, field] as const))("
   it.runIf(native !== undefined)("is refused by native code in a display meta, which names the DeepStream field", () => {
     inObjectCall((_batch, callId, _row, meta) => {
       const bad = native as NonNullable<KindCase["native"]>;
-      const rect = Object.fromEntries(RECT_PARAMS_FIELDS.map((member) => [member.name, ZERO[member.kind]]));
       const content = {
-        rects: [{ ...rect, [name]: bad.value }],
+        rects: [nativeValue(RECT_PARAMS_FIELDS, { [name]: bad.value })],
         texts: [],
         lines: [],
         arrows: [],

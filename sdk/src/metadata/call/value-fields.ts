@@ -8,7 +8,7 @@
  *
  * @internal
  */
-import type { ValueField, ValueKind } from "../../protocol/value-fields.js";
+import { COLOR_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
 import type { ObjectCore } from "./object-core.js";
 import {
   checkBoolean,
@@ -21,7 +21,7 @@ import {
   checkUint32,
   checkUnit,
 } from "./validation.js";
-import { makeColor, mergeColor, type Color } from "../values.js";
+import { makeColor, type Color } from "../values.js";
 
 type Check = (value: unknown, name: string) => unknown;
 
@@ -116,181 +116,128 @@ export function valueFromNative(fields: readonly ValueField[], native: Readonly<
 
 // ---------------------------------------------------------------- live views over an object's row
 
-/** A colour in four consecutive doubles of the row. */
-export class TableColor implements Color {
+/**
+ * A live view over one struct in an object's row (`obj.rectParams`, its `borderColor`,
+ * `obj.detectorBboxInfo`): one accessor per member, defined on each subclass's prototype by
+ * {@link defineRowFields}; a colour member is a nested view.
+ */
+export class RowStruct {
   readonly #core: ObjectCore;
   readonly #offset: number;
   readonly #path: string;
+  readonly #fields: readonly ValueField[];
+  /** The views of colour members, made on first use. */
+  readonly #colors = new Map<string, RowStruct>();
 
-  constructor(core: ObjectCore, offset: number, path: string) {
+  constructor(core: ObjectCore, offset: number, path: string, fields: readonly ValueField[]) {
     this.#core = core;
     this.#offset = offset;
     this.#path = path;
+    this.#fields = fields;
   }
 
-  get red(): number {
-    return this.#core.read(this.#offset, `${this.#path}.red`);
-  }
-  set red(value: number) {
-    this.#set(0, value, "red");
-  }
-  get green(): number {
-    return this.#core.read(this.#offset + 1, `${this.#path}.green`);
-  }
-  set green(value: number) {
-    this.#set(1, value, "green");
-  }
-  get blue(): number {
-    return this.#core.read(this.#offset + 2, `${this.#path}.blue`);
-  }
-  set blue(value: number) {
-    this.#set(2, value, "blue");
-  }
-  get alpha(): number {
-    return this.#core.read(this.#offset + 3, `${this.#path}.alpha`);
-  }
-  set alpha(value: number) {
-    this.#set(3, value, "alpha");
+  /** The view of a colour member. */
+  color(field: ValueField): RowStruct {
+    let color = this.#colors.get(field.name);
+    if (color === undefined) {
+      color = new RowColor(this.#core, this.#offset + (field.offset as number), `${this.#path}.${field.name}`);
+      this.#colors.set(field.name, color);
+    }
+    return color;
   }
 
-  #set(component: number, value: number, member: string): void {
+  /** The value of a scalar member (`member`: its name in stale messages). */
+  read(field: ValueField): unknown {
+    const value = this.#core.read(this.#offset + (field.offset as number), `${this.#path}.${field.name}`);
+    return field.kind === "flag" ? value !== 0 : value;
+  }
+
+  /** Checks `value` for a scalar member and writes it. */
+  write(field: ValueField, value: unknown): void {
     const core = this.#core;
-    const path = `${this.#path}.${member}`;
-    core.check(path, "writing");
-    core.scope.table[core.base + this.#offset + component] = checkUnit(value, `ObjectMeta.${path}`);
+    core.check(`${this.#path}.${field.name}`, "writing");
+    this.resolveMember(field, value)();
     core.touch();
   }
 
-  /** The colour `init` makes of this one (all checked first). */
-  resolve(init: unknown): Color {
-    return mergeColor(this.toJSON(), init, `ObjectMeta.${this.#path}`);
+  /** Checks a value for one member; returns what writes it. */
+  resolveMember(field: ValueField, value: unknown): () => void {
+    if (field.kind === COLOR) return this.color(field).resolve(value);
+    const core = this.#core;
+    const checked = toSlot(CHECKS[field.kind](value, `ObjectMeta.${this.#path}.${field.name}`));
+    const slot = this.#offset + (field.offset as number);
+    return () => {
+      core.scope.table[core.base + slot] = checked;
+    };
   }
 
-  /** Writes a resolved colour. */
-  write(color: Color): void {
-    const table = this.#core.scope.table;
-    const at = this.#core.base + this.#offset;
-    table[at] = color.red;
-    table[at + 1] = color.green;
-    table[at + 2] = color.blue;
-    table[at + 3] = color.alpha;
+  /** Checks the given members of `init` (all before any is written); returns what writes them. */
+  resolve(init: unknown): () => void {
+    const value = checkObject(init, `ObjectMeta.${this.#path}`);
+    const writes: (() => void)[] = [];
+    for (const field of this.#fields) if (value[field.name] !== undefined) writes.push(this.resolveMember(field, value[field.name]));
+    return () => {
+      for (const write of writes) write();
+    };
+  }
+
+  /** `obj.rectParams = {...}`: the given members, all checked before any is written. */
+  assign(init: unknown): void {
+    this.#core.check(this.#path, "writing");
+    this.resolve(init)();
     this.#core.touch();
   }
 
-  /** Assigns the given components (all checked first). */
-  assign(init: unknown): void {
-    this.#core.check(this.#path, "writing");
-    this.write(this.resolve(init));
+  /** Throws if the object may not be read, naming a member. */
+  check(member: string): void {
+    this.#core.check(`${this.#path}.${member}`);
   }
 
-  toJSON(): Color {
-    const table = this.#core.scope.table;
-    const at = this.#core.base + this.#offset;
+  /** A plain copy. */
+  toJSON(): Record<string, unknown> {
     this.#core.check(this.#path);
-    return { red: table[at] as number, green: table[at + 1] as number, blue: table[at + 2] as number, alpha: table[at + 3] as number };
+    const json: Record<string, unknown> = {};
+    for (const field of this.#fields) json[field.name] = field.kind === COLOR ? this.color(field).toJSON() : this.read(field);
+    return json;
   }
-}
-
-/** What a row view is: the object it writes, where its struct starts in the row, its path in messages. */
-export interface RowView {
-  readonly core: ObjectCore;
-  readonly offset: number;
-  readonly path: string;
-  /** Colour views, made on first use. */
-  readonly colors: Map<string, TableColor>;
-}
-
-function colorView(view: RowView, field: ValueField): TableColor {
-  let color = view.colors.get(field.name);
-  if (color === undefined) {
-    color = new TableColor(view.core, view.offset + (field.offset as number), `${view.path}.${field.name}`);
-    view.colors.set(field.name, color);
-  }
-  return color;
 }
 
 /** A flag reads as a boolean and is stored as 0 or 1. */
 const toSlot = (value: unknown): number => (typeof value === "boolean" ? (value ? 1 : 0) : (value as number));
 
-/**
- * Defines, on `target.prototype`, one accessor per field over the struct's slots in the row
- * (`obj.rectParams.borderWidth = 3` checks, then writes the row), colours as live views.
- */
-export function defineRowFields<T extends object>(target: { prototype: T }, fields: readonly ValueField[], viewOf: (self: T) => RowView): void {
+/** Defines, on a RowStruct subclass, one accessor per field (colours as nested live views). */
+export function defineRowFields(target: { prototype: RowStruct }, fields: readonly ValueField[]): void {
   for (const field of fields) {
-    const { name } = field;
-    if (field.kind === COLOR) {
-      Object.defineProperty(target.prototype, name, {
-        configurable: true,
-        get(this: T) {
-          const view = viewOf(this);
-          view.core.check(`${view.path}.${name}`);
-          return colorView(view, field);
-        },
-        set(this: T, value: unknown) {
-          colorView(viewOf(this), field).assign(value);
-        },
-      });
-      continue;
-    }
-    const check = CHECKS[field.kind];
-    const offset = field.offset as number;
-    const flag = field.kind === "flag";
-    Object.defineProperty(target.prototype, name, {
-      configurable: true,
-      get(this: T) {
-        const view = viewOf(this);
-        const value = view.core.read(view.offset + offset, `${view.path}.${name}`);
-        return flag ? value !== 0 : value;
-      },
-      set(this: T, value: unknown) {
-        const view = viewOf(this);
-        const core = view.core;
-        core.check(`${view.path}.${name}`, "writing");
-        core.scope.table[core.base + view.offset + offset] = toSlot(check(value, `ObjectMeta.${view.path}.${name}`));
-        core.touch();
-      },
-    });
+    const descriptor: PropertyDescriptor =
+      field.kind === COLOR
+        ? {
+            get(this: RowStruct) {
+              this.check(field.name);
+              return this.color(field);
+            },
+            set(this: RowStruct, value: unknown) {
+              this.color(field).assign(value);
+            },
+          }
+        : {
+            get(this: RowStruct) {
+              return this.read(field);
+            },
+            set(this: RowStruct, value: unknown) {
+              this.write(field, value);
+            },
+          };
+    Object.defineProperty(target.prototype, field.name, { configurable: true, ...descriptor });
   }
 }
 
-/** `obj.rectParams = {...}`: the given members, all checked before any is written. */
-export function assignRowFields(view: RowView, fields: readonly ValueField[], init: unknown): void {
-  const core = view.core;
-  core.check(view.path, "writing");
-  const value = checkObject(init, `ObjectMeta.${view.path}`);
-  const writes: (() => void)[] = [];
-  for (const field of fields) {
-    const given = value[field.name];
-    if (given === undefined) continue;
-    if (field.kind === COLOR) {
-      const color = colorView(view, field);
-      const resolved = color.resolve(given);
-      writes.push(() => color.write(resolved));
-    } else {
-      const slot = core.base + view.offset + (field.offset as number);
-      const checked = toSlot(CHECKS[field.kind](given, `ObjectMeta.${view.path}.${field.name}`));
-      writes.push(() => {
-        core.scope.table[slot] = checked;
-      });
-    }
+/** A colour in four consecutive doubles of the row. */
+class RowColor extends RowStruct {
+  constructor(core: ObjectCore, offset: number, path: string) {
+    super(core, offset, path, COLOR_PARAMS_FIELDS);
   }
-  for (const write of writes) write();
-  core.touch();
-}
 
-/** A plain copy of a row view's members. */
-export function rowFieldsJSON(view: RowView, fields: readonly ValueField[]): Record<string, unknown> {
-  view.core.check(view.path);
-  const json: Record<string, unknown> = {};
-  const table = view.core.scope.table;
-  for (const field of fields) {
-    if (field.kind === COLOR) {
-      json[field.name] = colorView(view, field).toJSON();
-    } else {
-      const value = table[view.core.base + view.offset + (field.offset as number)] as number;
-      json[field.name] = field.kind === "flag" ? value !== 0 : value;
-    }
+  static {
+    defineRowFields(RowColor, COLOR_PARAMS_FIELDS);
   }
-  return json;
 }
