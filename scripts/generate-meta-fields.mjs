@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FRAME, KINDS, NVINFER_OBJECT, OBJECT, STATE_HEADER, STRUCTS } from "../sdk/src/protocol/meta-fields.mjs";
+import { CLASSIFIER, FRAME, KINDS, LABEL_INFO, NVINFER_OBJECT, OBJECT, STATE_HEADER, STRUCTS } from "../sdk/src/protocol/meta-fields.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TABLE = "sdk/src/protocol/meta-fields.mjs";
@@ -304,6 +304,127 @@ function initMembers(record, withInitOnly) {
   return out.join("\n");
 }
 
+// ---------------------------------------------------------------- TypeScript: values as JS objects
+
+/** The members TypeScript sees of a struct or value record (inlined structs spliced in). */
+const tsValueMembers = (members) => flatMembers(members).filter((m) => m.name !== undefined && (m.struct !== undefined || KINDS[m.kind].ts !== null));
+
+/** What a value member's descriptor says (protocol/value-fields.ts). */
+function valueDescriptor(member, offset) {
+  const parts = [`name: ${JSON.stringify(member.name)}`, `kind: ${JSON.stringify(member.struct ?? member.kind)}`];
+  if (offset !== undefined) parts.push(`offset: ${offset}`);
+  if (member.fallback !== undefined) parts.push(`fallback: { red: ${member.fallback[0]}, green: ${member.fallback[1]}, blue: ${member.fallback[2]}, alpha: ${member.fallback[3]} }`);
+  if (member.list) parts.push("list: true");
+  return `  { ${parts.join(", ")} },`;
+}
+
+/** The descriptors of a struct's members, with each member's offset in a record row's slots. */
+function structDescriptors(name) {
+  const out = [];
+  let offset = 0;
+  for (const member of flatMembers(STRUCTS[name].members)) {
+    if (member.name !== undefined && (member.struct !== undefined || KINDS[member.kind].ts !== null)) out.push(valueDescriptor(member, offset));
+    offset += slotsOf(member);
+  }
+  return out;
+}
+
+function valueFieldsTs() {
+  const kinds = [...new Set([...Object.values(STRUCTS), ...VALUE_RECORDS].flatMap((v) => tsValueMembers(v.members ?? v.fields).filter((m) => m.struct === undefined).map((m) => m.kind)))];
+  return [
+    "/**",
+    " * The members of the metadata values that travel as JS objects (a LabelInfo, a ClassifierMeta,",
+    " * a display meta's rectangles) and of the structs of an object's row (its rectParams): one",
+    " * descriptor per member, from which metadata/call/value-fields.ts makes their accessors,",
+    " * checks, plain copies and live views at run time.",
+    " *",
+    ` * ${HEADER_NOTE}`,
+    " */",
+    "",
+    "/** What a member is: its check and TypeScript type (a scalar kind), or the struct it holds. */",
+    `export type ValueKind = ${kinds.map((k) => JSON.stringify(k)).join(" | ")};`,
+    "",
+    "/** One member of a value. */",
+    "export interface ValueField {",
+    "  /** The TypeScript member. */",
+    "  readonly name: string;",
+    "  readonly kind: ValueKind | \"ColorParams\";",
+    "  /** Its first slot from the struct's first, when the struct lives in a record row. */",
+    "  readonly offset?: number;",
+    "  /** The colour a new display element gets when none is given. */",
+    "  readonly fallback?: { readonly red: number; readonly green: number; readonly blue: number; readonly alpha: number };",
+    "  /** Its accessor is hand-written: the value follows a list (ClassifierMeta.numLabels). */",
+    "  readonly list?: true;",
+    "}",
+    "",
+    `/** ${LABEL_INFO.ds}'s members, in the order of LabelInfo's API and toJSON. */`,
+    "export const LABEL_INFO_FIELDS: readonly ValueField[] = [",
+    ...tsValueMembers(LABEL_INFO.fields).map((m) => valueDescriptor(m)),
+    "];",
+    "",
+    `/** ${CLASSIFIER.ds}'s members, in the order of ClassifierMeta's API and toJSON. */`,
+    "export const CLASSIFIER_FIELDS: readonly ValueField[] = [",
+    ...tsValueMembers(CLASSIFIER.fields).map((m) => valueDescriptor(m)),
+    "];",
+    "",
+    `/** ${STRUCTS.ColorParams.ds}'s members, with their offsets in a row. */`,
+    "export const COLOR_PARAMS_FIELDS: readonly ValueField[] = [",
+    ...structDescriptors("ColorParams"),
+    "];",
+    "",
+    `/** ${STRUCTS.BboxCoords.ds}'s members, with their offsets in a row. */`,
+    "export const BBOX_COORDS_FIELDS: readonly ValueField[] = [",
+    ...structDescriptors("BboxCoords"),
+    "];",
+    "",
+    `/** ${STRUCTS.RectParams.ds}'s members (its box's first), with their offsets in an object row's rectParams. */`,
+    "export const RECT_PARAMS_FIELDS: readonly ValueField[] = [",
+    ...structDescriptors("RectParams"),
+    "];",
+    "",
+  ].join("\n");
+}
+
+/** A value member's TypeScript type: `as` "value" (a live or plain value), "init" (being written) or "native". */
+function tsValueType(member, as) {
+  if (member.struct === "ColorParams") return { value: "Color", init: "ColorInit", native: "NativeColor" }[as];
+  return KINDS[member.kind].ts;
+}
+
+/** Members of an interface: each value member with its doc (`see`: a {@link} to the documented member). */
+function valueInterfaceMembers(members, as, see) {
+  const out = [];
+  for (const m of tsValueMembers(members)) {
+    if (see !== undefined) {
+      const init = m.init === undefined ? "" : `; ${m.init}`;
+      out.push(tsLineDoc("", `See {@link ${see}.${m.name}}${init}.`), `${m.name}${as === "init" ? "?" : ""}: ${tsValueType(m, as)};`);
+    } else if (as === "value" && m.struct !== undefined) {
+      out.push(tsLineDoc("", m.doc), `get ${m.name}(): ${tsValueType(m, "value")};`);
+      out.push(tsLineDoc("", "Assigns the given components (or members); the others keep their values."), `set ${m.name}(value: ${tsValueType(m, "init")});`);
+    } else {
+      if (m.doc !== undefined && as === "value") out.push(tsLineDoc("", m.doc));
+      out.push(`${m.name}: ${tsValueType(m, as)};`);
+    }
+  }
+  return out.join("\n");
+}
+
+/** The typed declarations of a value record's accessors (merged into its class). */
+function valueAccessorInterface(record) {
+  const out = [
+    `/** ${record.owner}'s members: accessors made from the descriptors in protocol/value-fields.ts (metadata/call/value-fields.ts). */`,
+    `export interface ${record.owner} {`,
+  ];
+  const fields = tsValueMembers(record.fields).filter((f) => !f.list);
+  fields.forEach((field, i) => {
+    out.push(...tsDoc("  ", `${field.doc}\n\nWrites are checked first (${KINDS[field.kind].check}): an invalid value throws and changes nothing.`, field.example));
+    out.push(`  ${field.name}: ${KINDS[field.kind].ts};`);
+    if (i < fields.length - 1) out.push("");
+  });
+  out.push("}");
+  return out.join("\n");
+}
+
 // ---------------------------------------------------------------- C++
 
 function stateLayoutH() {
@@ -363,6 +484,10 @@ function modelMembers(fields, indent = "") {
       out.push(`${indent}${type} ${member};${field.deepstream ? `  // DeepStream ${field.deepstream.since} and later` : ""}`);
       continue;
     }
+    if (type === "std::string") {
+      out.push(`${indent}std::string ${member};`);
+      continue;
+    }
     const array = /^(\w+)\[(\w+)\]$/.exec(type);
     if (array !== null) {
       out.push(`${indent}${array[1]} ${member}[${array[2]}] = {};`);
@@ -420,7 +545,9 @@ function visitRecord(lay, record, fn, param) {
 }
 
 
-const VALIDATORS = { float: "finite", floatSize: "non_negative", unit: "unit_interval", confidence: "confidence", count: "count" };
+const VALIDATORS = { float: "finite", floatSize: "non_negative", unit: "unit_interval", confidence: "confidence", count: "count", probability: "unit_interval" };
+/** The check of a member's value (validate.cpp), undefined for none: a label by how the model holds it. */
+const validatorOf = (field) => (field.kind === "label" ? (field.c === "std::string" ? "bounded" : "terminated") : VALIDATORS[field.kind]);
 const structCheck = (name) => `check_${snake(name)}`;
 
 /**
@@ -440,9 +567,9 @@ function validations(fields, value, before, type, name) {
     const path = `member(${name}, "${field.ds}")`;
     if (field.struct !== undefined) {
       out.push(`  DSNODE_RETURN_IF_ERROR(${structCheck(field.struct)}(${member}, member_of(${before}, &${type}::${model}), ${path}));`);
-    } else if (VALIDATORS[field.kind] !== undefined) {
+    } else if (validatorOf(field) !== undefined) {
       out.push(`  if (written(${member}, member_of(${before}, &${type}::${model})))`);
-      out.push(`    DSNODE_RETURN_IF_ERROR(${VALIDATORS[field.kind]}(${member}, ${path}));`);
+      out.push(`    DSNODE_RETURN_IF_ERROR(${validatorOf(field)}(${member}, ${path}));`);
     }
   }
   return out;
@@ -476,8 +603,94 @@ function structValidators() {
     "  return Status::Ok();",
     "}",
   );
+  for (const record of VALUE_RECORDS) {
+    out.push(
+      "",
+      `// ${record.ds}'s members, every one checked (validate_${snake(record.model.replace(/Fields$/, ""))} adds the lists).`,
+      `Status check_${snake(record.model)}(const ${record.model} &value) {`,
+      `  const auto name = root("${record.ds}");`,
+      ...record.fields.filter((f) => validatorOf(f) !== undefined).map((f) => `  DSNODE_RETURN_IF_ERROR(${validatorOf(f)}(value.${f.model ?? f.ds}, member(name, "${f.ds}")));`),
+      "  return Status::Ok();",
+      "}",
+    );
+  }
   return out.join("\n");
 }
+
+/** The records that travel as JS objects (not slots): their members are rows like a struct's. */
+const VALUE_RECORDS = [LABEL_INFO, CLASSIFIER];
+
+// ---------------------------------------------------------------- JS objects <-> model (binding/meta_values.cpp)
+
+/** The structs and records read from and written to JS objects member by member. */
+const JS_VALUES = [
+  { ...STRUCTS.RectParams, model: "RectParams" },
+  ...VALUE_RECORDS,
+];
+
+/** `read_members(in, out)`: the members of a JS object into the model, named by DeepStream's names. */
+function jsReader(value) {
+  const members = flatMembers(value.members ?? value.fields).filter((m) => m.name !== undefined && !["reserved", "owned"].includes(m.kind));
+  const before = [];
+  const reads = [];
+  const after = [];
+  for (const m of members) {
+    const key = JSON.stringify(m.name);
+    const ds = JSON.stringify(m.ds);
+    const target = `out->${m.model ?? m.ds}`;
+    if (m.struct === "ColorParams") reads.push(`in.color(${key}, ${ds}, &${target})`);
+    else if (m.struct !== undefined) throw new Error(`${value.ds}.${m.ds}: nested struct ${m.struct} not read from JS yet`);
+    else if (m.kind === "flag") {
+      before.push(`bool ${m.ds} = false;`);
+      reads.push(`in.flag(${key}, ${ds}, &${m.ds})`);
+      after.push(`${target} = ${m.ds} ? 1 : 0;`);
+    } else if (m.kind === "label" && m.c !== "std::string") {
+      before.push(`std::string ${m.ds};`);
+      reads.push(`in.string(${key}, ${ds}, &${m.ds})`);
+      after.push(
+        `if (Status status = meta::copy_bounded(${target}, ${m.ds}, "${value.ds}.${m.ds}"); !status.ok())`,
+        "  return fail(in.env(), with_index(status, in.path()));",
+      );
+    } else if (m.kind === "label" || m.kind === "string") reads.push(`in.string(${key}, ${ds}, &${target})`);
+    else if (["float", "floatSize", "probability", "confidence"].includes(m.kind)) reads.push(`in.real(${key}, ${ds}, &${target})`);
+    else if (m.kind === "unit") reads.push(`in.number(${key}, ${ds}, &${target})`);
+    else reads.push(`in.integer(${key}, ${ds}, &${target})`);
+  }
+  return [
+    `// ${value.ds}'s members from a JS object.`,
+    `bool read_members(FieldReader &in, meta::${value.model} *out) {`,
+    ...before.map((l) => `  ${l}`),
+    `  if (!(${reads.join(" &&\n        ")}))`,
+    "    return false;",
+    ...after.map((l) => `  ${l}`),
+    "  return true;",
+    "}",
+  ].join("\n");
+}
+
+/** `add_members(object, env, value)`: the members of the model onto a JS object. */
+function jsWriter(value) {
+  const members = flatMembers(value.members ?? value.fields).filter((m) => m.name !== undefined && !["reserved", "owned"].includes(m.kind));
+  const lines = [`// ${value.ds}'s members onto a JS object.`, `void add_members(ObjectBuilder &object, napi_env env, const meta::${value.model} &value) {`];
+  let usesEnv = false;
+  for (const m of members) {
+    const key = JSON.stringify(m.name);
+    const member = `value.${m.model ?? m.ds}`;
+    if (m.struct === "ColorParams") {
+      usesEnv = true;
+      lines.push(`  object.set(${key}, color_value(env, ${member}));`);
+    } else if (m.kind === "flag") lines.push(`  object.boolean(${key}, ${member} != 0);`);
+    else if (m.kind === "label" && m.read !== undefined) lines.push(`  const std::string_view ${m.ds} = ${m.read}(value);`, `  object.string(${key}, ${m.ds}.data(), ${m.ds}.size());`);
+    else if (m.kind === "label" && m.c !== "std::string") lines.push(`  object.string(${key}, ${member}, strnlen(${member}, meta::kMaxLabelSize));`);
+    else if (m.kind === "label" || m.kind === "string") lines.push(`  object.string(${key}, ${member});`);
+    else lines.push(`  object.number(${key}, ${member});`);
+  }
+  if (!usesEnv) lines.splice(2, 0, "  (void)env;");
+  lines.push("}");
+  return lines.join("\n");
+}
+
+const jsValues = () => JS_VALUES.flatMap((value) => [jsReader(value), jsWriter(value)]).join("\n\n");
 
 /** The copies between the model and DeepStream's structs (deepstream_backend.cpp). */
 function deepstreamCopies() {
@@ -491,10 +704,12 @@ function deepstreamCopies() {
         lines.push(`  ${copyName(field.inline)}(from, to);`);
         continue;
       }
+      if (field.kind === "owned") continue;
       const model = field.model ?? field.ds;
       const [src, dst] = direction === "to" ? [`from.${model}`, `to->${field.ds}`] : [`from.${field.ds}`, `to->${model}`];
       let line;
       if (field.struct !== undefined) line = `  ${copyName(field.struct)}(${src}, &${dst});`;
+      else if (field.kind === "label") line = `  ${field.c === "std::string" ? "copy_interned" : "copy_label"}(${src}, &${dst});`;
       else if (field.kind === "misc") line = `  std::memcpy(${dst}, ${src}, sizeof ${dst});`;
       else line = `  ${dst} = ${src};`;
       if (field.deepstream !== undefined) {
@@ -563,6 +778,16 @@ function deepstreamCopies() {
   recordCopies("NvDsFrameMeta", "FrameFields", FRAME.fields, "value fields");
   out.push("");
   recordCopies("NvDsObjectMeta", "ObjectFields", OBJECT.fields, "numeric fields (its row)");
+  for (const record of VALUE_RECORDS) {
+    out.push(
+      "",
+      `// ${record.ds}'s members to the model and back (its lists are the backend's).`,
+      "template <typename From, typename To>",
+      `void ${copyName(record.model)}(const From &from, To *to) {`,
+      ...copy(record.fields, "to"),
+      "}",
+    );
+  }
   return out.join("\n");
 }
 
@@ -582,12 +807,45 @@ const outputs = [
     "sdk/src/metadata/object-meta.ts",
     { "object-fields": accessorInterface(OBJECT) },
   ],
-  ["sdk/src/testing/batch-init.ts", { "object-init": initMembers(OBJECT, false), "frame-init": initMembers(FRAME, true) }],
+  [
+    "sdk/src/testing/batch-init.ts",
+    {
+      "object-init": initMembers(OBJECT, false),
+      "frame-init": initMembers(FRAME, true),
+      "label-info-init": valueInterfaceMembers(LABEL_INFO.fields, "init", LABEL_INFO.owner),
+      "classifier-init": valueInterfaceMembers(CLASSIFIER.fields, "init", CLASSIFIER.owner),
+    },
+  ],
+  ["sdk/src/protocol/value-fields.ts", valueFieldsTs()],
+  [
+    "sdk/src/metadata/label-info.ts",
+    { "label-info-fields": valueAccessorInterface(LABEL_INFO), "label-info-json": valueInterfaceMembers(LABEL_INFO.fields, "value", LABEL_INFO.owner) },
+  ],
+  [
+    "sdk/src/metadata/classifier-meta.ts",
+    { "classifier-fields": valueAccessorInterface(CLASSIFIER), "classifier-json": valueInterfaceMembers(CLASSIFIER.fields, "value", CLASSIFIER.owner) },
+  ],
+  [
+    "sdk/src/native/meta-binding.ts",
+    {
+      "native-rect": valueInterfaceMembers(STRUCTS.RectParams.members, "native"),
+      "native-label-info": valueInterfaceMembers(LABEL_INFO.fields, "native"),
+      "native-classifier": valueInterfaceMembers(CLASSIFIER.fields, "native"),
+    },
+  ],
+  [
+    "sdk/src/metadata/values.ts",
+    {
+      "rect-params": valueInterfaceMembers(STRUCTS.RectParams.members.filter((m) => m.inline === undefined), "value"),
+      "rect-params-init": valueInterfaceMembers(STRUCTS.RectParams.members.filter((m) => m.inline === undefined), "init", "RectParams"),
+    },
+  ],
   [
     "native-host/src/meta/model.h",
     {
       ...Object.fromEntries(Object.entries(STRUCTS).map(([name, s]) => [`struct ${name}`, modelMembers(s.members)])),
       "struct FrameFields": modelMembers(FRAME.fields),
+      ...Object.fromEntries(VALUE_RECORDS.map((r) => [`struct ${r.model}`, modelMembers(r.fields)])),
       "struct ObjectFields": modelMembers(OBJECT.fields),
       "nvinfer defaults": nvinferConstantsH(),
     },
@@ -597,6 +855,7 @@ const outputs = [
     { "record fields": `${visitRecord(frameLayout, FRAME, "visit_frame_record", "frame")}\n\n${visitRecord(objectLayout, OBJECT, "visit_object_row", "object")}` },
   ],
   ["native-host/src/meta/validate.cpp", { "field validators": structValidators() }],
+  ["native-host/src/binding/meta_values.cpp", { "js values": jsValues() }],
   ["native-host/src/meta/deepstream_backend.cpp", { "deepstream copies": deepstreamCopies() }],
 ];
 

@@ -11,8 +11,8 @@ namespace {
 
 using meta::Status;
 
-// Validators name fields without an index (NvDsLabelInfo.result_prob); inside a list the index
-// tells the user which element: NvDsLabelInfo[2].result_prob.
+// Validators name fields without an index (NvDsLabelInfo.result_label); inside a list the index
+// tells the user which element: NvDsLabelInfo[2].result_label.
 Status with_index(Status status, const Path& path) {
   if (status.ok() || path.index < 0) return status;
   const std::string plain = std::string("for ") + path.root + ".";
@@ -51,23 +51,91 @@ bool parse_list(napi_env env, napi_value object, const char* key, const char* ar
   return true;
 }
 
-bool parse_rect(napi_env env, napi_value value, const Path& path, meta::RectParams* out) {
-  FieldReader in(env, value, path);
-  bool has_bg_color = false, has_color_info = false;
-  if (!(in.real("left", "left", &out->left) && in.real("top", "top", &out->top) &&
-          in.real("width", "width", &out->width) && in.real("height", "height", &out->height) &&
-          in.integer("borderWidth", "border_width", &out->border_width) &&
-          in.color("borderColor", "border_color", &out->border_color) &&
-          in.flag("hasBgColor", "has_bg_color", &has_bg_color) &&
-          in.color("bgColor", "bg_color", &out->bg_color) &&
-          in.flag("hasColorInfo", "has_color_info", &has_color_info) &&
-          in.integer("colorId", "color_id", &out->color_id) &&
-          in.real("rotationAngle", "rotation_angle", &out->rotation_angle))) {
+// The members of the table's structs and records (sdk/src/protocol/meta-fields.mjs), one line each:
+// read_members (JS → model) and add_members (model → JS), overloaded by the model type.
+// generated: js values (npm run generate)
+// NvOSD_RectParams's members from a JS object.
+bool read_members(FieldReader &in, meta::RectParams *out) {
+  bool has_bg_color = false;
+  bool has_color_info = false;
+  if (!(in.real("left", "left", &out->left) &&
+        in.real("top", "top", &out->top) &&
+        in.real("width", "width", &out->width) &&
+        in.real("height", "height", &out->height) &&
+        in.integer("borderWidth", "border_width", &out->border_width) &&
+        in.color("borderColor", "border_color", &out->border_color) &&
+        in.flag("hasBgColor", "has_bg_color", &has_bg_color) &&
+        in.color("bgColor", "bg_color", &out->bg_color) &&
+        in.flag("hasColorInfo", "has_color_info", &has_color_info) &&
+        in.integer("colorId", "color_id", &out->color_id) &&
+        in.real("rotationAngle", "rotation_angle", &out->rotation_angle)))
     return false;
-  }
   out->has_bg_color = has_bg_color ? 1 : 0;
   out->has_color_info = has_color_info ? 1 : 0;
   return true;
+}
+
+// NvOSD_RectParams's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::RectParams &value) {
+  object.number("left", value.left);
+  object.number("top", value.top);
+  object.number("width", value.width);
+  object.number("height", value.height);
+  object.number("borderWidth", value.border_width);
+  object.set("borderColor", color_value(env, value.border_color));
+  object.boolean("hasBgColor", value.has_bg_color != 0);
+  object.set("bgColor", color_value(env, value.bg_color));
+  object.boolean("hasColorInfo", value.has_color_info != 0);
+  object.number("colorId", value.color_id);
+  object.number("rotationAngle", value.rotation_angle);
+}
+
+// NvDsLabelInfo's members from a JS object.
+bool read_members(FieldReader &in, meta::LabelInfoFields *out) {
+  std::string result_label;
+  if (!(in.integer("numClasses", "num_classes", &out->num_classes) &&
+        in.string("resultLabel", "result_label", &result_label) &&
+        in.integer("resultClassId", "result_class_id", &out->result_class_id) &&
+        in.integer("labelId", "label_id", &out->label_id) &&
+        in.real("resultProb", "result_prob", &out->result_prob)))
+    return false;
+  if (Status status = meta::copy_bounded(out->result_label, result_label, "NvDsLabelInfo.result_label"); !status.ok())
+    return fail(in.env(), with_index(status, in.path()));
+  return true;
+}
+
+// NvDsLabelInfo's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::LabelInfoFields &value) {
+  (void)env;
+  object.number("numClasses", value.num_classes);
+  const std::string_view result_label = meta::result_label(value);
+  object.string("resultLabel", result_label.data(), result_label.size());
+  object.number("resultClassId", value.result_class_id);
+  object.number("labelId", value.label_id);
+  object.number("resultProb", value.result_prob);
+}
+
+// NvDsClassifierMeta's members from a JS object.
+bool read_members(FieldReader &in, meta::ClassifierFields *out) {
+  if (!(in.integer("numLabels", "num_labels", &out->num_labels) &&
+        in.integer("uniqueComponentId", "unique_component_id", &out->unique_component_id) &&
+        in.string("classifierType", "classifier_type", &out->classifier_type)))
+    return false;
+  return true;
+}
+
+// NvDsClassifierMeta's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::ClassifierFields &value) {
+  (void)env;
+  object.number("numLabels", value.num_labels);
+  object.number("uniqueComponentId", value.unique_component_id);
+  object.string("classifierType", value.classifier_type);
+}
+// end generated: js values
+
+bool parse_rect(napi_env env, napi_value value, const Path& path, meta::RectParams* out) {
+  FieldReader in(env, value, path);
+  return read_members(in, out);
 }
 
 bool parse_line(napi_env env, napi_value value, const Path& path, meta::LineParams* out) {
@@ -165,17 +233,8 @@ bool parse_display_content(napi_env env, napi_value value, meta::DisplayContent*
 bool parse_label_info(napi_env env, napi_value value, const Path& path, meta::LabelInfoFields* out) {
   FieldReader in(env, value, path);
   meta::LabelInfoFields label;
-  std::string result_label;
-  if (!(read_object(env, value, FieldName(path, nullptr)) &&
-          in.integer("numClasses", "num_classes", &label.num_classes) &&
-          in.string("resultLabel", "result_label", &result_label) &&
-          in.integer("resultClassId", "result_class_id", &label.result_class_id) &&
-          in.integer("labelId", "label_id", &label.label_id) &&
-          in.real("resultProb", "result_prob", &label.result_prob))) {
-    return false;
-  }
-  Status status = meta::set_result_label(&label, result_label, "NvDsLabelInfo.result_label");
-  if (status.ok()) status = meta::validate_label_info(label);
+  if (!(read_object(env, value, FieldName(path, nullptr)) && read_members(in, &label))) return false;
+  Status status = meta::validate_label_info(label);
   if (!status.ok()) return fail(env, with_index(status, path));
   *out = label;
   return true;
@@ -188,9 +247,7 @@ bool parse_classifier(napi_env env, napi_value value, meta::ClassifierFields* ou
   FieldReader in(env, value, path);
   napi_value list;
   uint32_t length = 0;
-  if (!(in.integer("numLabels", "num_labels", &out->num_labels) &&
-          in.integer("uniqueComponentId", "unique_component_id", &out->unique_component_id) &&
-          in.string("classifierType", "classifier_type", &out->classifier_type) && in.get("labels", &list) &&
+  if (!(read_members(in, out) && in.get("labels", &list) &&
           read_array(env, list, FieldName(path, "label_info_list"), &length))) {
     return false;
   }
@@ -223,13 +280,9 @@ napi_value array_of(napi_env env, const T* items, size_t count, Build build) {
 }
 
 napi_value rect_value(napi_env env, const meta::RectParams& rect) {
-  return ObjectBuilder(env)
-      .number("left", rect.left).number("top", rect.top).number("width", rect.width).number("height", rect.height)
-      .number("borderWidth", rect.border_width).set("borderColor", color_value(env, rect.border_color))
-      .boolean("hasBgColor", rect.has_bg_color != 0).set("bgColor", color_value(env, rect.bg_color))
-      .boolean("hasColorInfo", rect.has_color_info != 0).number("colorId", rect.color_id)
-      .number("rotationAngle", rect.rotation_angle)
-      .value();
+  ObjectBuilder object(env);
+  add_members(object, env, rect);
+  return object.value();
 }
 
 napi_value line_value(napi_env env, const meta::LineParams& line) {
@@ -312,23 +365,18 @@ napi_value display_value(napi_env env, uint32_t index, const meta::DisplayFields
 }
 
 napi_value label_info_value(napi_env env, uint32_t index, const meta::LabelInfoFields& label) {
-  return ObjectBuilder(env)
-      .number("index", index).number("numClasses", label.num_classes)
-      .string("resultLabel", meta::result_label(label).data(), meta::result_label(label).size())
-      .number("resultClassId", label.result_class_id).number("labelId", label.label_id)
-      .number("resultProb", label.result_prob)
-      .value();
+  ObjectBuilder object(env);
+  add_members(object.number("index", index), env, label);
+  return object.value();
 }
 
 napi_value classifier_value(napi_env env, uint32_t index, const meta::ClassifierFields& classifier,
     const std::vector<std::pair<uint32_t, meta::LabelInfoFields>>& labels) {
   napi_value label_values = array_of(env, labels.data(), labels.size(),
       [env](const std::pair<uint32_t, meta::LabelInfoFields>& l) { return label_info_value(env, l.first, l.second); });
-  return ObjectBuilder(env)
-      .number("index", index).number("numLabels", classifier.num_labels)
-      .number("uniqueComponentId", classifier.unique_component_id)
-      .string("classifierType", classifier.classifier_type).set("labels", label_values)
-      .value();
+  ObjectBuilder object(env);
+  add_members(object.number("index", index), env, classifier);
+  return object.set("labels", label_values).value();
 }
 
 napi_value user_meta_value(napi_env env, uint32_t index, const meta::UserMetaFields& user) {

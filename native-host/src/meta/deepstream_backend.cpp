@@ -26,6 +26,23 @@ static_assert(static_cast<int>(TensorDataType::kUint8) == UINT8, "NvDsInferDataT
 
 // --- conversions between the model and DeepStream's structs
 
+// DeepStream g_free()s display_text when it releases a meta (nvinfer g_strdup()s it); it
+// never frees font_name (nvinfer points it at a static string): we intern font names.
+char *dup_or_null(const std::string &text) { return text.empty() ? nullptr : g_strdup(text.c_str()); }
+char *intern_or_null(const std::string &text) {
+  return text.empty() ? nullptr : const_cast<char *>(g_intern_string(text.c_str()));
+}
+
+// The strings of the table's records, one overload per direction so that one generated copy
+// serves both ways: a label in its fixed array (result_label), a string DeepStream does not
+// own (classifier_type: never freed, nvinfer points it at its own string; we intern it).
+void copy_label(const char (&from)[kMaxLabelSize], char (*to)[kMaxLabelSize]) {
+  std::memcpy(*to, from, kMaxLabelSize);
+  (*to)[kMaxLabelSize - 1] = '\0';
+}
+void copy_interned(const std::string &from, const gchar **to) { *to = intern_or_null(from); }
+void copy_interned(const gchar *from, std::string *to) { *to = from != nullptr ? from : ""; }
+
 // The structs and records of the table (sdk/src/protocol/meta-fields.mjs): to_ds / from_ds
 // for ColorParams, BboxCoords and RectParams, check_supported (members older DeepStream lacks),
 // and read_ / write_ of FrameFields and ObjectFields' numeric fields.
@@ -130,14 +147,30 @@ void write_object_fields(const ObjectFields &from, NvDsObjectMeta *to) {
   copy_bbox_coords(from.detector_bbox_info, &to->detector_bbox_info.org_bbox_coords);
   copy_bbox_coords(from.tracker_bbox_info, &to->tracker_bbox_info.org_bbox_coords);
 }
+
+// NvDsLabelInfo's members to the model and back (its lists are the backend's).
+template <typename From, typename To>
+void copy_label_info_fields(const From &from, To *to) {
+  to->num_classes = from.num_classes;
+  copy_label(from.result_label, &to->result_label);
+  to->result_class_id = from.result_class_id;
+  to->label_id = from.label_id;
+  to->result_prob = from.result_prob;
+}
+
+// NvDsClassifierMeta's members to the model and back (its lists are the backend's).
+template <typename From, typename To>
+void copy_classifier_fields(const From &from, To *to) {
+  to->num_labels = from.num_labels;
+  to->unique_component_id = from.unique_component_id;
+  copy_interned(from.classifier_type, &to->classifier_type);
+}
 // end generated: deepstream copies
 
-// DeepStream g_free()s display_text when it releases a meta (nvinfer g_strdup()s it); it
-// never frees font_name (nvinfer points it at a static string): we intern font names.
-char *dup_or_null(const std::string &text) { return text.empty() ? nullptr : g_strdup(text.c_str()); }
-char *intern_or_null(const std::string &text) {
-  return text.empty() ? nullptr : const_cast<char *>(g_intern_string(text.c_str()));
-}
+template void copy_label_info_fields(const NvDsLabelInfo &, LabelInfoFields *);
+template void copy_label_info_fields(const LabelInfoFields &, NvDsLabelInfo *);
+template void copy_classifier_fields(const NvDsClassifierMeta &, ClassifierFields *);
+template void copy_classifier_fields(const ClassifierFields &, NvDsClassifierMeta *);
 
 void to_ds(const TextParams &t, NvOSD_TextParams *d) {
   g_free(d->display_text);

@@ -276,10 +276,7 @@ class DeepStreamBatch final : public Batch {
   }
 
   void read_classifier(ClassifierHandle handle, ClassifierFields *out) const override {
-    const auto *c = as<NvDsClassifierMeta>(handle);
-    out->num_labels = c->num_labels;
-    out->unique_component_id = c->unique_component_id;
-    out->classifier_type = c->classifier_type != nullptr ? c->classifier_type : "";
+    copy_classifier_fields(*as<NvDsClassifierMeta>(handle), out);
   }
 
   Status write_classifier(ClassifierHandle handle, const ClassifierFields &fields) override {
@@ -287,11 +284,7 @@ class DeepStreamBatch final : public Batch {
     Status status = validate_classifier(fields);
     if (!status.ok())
       return status;
-    auto *c = as<NvDsClassifierMeta>(handle);
-    c->num_labels = fields.num_labels;
-    c->unique_component_id = fields.unique_component_id;
-    // DeepStream never frees classifier_type (nvinfer points it at its own string).
-    c->classifier_type = intern_or_null(fields.classifier_type);
+    copy_classifier_fields(fields, as<NvDsClassifierMeta>(handle));
     return Status::Ok();
   }
 
@@ -336,14 +329,9 @@ class DeepStreamBatch final : public Batch {
 
   void read_label_info(LabelInfoHandle handle, LabelInfoFields *out) const override {
     const auto *l = as<NvDsLabelInfo>(handle);
-    out->num_classes = l->num_classes;
-    std::memcpy(out->result_label, l->result_label, kMaxLabelSize);
-    out->result_label[kMaxLabelSize - 1] = '\0';
+    copy_label_info_fields(*l, out);
     // nvinfer keeps a label of MAX_LABEL_SIZE bytes or more here, whole.
     out->long_label = l->pResult_label != nullptr ? l->pResult_label : "";
-    out->result_class_id = l->result_class_id;
-    out->label_id = l->label_id;
-    out->result_prob = l->result_prob;
   }
 
   Status write_label_info(LabelInfoHandle handle, const LabelInfoFields &fields) override {
@@ -352,14 +340,10 @@ class DeepStreamBatch final : public Batch {
     if (!status.ok())
       return status;
     auto *l = as<NvDsLabelInfo>(handle);
-    l->num_classes = fields.num_classes;
-    std::memcpy(l->result_label, fields.result_label, kMaxLabelSize);
+    copy_label_info_fields(fields, l);
     // DeepStream owns it (g_free when the label goes back to its pool, g_strdup when copied).
     g_free(l->pResult_label);
     l->pResult_label = fields.long_label.empty() ? nullptr : g_strdup(fields.long_label.c_str());
-    l->result_class_id = fields.result_class_id;
-    l->label_id = fields.label_id;
-    l->result_prob = fields.result_prob;
     return Status::Ok();
   }
 

@@ -23,6 +23,15 @@ void write_frame_fields(const FrameFields &from, NvDsFrameMeta *to);
 void read_object_fields(const NvDsObjectMeta &from, ObjectFields *to);
 void write_object_fields(const ObjectFields &from, NvDsObjectMeta *to);
 
+// NvDsLabelInfo's and NvDsClassifierMeta's members, model to DeepStream and back (generated;
+// instantiated for both directions in deepstream_backend.cpp).
+template <typename From, typename To>
+void copy_label_info_fields(const From &from, To *to);
+template <typename From, typename To>
+void copy_classifier_fields(const From &from, To *to);
+
+// A g_strdup'd copy DeepStream frees, or null for "".
+char *dup_or_null(const std::string &text);
 // DeepStream never frees classifier_type (nvinfer points it at its own string): an interned
 // string, or null for "".
 char *intern_or_null(const std::string &text);

@@ -1,6 +1,8 @@
 // NvDsEventMsgMeta to and from the model (event_msg_deepstream.h says how it is allocated).
 #include "meta/event_msg_deepstream.h"
 
+#include "meta/deepstream_copies.h"
+
 #include <atomic>
 #include <cstring>
 
@@ -14,7 +16,6 @@ namespace {
 
 std::atomic<int64_t> alive{0};
 
-gchar *dup_or_null(const std::string &text) { return text.empty() ? nullptr : g_strdup(text.c_str()); }
 std::string read_string(const gchar *text) { return text != nullptr ? text : ""; }
 
 template <typename Ds>

@@ -158,21 +158,23 @@ struct ObjectFields {
   // end generated: struct ObjectFields
 };
 
-struct ClassifierFields {  // NvDsClassifierMeta
+struct ClassifierFields {  // NvDsClassifierMeta (its label infos are reached through Batch)
+  // generated: struct ClassifierFields (npm run generate)
   uint32_t num_labels = 0;
   int32_t unique_component_id = 0;
-  std::string classifier_type;  // DeepStream: const gchar* it does not own (we intern it)
+  std::string classifier_type;
+  // end generated: struct ClassifierFields
 };
 
 struct LabelInfoFields {   // NvDsLabelInfo
+  // generated: struct LabelInfoFields (npm run generate)
   uint32_t num_classes = 0;
   char result_label[kMaxLabelSize] = {};
-  // pResult_label as an upstream element left it (read only: no NVIDIA plugin writes it, and
-  // ds-element never does; see set_result_label); empty when NULL.
   std::string long_label;
   uint32_t result_class_id = 0;
   uint32_t label_id = 0;
   float result_prob = 0;
+  // end generated: struct LabelInfoFields
 };
 
 // One physical NvDsDisplayMeta: at most 16 of each kind.

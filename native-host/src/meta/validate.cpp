@@ -88,6 +88,16 @@ Status terminated(const char (&value)[kMaxLabelSize], const Name &field) {
       "an unterminated string");
 }
 
+// A string DeepStream keeps as a C string of at most MAX_LABEL_SIZE bytes (classifier_type).
+template <typename Name>
+Status bounded(const std::string &value, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(c_string(value, field));
+  if (value.size() >= kMaxLabelSize)
+    return expected("at most " + std::to_string(kMaxLabelSize - 1) + " bytes (UTF-8)", field,
+        std::to_string(value.size()) + " bytes");
+  return Status::Ok();
+}
+
 // An int32 that counts (num_surfaces_per_frame): its type holds negatives, the field does not.
 template <typename Name>
 Status count(int32_t value, const Name &field) {
@@ -178,6 +188,21 @@ Status validate_object_record(const ObjectFields &object, const ObjectFields *be
   DSNODE_RETURN_IF_ERROR(check_bbox_coords(object.tracker_bbox_info, member_of(before, &ObjectFields::tracker_bbox_info), member(name, "tracker_bbox_info.org_bbox_coords")));
   return Status::Ok();
 }
+
+// NvDsLabelInfo's members, every one checked (validate_label_info adds the lists).
+Status check_label_info_fields(const LabelInfoFields &value) {
+  const auto name = root("NvDsLabelInfo");
+  DSNODE_RETURN_IF_ERROR(terminated(value.result_label, member(name, "result_label")));
+  DSNODE_RETURN_IF_ERROR(unit_interval(value.result_prob, member(name, "result_prob")));
+  return Status::Ok();
+}
+
+// NvDsClassifierMeta's members, every one checked (validate_classifier adds the lists).
+Status check_classifier_fields(const ClassifierFields &value) {
+  const auto name = root("NvDsClassifierMeta");
+  DSNODE_RETURN_IF_ERROR(bounded(value.classifier_type, member(name, "classifier_type")));
+  return Status::Ok();
+}
 // end generated: field validators
 
 template <typename Name>
@@ -255,17 +280,11 @@ Status validate_object(const ObjectFields &object, const ObjectFields *before) {
 }
 
 Status validate_classifier(const ClassifierFields &classifier) {
-  const auto field = root("NvDsClassifierMeta.classifier_type");
-  DSNODE_RETURN_IF_ERROR(c_string(classifier.classifier_type, field));
-  if (classifier.classifier_type.size() >= kMaxLabelSize)
-    return expected("at most " + std::to_string(kMaxLabelSize - 1) + " bytes (UTF-8)", field,
-        std::to_string(classifier.classifier_type.size()) + " bytes");
-  return Status::Ok();
+  return check_classifier_fields(classifier);
 }
 
 Status validate_label_info(const LabelInfoFields &label) {
-  DSNODE_RETURN_IF_ERROR(terminated(label.result_label, root("NvDsLabelInfo.result_label")));
-  return unit_interval(label.result_prob, root("NvDsLabelInfo.result_prob"));
+  return check_label_info_fields(label);
 }
 
 Status validate_display(const DisplayFields &display) {

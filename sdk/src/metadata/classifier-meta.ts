@@ -4,7 +4,9 @@ import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REM
 import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
 import type { ObjectCore } from "./call/object-core.js";
 import type { TransformScope } from "./call/transform-scope.js";
-import { checkBoundedString, checkInt32, checkUint32 } from "./call/validation.js";
+import { CLASSIFIER_FIELDS } from "../protocol/value-fields.js";
+import { checkUint32 } from "./call/validation.js";
+import { defineValueFields, valueCopy, zeroValues } from "./call/value-fields.js";
 
 const TYPE = "ClassifierMeta";
 
@@ -34,12 +36,14 @@ export let classifierInternals: ClassifierInternals;
  * ```
  */
 export interface ClassifierMetaJSON {
-  /** See {@link ClassifierMeta.numLabels}. */
+  // generated: classifier-json (npm run generate)
+  /** See {@link ClassifierMeta.numLabels}; default: the number of `labels`. */
   numLabels: number;
   /** See {@link ClassifierMeta.uniqueComponentId}. */
   uniqueComponentId: number;
   /** See {@link ClassifierMeta.classifierType}. */
   classifierType: string;
+  // end generated: classifier-json
   /** Each label's {@link LabelInfo.toJSON}. */
   labelInfoItems: LabelInfoJSON[];
 }
@@ -71,8 +75,8 @@ export class ClassifierMeta {
   #index = -1;
   #owner: ObjectCore | undefined;
   #numLabels: number | undefined;
-  #uniqueComponentId = 0;
-  #classifierType = "";
+  /** The members of CLASSIFIER_FIELDS but numLabels (accessors defined below). */
+  readonly #values = zeroValues(CLASSIFIER_FIELDS);
   /** The label infos in list order (staged, or mirroring the buffer's list once added). */
   readonly #labels: LabelInfo[] = [];
   #labelItems: readonly LabelInfo[] | undefined;
@@ -107,43 +111,6 @@ export class ClassifierMeta {
   set numLabels(value: number) {
     this.#check("numLabels", "writing");
     this.#numLabels = checkUint32(value, "ClassifierMeta.numLabels");
-  }
-
-  /**
-   * Id of the component (e.g. nvinfer's `gie-unique-id`) that made this classification
-   * (`unique_component_id`, int32).
-   *
-   * @example
-   * ```ts
-   * classifier.uniqueComponentId = 3;
-   * ```
-   */
-  get uniqueComponentId(): number {
-    this.#check("uniqueComponentId");
-    return this.#uniqueComponentId;
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set uniqueComponentId(value: number) {
-    this.#check("uniqueComponentId", "writing");
-    this.#uniqueComponentId = checkInt32(value, "ClassifierMeta.uniqueComponentId");
-  }
-
-  /**
-   * What the classifier classifies (`classifier_type`): at most 127 bytes of UTF-8, no NUL.
-   *
-   * @example
-   * ```ts
-   * classifier.classifierType = "vehicle-make";
-   * ```
-   */
-  get classifierType(): string {
-    this.#check("classifierType");
-    return this.#classifierType;
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set classifierType(value: string) {
-    this.#check("classifierType", "writing");
-    this.#classifierType = checkBoundedString(value, "ClassifierMeta.classifierType");
   }
 
   /**
@@ -248,23 +215,29 @@ export class ClassifierMeta {
   toJSON(): ClassifierMetaJSON {
     this.#check("toJSON()");
     return {
-      numLabels: this.numLabels,
-      uniqueComponentId: this.#uniqueComponentId,
-      classifierType: this.#classifierType,
+      ...(valueCopy(CLASSIFIER_FIELDS, { ...this.#values, numLabels: this.numLabels }) as unknown as Omit<ClassifierMetaJSON, "labelInfoItems">),
       labelInfoItems: this.#labels.map((label) => label.toJSON()),
     };
   }
 
   static {
+    // uniqueComponentId, classifierType, ... : one accessor per CLASSIFIER_FIELDS entry but the
+    // list's numLabels (declared below, in `interface ClassifierMeta`).
+    defineValueFields(ClassifierMeta, CLASSIFIER_FIELDS, {
+      owner: TYPE,
+      check: (classifier, member, action) => classifier.#check(member, action),
+      values: (classifier) => classifier.#values,
+    });
     classifierInternals = {
       scopeOf: (classifier) => classifier.#scope,
       statusOf: (classifier) => classifier.#status,
       ownerOf: (classifier) => classifier.#owner,
       indexOf: (classifier) => classifier.#index,
       toNative: (classifier) => ({
-        numLabels: classifier.#numLabels ?? classifier.#labels.length,
-        uniqueComponentId: classifier.#uniqueComponentId,
-        classifierType: classifier.#classifierType,
+        ...(valueCopy(CLASSIFIER_FIELDS, { ...classifier.#values, numLabels: classifier.#numLabels ?? classifier.#labels.length }) as unknown as Omit<
+          NativeClassifier,
+          "labels"
+        >),
         labels: classifier.#labels.map((label) => labelInternals.toNative(label)),
       }),
       markAdded: (classifier, owner, index) => {
@@ -287,9 +260,8 @@ export class ClassifierMeta {
           return known;
         }
         const classifier = new ClassifierMeta(scope);
+        Object.assign(classifier.#values, valueCopy(CLASSIFIER_FIELDS, read as unknown as Record<string, unknown>));
         classifier.#numLabels = read.numLabels;
-        classifier.#uniqueComponentId = read.uniqueComponentId;
-        classifier.#classifierType = read.classifierType;
         for (const labelRead of read.labels) {
           classifier.#labels.push(scope.labelInfos?.get(labelRead.index) ?? labelInternals.fromNative(scope, labelRead, classifier));
         }
@@ -300,3 +272,33 @@ export class ClassifierMeta {
     };
   }
 }
+
+// generated: classifier-fields (npm run generate)
+/** ClassifierMeta's members: accessors made from the descriptors in protocol/value-fields.ts (metadata/call/value-fields.ts). */
+export interface ClassifierMeta {
+  /**
+   * Id of the component (e.g. nvinfer's `gie-unique-id`) that made this classification
+   * (`unique_component_id`, int32).
+   *
+   * Writes are checked first (an integer from -2147483648 to 2147483647): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * classifier.uniqueComponentId = 3;
+   * ```
+   */
+  uniqueComponentId: number;
+
+  /**
+   * What the classifier classifies (`classifier_type`): at most 127 bytes of UTF-8, no NUL.
+   *
+   * Writes are checked first (at most 127 bytes of UTF-8, no NUL): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * classifier.classifierType = "vehicle-make";
+   * ```
+   */
+  classifierType: string;
+}
+// end generated: classifier-fields

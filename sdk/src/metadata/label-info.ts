@@ -3,7 +3,8 @@ import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
 import { ADDED, checkUsable, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
-import { checkBoundedString, checkFloatUnit, checkUint32 } from "./call/validation.js";
+import { LABEL_INFO_FIELDS } from "../protocol/value-fields.js";
+import { defineValueFields, valueCopy, zeroValues } from "./call/value-fields.js";
 
 const TYPE = "LabelInfo";
 
@@ -34,6 +35,7 @@ export let labelInternals: LabelInternals;
  * ```
  */
 export interface LabelInfoJSON {
+  // generated: label-info-json (npm run generate)
   /** See {@link LabelInfo.numClasses}. */
   numClasses: number;
   /** See {@link LabelInfo.resultLabel}. */
@@ -44,6 +46,7 @@ export interface LabelInfoJSON {
   labelId: number;
   /** See {@link LabelInfo.resultProb}. */
   resultProb: number;
+  // end generated: label-info-json
 }
 
 /**
@@ -68,11 +71,8 @@ export class LabelInfo {
   #status: HandleState;
   #index = -1;
   #classifier: ClassifierMeta | undefined;
-  #numClasses = 0;
-  #resultLabel = "";
-  #resultClassId = 0;
-  #labelId = 0;
-  #resultProb = 0;
+  /** The members of LABEL_INFO_FIELDS (accessors defined below). */
+  readonly #values = zeroValues(LABEL_INFO_FIELDS);
 
   /** @internal Label infos come from `batch.acquireLabelInfo()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
@@ -85,100 +85,6 @@ export class LabelInfo {
   }
 
   /**
-   * Number of classes the classifier chose among (`num_classes`, uint32).
-   *
-   * @example
-   * ```ts
-   * label.numClasses = 4;
-   * ```
-   */
-  get numClasses(): number {
-    this.#check("numClasses");
-    return this.#numClasses;
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set numClasses(value: number) {
-    this.#check("numClasses", "writing");
-    this.#numClasses = checkUint32(value, "LabelInfo.numClasses");
-  }
-
-  /**
-   * The chosen class's name (`result_label`): at most 127 bytes of UTF-8, no NUL; a longer one
-   * is an error, never cut. nvinfer copies labels into `result_label` (128 bytes,
-   * gstnvinfer_meta_utils.cpp:317) and writes no `pResult_label`; deepstream-app copies a
-   * `pResult_label` into 128 bytes (deepstream_app.c ~1336-1364). Reading gives `pResult_label`
-   * when an upstream element set one.
-   *
-   * @example
-   * ```ts
-   * label.resultLabel = "sedan";
-   * ```
-   */
-  get resultLabel(): string {
-    this.#check("resultLabel");
-    return this.#resultLabel;
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set resultLabel(value: string) {
-    this.#check("resultLabel", "writing");
-    this.#resultLabel = checkBoundedString(value, "LabelInfo.resultLabel");
-  }
-
-  /**
-   * The chosen class's id (`result_class_id`, uint32).
-   *
-   * @example
-   * ```ts
-   * label.resultClassId = 3;
-   * ```
-   */
-  get resultClassId(): number {
-    this.#check("resultClassId");
-    return this.#resultClassId;
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set resultClassId(value: number) {
-    this.#check("resultClassId", "writing");
-    this.#resultClassId = checkUint32(value, "LabelInfo.resultClassId");
-  }
-
-  /**
-   * Which attribute of a multi-attribute classifier this result is for (`label_id`, uint32).
-   *
-   * @example
-   * ```ts
-   * label.labelId = 1; // e.g. 0 = colour, 1 = make
-   * ```
-   */
-  get labelId(): number {
-    this.#check("labelId");
-    return this.#labelId;
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set labelId(value: number) {
-    this.#check("labelId", "writing");
-    this.#labelId = checkUint32(value, "LabelInfo.labelId");
-  }
-
-  /**
-   * Probability of the chosen class, 0..1 (`result_prob`).
-   *
-   * @example
-   * ```ts
-   * label.resultProb = 0.87;
-   * ```
-   */
-  get resultProb(): number {
-    this.#check("resultProb");
-    return this.#resultProb;
-  }
-  /** Checked first (see above): an invalid value throws and changes nothing. */
-  set resultProb(value: number) {
-    this.#check("resultProb", "writing");
-    this.#resultProb = checkFloatUnit(value, "LabelInfo.resultProb");
-  }
-
-  /**
    * The label's values as a plain object, safe to keep after transform() returns.
    *
    * @example
@@ -188,16 +94,17 @@ export class LabelInfo {
    */
   toJSON(): LabelInfoJSON {
     this.#check("toJSON()");
-    return {
-      numClasses: this.#numClasses,
-      resultLabel: this.#resultLabel,
-      resultClassId: this.#resultClassId,
-      labelId: this.#labelId,
-      resultProb: this.#resultProb,
-    };
+    return valueCopy(LABEL_INFO_FIELDS, this.#values) as unknown as LabelInfoJSON;
   }
 
   static {
+    // numClasses, resultLabel, ... : one accessor per LABEL_INFO_FIELDS entry (declared below,
+    // in `interface LabelInfo`).
+    defineValueFields(LabelInfo, LABEL_INFO_FIELDS, {
+      owner: TYPE,
+      check: (label, member, action) => label.#check(member, action),
+      values: (label) => label.#values,
+    });
     labelInternals = {
       scopeOf: (label) => label.#scope,
       statusOf: (label) => label.#status,
@@ -207,13 +114,7 @@ export class LabelInfo {
         label.#index = index;
         (label.#scope.labelInfos ??= new Map()).set(index, label);
       },
-      toNative: (label) => ({
-        numClasses: label.#numClasses,
-        resultLabel: label.#resultLabel,
-        resultClassId: label.#resultClassId,
-        labelId: label.#labelId,
-        resultProb: label.#resultProb,
-      }),
+      toNative: (label) => valueCopy(LABEL_INFO_FIELDS, label.#values) as unknown as NativeLabelInfo,
       markAdded: (label, classifier, index) => {
         label.#status = ADDED;
         label.#classifier = classifier;
@@ -226,11 +127,7 @@ export class LabelInfo {
       },
       fromNative: (scope, read, classifier) => {
         const label = new LabelInfo(scope);
-        label.#numClasses = read.numClasses;
-        label.#resultLabel = read.resultLabel;
-        label.#resultClassId = read.resultClassId;
-        label.#labelId = read.labelId;
-        label.#resultProb = read.resultProb;
+        Object.assign(label.#values, valueCopy(LABEL_INFO_FIELDS, read as unknown as Record<string, unknown>));
         labelInternals.markAdded(label, classifier, read.index);
         return label;
       },
@@ -238,3 +135,71 @@ export class LabelInfo {
   }
 }
 
+// generated: label-info-fields (npm run generate)
+/** LabelInfo's members: accessors made from the descriptors in protocol/value-fields.ts (metadata/call/value-fields.ts). */
+export interface LabelInfo {
+  /**
+   * Number of classes the classifier chose among (`num_classes`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * label.numClasses = 4;
+   * ```
+   */
+  numClasses: number;
+
+  /**
+   * The chosen class's name (`result_label`): at most 127 bytes of UTF-8, no NUL; a longer one
+   * is an error, never cut. nvinfer copies labels into `result_label` (128 bytes,
+   * gstnvinfer_meta_utils.cpp:317) and writes no `pResult_label`; deepstream-app copies a
+   * `pResult_label` into 128 bytes (deepstream_app.c ~1336-1364). Reading gives `pResult_label`
+   * when an upstream element set one.
+   *
+   * Writes are checked first (at most 127 bytes of UTF-8, no NUL): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * label.resultLabel = "sedan";
+   * ```
+   */
+  resultLabel: string;
+
+  /**
+   * The chosen class's id (`result_class_id`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * label.resultClassId = 3;
+   * ```
+   */
+  resultClassId: number;
+
+  /**
+   * Which attribute of a multi-attribute classifier this result is for (`label_id`, uint32).
+   *
+   * Writes are checked first (an integer from 0 to 4294967295): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * label.labelId = 1; // e.g. 0 = colour, 1 = make
+   * ```
+   */
+  labelId: number;
+
+  /**
+   * Probability of the chosen class, 0..1 (`result_prob`).
+   *
+   * Writes are checked first (a number from 0 to 1, stored as a float): an invalid value throws and changes nothing.
+   *
+   * @example
+   * ```ts
+   * label.resultProb = 0.87;
+   * ```
+   */
+  resultProb: number;
+}
+// end generated: label-info-fields

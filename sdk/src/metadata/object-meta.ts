@@ -12,7 +12,7 @@ import {
 import { ClassifierMeta, classifierInternals, type ClassifierMetaJSON } from "./classifier-meta.js";
 import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED, STAGED } from "./call/handle-checks.js";
 import { ObjectCore } from "./call/object-core.js";
-import { boxNames, ObjectRectParams, ObjectTextParams, TableBox } from "./call/object-views.js";
+import { ObjectBox, ObjectRectParams, ObjectTextParams } from "./call/object-views.js";
 import type { TensorOutputMeta } from "./tensor-output-meta.js";
 import type { ReidMeta } from "./tracker-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
@@ -30,8 +30,6 @@ import {
   type TextParamsInit,
 } from "./values.js";
 
-const DETECTOR_BBOX = boxNames("detectorBboxInfo");
-const TRACKER_BBOX = boxNames("trackerBboxInfo");
 const EMPTY_TENSORS: readonly TensorOutputMeta[] = Object.freeze([]);
 const FIELD_BY_NAME: ReadonlyMap<string, RecordField> = new Map(OBJECT_FIELDS.map((field) => [field.name, field]));
 
@@ -136,8 +134,8 @@ export class ObjectMeta {
   readonly #core: ObjectCore;
   #rectParams: ObjectRectParams | undefined;
   #textParams: ObjectTextParams | undefined;
-  #detectorBbox: TableBox | undefined;
-  #trackerBbox: TableBox | undefined;
+  #detectorBbox: ObjectBox | undefined;
+  #trackerBbox: ObjectBox | undefined;
 
   /** @internal Objects come from `batch.acquireObjectMeta()` or `frame.objectItems`; user code never constructs them. */
   constructor(core: ObjectCore) {
@@ -241,11 +239,11 @@ export class ObjectMeta {
    */
   get detectorBboxInfo(): Box {
     this.#core.check("detectorBboxInfo");
-    return (this.#detectorBbox ??= new TableBox(this.#core, OBJ_DETECTOR_BBOX_INFO, DETECTOR_BBOX));
+    return (this.#detectorBbox ??= new ObjectBox(this.#core, OBJ_DETECTOR_BBOX_INFO, "detectorBboxInfo"));
   }
   /** Checked first (see above): an invalid value throws and changes nothing. */
   set detectorBboxInfo(value: BoxInit) {
-    (this.#detectorBbox ??= new TableBox(this.#core, OBJ_DETECTOR_BBOX_INFO, DETECTOR_BBOX)).assign(value);
+    (this.#detectorBbox ??= new ObjectBox(this.#core, OBJ_DETECTOR_BBOX_INFO, "detectorBboxInfo")).assign(value);
   }
 
   /**
@@ -258,11 +256,11 @@ export class ObjectMeta {
    */
   get trackerBboxInfo(): Box {
     this.#core.check("trackerBboxInfo");
-    return (this.#trackerBbox ??= new TableBox(this.#core, OBJ_TRACKER_BBOX_INFO, TRACKER_BBOX));
+    return (this.#trackerBbox ??= new ObjectBox(this.#core, OBJ_TRACKER_BBOX_INFO, "trackerBboxInfo"));
   }
   /** Checked first (see above): an invalid value throws and changes nothing. */
   set trackerBboxInfo(value: BoxInit) {
-    (this.#trackerBbox ??= new TableBox(this.#core, OBJ_TRACKER_BBOX_INFO, TRACKER_BBOX)).assign(value);
+    (this.#trackerBbox ??= new ObjectBox(this.#core, OBJ_TRACKER_BBOX_INFO, "trackerBboxInfo")).assign(value);
   }
 
   /**

@@ -5,6 +5,8 @@
  */
 import type { NativeArrow, NativeCircle, NativeColor, NativeLine, NativeMask, NativeRect, NativeText } from "../native/meta-binding.js";
 import { NVINFER_OBJECT } from "../protocol/transform-state.js";
+import { RECT_PARAMS_FIELDS } from "../protocol/value-fields.js";
+import { makeValue, valueFromNative } from "./call/value-fields.js";
 import {
   checkBoolean,
   checkCString,
@@ -94,6 +96,7 @@ export type BoxInit = Partial<Box>;
  * ```
  */
 export interface RectParams extends Box {
+  // generated: rect-params (npm run generate)
   /** Border width, px (`border_width`). */
   borderWidth: number;
   /** Border colour (`border_color`); assign a {@link ColorInit} to change some components. */
@@ -106,12 +109,13 @@ export interface RectParams extends Box {
   get bgColor(): Color;
   /** Assigns the given components (or members); the others keep their values. */
   set bgColor(value: ColorInit);
-  /** Colour palette index (`color_id`), used when `hasColorInfo`. */
-  colorId: number;
   /** Whether `colorId` is set (`has_color_info`). */
   hasColorInfo: boolean;
+  /** Colour palette index (`color_id`), used when `hasColorInfo`. */
+  colorId: number;
   /** Rotation of the box in degrees (`rotation_angle`, oriented boxes). */
   rotationAngle: number;
+  // end generated: rect-params
 }
 
 /**
@@ -126,6 +130,7 @@ export interface RectParams extends Box {
  * ```
  */
 export interface RectParamsInit extends BoxInit {
+  // generated: rect-params-init (npm run generate)
   /** See {@link RectParams.borderWidth}. */
   borderWidth?: number;
   /** See {@link RectParams.borderColor}. */
@@ -134,12 +139,13 @@ export interface RectParamsInit extends BoxInit {
   hasBgColor?: boolean;
   /** See {@link RectParams.bgColor}. */
   bgColor?: ColorInit;
-  /** See {@link RectParams.colorId}. */
-  colorId?: number;
   /** See {@link RectParams.hasColorInfo}. */
   hasColorInfo?: boolean;
+  /** See {@link RectParams.colorId}. */
+  colorId?: number;
   /** See {@link RectParams.rotationAngle}. */
   rotationAngle?: number;
+  // end generated: rect-params-init
 }
 
 /**
@@ -448,22 +454,9 @@ function optional<T>(value: unknown, fallback: T, check: (value: unknown, name: 
   return value === undefined ? fallback : check(value, name);
 }
 
-/** @internal A checked, frozen display rectangle. */
+/** @internal A checked, frozen display rectangle (members and defaults: RECT_PARAMS_FIELDS). */
 export function makeRect(init: unknown, name: string): Readonly<RectParams> {
-  const value = checkObject(init ?? {}, name);
-  return Object.freeze({
-    left: optional(value.left, 0, checkFloat, `${name}.left`),
-    top: optional(value.top, 0, checkFloat, `${name}.top`),
-    width: optional(value.width, 0, checkFloatSize, `${name}.width`),
-    height: optional(value.height, 0, checkFloatSize, `${name}.height`),
-    borderWidth: optional(value.borderWidth, 0, checkUint32, `${name}.borderWidth`),
-    borderColor: makeColor(value.borderColor, `${name}.borderColor`, OPAQUE_BLACK),
-    hasBgColor: optional(value.hasBgColor, false, checkBoolean, `${name}.hasBgColor`),
-    bgColor: makeColor(value.bgColor, `${name}.bgColor`, TRANSPARENT),
-    colorId: optional(value.colorId, 0, checkInt32, `${name}.colorId`),
-    hasColorInfo: optional(value.hasColorInfo, false, checkBoolean, `${name}.hasColorInfo`),
-    rotationAngle: optional(value.rotationAngle, 0, checkFloat, `${name}.rotationAngle`),
-  });
+  return makeValue(RECT_PARAMS_FIELDS, init, name) as unknown as Readonly<RectParams>;
 }
 
 /** @internal A checked, frozen display text. */
@@ -577,19 +570,7 @@ export function colorFromNative(color: NativeColor): Readonly<Color> {
 
 /** @internal */
 export function rectFromNative(rect: NativeRect): Readonly<RectParams> {
-  return Object.freeze({
-    left: rect.left,
-    top: rect.top,
-    width: rect.width,
-    height: rect.height,
-    borderWidth: rect.borderWidth,
-    borderColor: colorFromNative(rect.borderColor),
-    hasBgColor: rect.hasBgColor,
-    bgColor: colorFromNative(rect.bgColor),
-    colorId: rect.colorId,
-    hasColorInfo: rect.hasColorInfo,
-    rotationAngle: rect.rotationAngle,
-  });
+  return valueFromNative(RECT_PARAMS_FIELDS, rect as unknown as Record<string, unknown>) as unknown as Readonly<RectParams>;
 }
 
 /** @internal */

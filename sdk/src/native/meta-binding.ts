@@ -54,6 +54,7 @@ export interface NativeMask {
 
 /** NvOSD_RectParams (display meta rects; objects carry theirs in the table). */
 export interface NativeRect {
+  // generated: native-rect (npm run generate)
   left: number;
   top: number;
   width: number;
@@ -65,6 +66,7 @@ export interface NativeRect {
   hasColorInfo: boolean;
   colorId: number;
   rotationAngle: number;
+  // end generated: native-rect
 }
 
 /** NvOSD_LineParams. */
@@ -116,18 +118,22 @@ export interface NativeDisplay extends NativeDisplayContent {
 
 /** NvDsLabelInfo. */
 export interface NativeLabelInfo {
+  // generated: native-label-info (npm run generate)
   numClasses: number;
   resultLabel: string;
   resultClassId: number;
   labelId: number;
   resultProb: number;
+  // end generated: native-label-info
 }
 
 /** NvDsClassifierMeta with its label infos. */
 export interface NativeClassifier {
+  // generated: native-classifier (npm run generate)
   numLabels: number;
   uniqueComponentId: number;
   classifierType: string;
+  // end generated: native-classifier
   labels: NativeLabelInfo[];
 }
 

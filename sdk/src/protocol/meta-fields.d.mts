@@ -16,7 +16,10 @@ export type KindName =
   | "floatSize"
   | "unit"
   | "bufferTime"
-  | "reserved";
+  | "reserved"
+  | "probability"
+  | "label"
+  | "owned";
 
 export interface Kind {
   /** Doubles in a record. */
@@ -43,6 +46,20 @@ export interface Field {
   readonly buffer?: string;
   readonly extra?: string;
   readonly view?: string;
+  /** The colour a new display element gets when none is given ([red, green, blue, alpha]). */
+  readonly fallback?: readonly [number, number, number, number];
+  /** The TypeScript accessor is hand-written: the value follows a list. */
+  readonly list?: boolean;
+  /** The C++ function that reads the member from the model (an upstream long form wins). */
+  readonly read?: string;
+}
+
+/** A model member with no TypeScript side (ownership kept by native code: `owned`). */
+export interface ModelOnlyField {
+  readonly model: string;
+  readonly ds: string;
+  readonly c: string;
+  readonly kind: "owned";
 }
 
 /** A struct whose members DeepStream declares in the struct that holds it (`inline`). */
@@ -81,3 +98,13 @@ export interface NvinferDefault {
   readonly line: number;
 }
 export const NVINFER_OBJECT: readonly NvinferDefault[];
+
+/** A value that travels as a JS object (LABEL_INFO, CLASSIFIER). */
+export interface ValueTable {
+  readonly owner: string;
+  readonly ds: string;
+  readonly model: string;
+  readonly fields: readonly (Field | ModelOnlyField)[];
+}
+export const LABEL_INFO: ValueTable;
+export const CLASSIFIER: ValueTable;

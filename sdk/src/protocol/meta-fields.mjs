@@ -49,6 +49,11 @@ export const KINDS = {
   bufferTime: { slots: 1, ts: null, check: "written by native code from the GstBuffer" },
   // Members carried by the model but not in a record (kept by native code, never sent).
   reserved: { slots: 0, ts: null, check: "copied as it is" },
+  // Members of the records that travel as JS objects (classifier, label info), never in slots.
+  probability: { slots: 0, ts: "number", check: "a number from 0 to 1, stored as a float" },
+  label: { slots: 0, ts: "string", check: "at most 127 bytes of UTF-8, no NUL" },
+  // Model members whose ownership native code handles by hand (pResult_label): never sent.
+  owned: { slots: 0, ts: null, check: "kept by native code" },
 };
 
 /**
@@ -82,19 +87,26 @@ export const STRUCTS = {
     members: [
       // NvOSD_RectParams starts with a box's members, declared in the struct itself.
       { inline: "BboxCoords" },
-      { name: "borderWidth", ds: "border_width", c: "uint32_t", kind: "uint32" },
-      { name: "borderColor", ds: "border_color", struct: "ColorParams" },
-      { name: "hasBgColor", ds: "has_bg_color", c: "uint32_t", kind: "flag" },
+      { name: "borderWidth", ds: "border_width", c: "uint32_t", kind: "uint32", doc: "Border width, px (`border_width`)." },
+      {
+        name: "borderColor",
+        ds: "border_color",
+        struct: "ColorParams",
+        fallback: [0, 0, 0, 1],
+        doc: "Border colour (`border_color`); assign a {@link ColorInit} to change some components.",
+      },
+      { name: "hasBgColor", ds: "has_bg_color", c: "uint32_t", kind: "flag", doc: "Whether the box is filled with `bgColor` (`has_bg_color`)." },
       { name: "reserved", ds: "reserved", c: "uint32_t", kind: "reserved" },
-      { name: "bgColor", ds: "bg_color", struct: "ColorParams" },
-      { name: "hasColorInfo", ds: "has_color_info", c: "int32_t", kind: "flag" },
-      { name: "colorId", ds: "color_id", c: "int32_t", kind: "int32" },
+      { name: "bgColor", ds: "bg_color", struct: "ColorParams", fallback: [0, 0, 0, 0], doc: "Fill colour (`bg_color`), used when `hasBgColor`." },
+      { name: "hasColorInfo", ds: "has_color_info", c: "int32_t", kind: "flag", doc: "Whether `colorId` is set (`has_color_info`)." },
+      { name: "colorId", ds: "color_id", c: "int32_t", kind: "int32", doc: "Colour palette index (`color_id`), used when `hasColorInfo`." },
       {
         name: "rotationAngle",
         ds: "rotation_angle",
         c: "float",
         kind: "float",
         deepstream: { since: "9.0", missing: "has no rotated boxes" },
+        doc: "Rotation of the box in degrees (`rotation_angle`, oriented boxes).",
       },
     ],
   },
@@ -378,3 +390,105 @@ export const NVINFER_OBJECT = [
   // y_offset = rect_params.top - 10: the label sits above the box's top left corner.
   { name: "textAbove", c: "float", value: 10, ds: "text_params.y_offset", line: 197 },
 ];
+
+/**
+ * A classifier's result for one attribute (`NvDsLabelInfo`): what a `LabelInfo` holds, in the
+ * order of its API and toJSON. Travels as a JS object (meta-binding.ts NativeLabelInfo); the
+ * accessors, their checks, toJSON and `ds-element/testing`'s LabelInfoInit are made from these
+ * rows (metadata/call/value-fields.ts).
+ */
+export const LABEL_INFO = {
+  owner: "LabelInfo",
+  ds: "NvDsLabelInfo",
+  model: "LabelInfoFields",
+  fields: [
+    {
+      name: "numClasses",
+      ds: "num_classes",
+      c: "uint32_t",
+      kind: "uint32",
+      doc: "Number of classes the classifier chose among (`num_classes`, uint32).",
+      example: "label.numClasses = 4;",
+    },
+    {
+      name: "resultLabel",
+      ds: "result_label",
+      c: "char[kMaxLabelSize]",
+      kind: "label",
+      // Read through meta::result_label: an upstream pResult_label (long_label) wins.
+      read: "meta::result_label",
+      doc:
+        "The chosen class's name (`result_label`): at most 127 bytes of UTF-8, no NUL; a longer one\n" +
+        "is an error, never cut. nvinfer copies labels into `result_label` (128 bytes,\n" +
+        "gstnvinfer_meta_utils.cpp:317) and writes no `pResult_label`; deepstream-app copies a\n" +
+        "`pResult_label` into 128 bytes (deepstream_app.c ~1336-1364). Reading gives `pResult_label`\n" +
+        "when an upstream element set one.",
+      example: 'label.resultLabel = "sedan";',
+    },
+    // pResult_label as an upstream element left it (read only: no NVIDIA plugin writes it, and
+    // ds-element never does; see set_result_label); empty when NULL.
+    { model: "long_label", ds: "pResult_label", c: "std::string", kind: "owned" },
+    {
+      name: "resultClassId",
+      ds: "result_class_id",
+      c: "uint32_t",
+      kind: "uint32",
+      doc: "The chosen class's id (`result_class_id`, uint32).",
+      example: "label.resultClassId = 3;",
+    },
+    {
+      name: "labelId",
+      ds: "label_id",
+      c: "uint32_t",
+      kind: "uint32",
+      doc: "Which attribute of a multi-attribute classifier this result is for (`label_id`, uint32).",
+      example: "label.labelId = 1; // e.g. 0 = colour, 1 = make",
+    },
+    {
+      name: "resultProb",
+      ds: "result_prob",
+      c: "float",
+      kind: "probability",
+      doc: "Probability of the chosen class, 0..1 (`result_prob`).",
+      example: "label.resultProb = 0.87;",
+    },
+  ],
+};
+
+/**
+ * What a secondary classifier concluded about one object (`NvDsClassifierMeta`), its value
+ * members; its label infos are a list (hand-written, classifier-meta.ts). `list`: the accessor
+ * is hand-written because the value follows the list (num_labels counts the labels).
+ */
+export const CLASSIFIER = {
+  owner: "ClassifierMeta",
+  ds: "NvDsClassifierMeta",
+  model: "ClassifierFields",
+  fields: [
+    {
+      name: "numLabels",
+      ds: "num_labels",
+      c: "uint32_t",
+      kind: "uint32",
+      list: true,
+      init: "default: the number of `labels`",
+    },
+    {
+      name: "uniqueComponentId",
+      ds: "unique_component_id",
+      c: "int32_t",
+      kind: "int32",
+      doc: "Id of the component (e.g. nvinfer's `gie-unique-id`) that made this classification\n(`unique_component_id`, int32).",
+      example: "classifier.uniqueComponentId = 3;",
+    },
+    {
+      name: "classifierType",
+      ds: "classifier_type",
+      // DeepStream: a const gchar* it does not own (nvinfer points it at its own string): interned.
+      c: "std::string",
+      kind: "label",
+      doc: "What the classifier classifies (`classifier_type`): at most 127 bytes of UTF-8, no NUL.",
+      example: 'classifier.classifierType = "vehicle-make";',
+    },
+  ],
+};

@@ -79,6 +79,7 @@ export type UserMetaInit =
  * ```
  */
 export interface LabelInfoInit {
+  // generated: label-info-init (npm run generate)
   /** See {@link LabelInfo.numClasses}. */
   numClasses?: number;
   /** See {@link LabelInfo.resultLabel}. */
@@ -89,6 +90,7 @@ export interface LabelInfoInit {
   labelId?: number;
   /** See {@link LabelInfo.resultProb}. */
   resultProb?: number;
+  // end generated: label-info-init
 }
 
 /**
@@ -101,12 +103,14 @@ export interface LabelInfoInit {
  * ```
  */
 export interface ClassifierInit {
-  /** See {@link ClassifierMeta.classifierType}. */
-  classifierType?: string;
-  /** See {@link ClassifierMeta.uniqueComponentId}. */
-  uniqueComponentId?: number;
+  // generated: classifier-init (npm run generate)
   /** See {@link ClassifierMeta.numLabels}; default: the number of `labels`. */
   numLabels?: number;
+  /** See {@link ClassifierMeta.uniqueComponentId}. */
+  uniqueComponentId?: number;
+  /** See {@link ClassifierMeta.classifierType}. */
+  classifierType?: string;
+  // end generated: classifier-init
   /** Its label infos, in order. */
   labels?: LabelInfoInit[];
 }

@@ -16,6 +16,7 @@ import { objectCoreOf, type ObjectMeta } from "../metadata/object-meta.js";
 import { DATA_TYPES, ELEMENT_SIZES, type TensorDataType } from "../metadata/tensor-output-meta.js";
 import type { UserMeta } from "../metadata/user-meta.js";
 import { checkInteger, invalid, invalidReceived } from "../metadata/call/validation.js";
+import { CLASSIFIER_FIELDS as CLASSIFIER_VALUE_FIELDS, LABEL_INFO_FIELDS } from "../protocol/value-fields.js";
 import type { StandaloneBinding } from "../native/loader.js";
 import type { NativeAnalyticsFrame, NativeAnalyticsObject, StandaloneHarness, UserMetaLevel } from "../native/meta-binding.js";
 import { ANALYTICS_FRAME_MEMBERS, ANALYTICS_OBJECT_MEMBERS, analyticsFromInit } from "../metadata/analytics-meta.js";
@@ -67,9 +68,10 @@ const FRAME_KEYS = ["width", "height", "format", "pixels", ...FRAME_FIELDS, "obj
 /** Object members written through ObjectMeta's setters before it is added, in this order. */
 const OBJECT_FIELDS = OBJECT_MEMBERS;
 const OBJECT_KEYS = [...OBJECT_FIELDS, "parent", "classifiers", "userMeta", "tensorOutputs", "reid"] as const;
-const CLASSIFIER_FIELDS = ["classifierType", "uniqueComponentId", "numLabels"] as const;
-const CLASSIFIER_KEYS = [...CLASSIFIER_FIELDS, "labels"] as const;
-const LABEL_FIELDS = ["numClasses", "resultLabel", "resultClassId", "labelId", "resultProb"] as const;
+/** Classifier and label info members written through their setters, in the table's order. */
+const CLASSIFIER_FIELDS = CLASSIFIER_VALUE_FIELDS.map((field) => field.name);
+const CLASSIFIER_KEYS = [...CLASSIFIER_FIELDS, "labels"];
+const LABEL_FIELDS = LABEL_INFO_FIELDS.map((field) => field.name);
 const TENSOR_OUTPUT_KEYS = ["uniqueId", "gpuId", "networkInfo", "maintainAspectRatio", "symmetricPadding", "layers"] as const;
 const LAYER_KEYS = ["name", "dims", "data", "dataType"] as const;
 

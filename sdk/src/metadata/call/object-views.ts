@@ -1,34 +1,18 @@
 /**
  * Live views over one object's members: `obj.rectParams.left = 5`, `obj.rectParams.borderColor.red
  * = 1`, `obj.textParams.font.size = 12` write the object, after the same checks as the
- * object's own setters. Row members read and write the call's object table; text members the
- * object's JS-side text params. Each view is made once per object, on first use. Member names
- * for messages are built once per module, never per access.
+ * object's own setters. Row members (rectParams, the boxes) read and write the call's object
+ * table through views made from the table's descriptors (value-fields.ts); text members the
+ * object's JS-side text params. Each view is made once per object, on first use.
  *
  * @internal
  */
 import type { NativeColor } from "../../native/meta-binding.js";
-import {
-  OBJ_RECT_PARAMS_BG_COLOR,
-  OBJ_RECT_PARAMS_BORDER_COLOR,
-  OBJ_RECT_PARAMS_BORDER_WIDTH,
-  OBJ_RECT_PARAMS_COLOR_ID,
-  OBJ_RECT_PARAMS_HAS_BG_COLOR,
-  OBJ_RECT_PARAMS_HAS_COLOR_INFO,
-  OBJ_RECT_PARAMS,
-  OBJ_RECT_PARAMS_ROTATION_ANGLE,
-} from "../../protocol/transform-state.js";
+import { OBJ_RECT_PARAMS } from "../../protocol/transform-state.js";
+import { BBOX_COORDS_FIELDS, RECT_PARAMS_FIELDS } from "../../protocol/value-fields.js";
 import { OBJECT, type ObjectCore } from "./object-core.js";
-import {
-  checkBoolean,
-  checkCString,
-  checkFloat,
-  checkFloatSize,
-  checkInt32,
-  checkObject,
-  checkUint32,
-  checkUnit,
-} from "./validation.js";
+import { checkBoolean, checkCString, checkObject, checkUint32, checkUnit } from "./validation.js";
+import { defineRowFields, RowStruct } from "./value-fields.js";
 import {
   mergeColor,
   plainColor,
@@ -38,7 +22,6 @@ import {
   type FontParams,
   type FontParamsInit,
   type RectParams,
-  type RectParamsInit,
   type TextParams,
   type TextParamsInit,
 } from "../values.js";
@@ -65,27 +48,6 @@ function colorNames(path: string): ColorNames {
   return { self: name(path), red: name(`${path}.red`), green: name(`${path}.green`), blue: name(`${path}.blue`), alpha: name(`${path}.alpha`) };
 }
 
-interface BoxNames {
-  readonly self: Name;
-  readonly left: Name;
-  readonly top: Name;
-  readonly width: Name;
-  readonly height: Name;
-}
-
-/** @internal */
-export function boxNames(path: string): BoxNames {
-  return { self: name(path), left: name(`${path}.left`), top: name(`${path}.top`), width: name(`${path}.width`), height: name(`${path}.height`) };
-}
-
-const RECT = boxNames("rectParams");
-const BORDER_WIDTH = name("rectParams.borderWidth");
-const BORDER_COLOR = colorNames("rectParams.borderColor");
-const HAS_BG_COLOR = name("rectParams.hasBgColor");
-const BG_COLOR = colorNames("rectParams.bgColor");
-const COLOR_ID = name("rectParams.colorId");
-const HAS_COLOR_INFO = name("rectParams.hasColorInfo");
-const ROTATION_ANGLE = name("rectParams.rotationAngle");
 const TEXT = name("textParams");
 const DISPLAY_TEXT = name("textParams.displayText");
 const X_OFFSET = name("textParams.xOffset");
@@ -99,309 +61,31 @@ const TEXT_BG_COLOR = colorNames("textParams.bgColor");
 
 // ---------------------------------------------------------------- row-backed
 
-/** A colour in four consecutive doubles of the row. */
-class TableColor implements Color {
-  readonly #core: ObjectCore;
-  readonly #offset: number;
-  readonly #names: ColorNames;
-
-  constructor(core: ObjectCore, offset: number, names: ColorNames) {
-    this.#core = core;
-    this.#offset = offset;
-    this.#names = names;
-  }
-
-  get red(): number {
-    return this.#core.read(this.#offset, this.#names.red.member);
-  }
-  set red(value: number) {
-    this.#set(0, value, this.#names.red);
-  }
-  get green(): number {
-    return this.#core.read(this.#offset + 1, this.#names.green.member);
-  }
-  set green(value: number) {
-    this.#set(1, value, this.#names.green);
-  }
-  get blue(): number {
-    return this.#core.read(this.#offset + 2, this.#names.blue.member);
-  }
-  set blue(value: number) {
-    this.#set(2, value, this.#names.blue);
-  }
-  get alpha(): number {
-    return this.#core.read(this.#offset + 3, this.#names.alpha.member);
-  }
-  set alpha(value: number) {
-    this.#set(3, value, this.#names.alpha);
-  }
-
-  #set(component: number, value: number, names: Name): void {
-    const core = this.#core;
-    core.check(names.member, "writing");
-    core.scope.table[core.base + this.#offset + component] = checkUnit(value, names.qualified);
-    core.touch();
-  }
-
-  /** Assigns the given components (all checked first). */
-  assign(init: ColorInit): void {
-    const core = this.#core;
-    core.check(this.#names.self.member, "writing");
-    const color = mergeColor(this.toJSON(), init, this.#names.self.qualified);
-    const table = core.scope.table;
-    const at = core.base + this.#offset;
-    table[at] = color.red;
-    table[at + 1] = color.green;
-    table[at + 2] = color.blue;
-    table[at + 3] = color.alpha;
-    core.touch();
-  }
-
-  toJSON(): Color {
-    const table = this.#core.scope.table;
-    const at = this.#core.base + this.#offset;
-    this.#core.check(this.#names.self.member);
-    return { red: table[at] as number, green: table[at + 1] as number, blue: table[at + 2] as number, alpha: table[at + 3] as number };
-  }
-}
-
-/** A box in four consecutive doubles of the row (rect_params, detector/tracker bbox). */
-export class TableBox implements Box {
-  readonly #core: ObjectCore;
-  readonly #offset: number;
-  readonly #names: BoxNames;
-
-  constructor(core: ObjectCore, offset: number, names: BoxNames) {
-    this.#core = core;
-    this.#offset = offset;
-    this.#names = names;
-  }
-
-  get left(): number {
-    return this.#core.read(this.#offset, this.#names.left.member);
-  }
-  set left(value: number) {
-    this.#set(0, checkFloat, value, this.#names.left);
-  }
-  get top(): number {
-    return this.#core.read(this.#offset + 1, this.#names.top.member);
-  }
-  set top(value: number) {
-    this.#set(1, checkFloat, value, this.#names.top);
-  }
-  get width(): number {
-    return this.#core.read(this.#offset + 2, this.#names.width.member);
-  }
-  set width(value: number) {
-    this.#set(2, checkFloatSize, value, this.#names.width);
-  }
-  get height(): number {
-    return this.#core.read(this.#offset + 3, this.#names.height.member);
-  }
-  set height(value: number) {
-    this.#set(3, checkFloatSize, value, this.#names.height);
-  }
-
-  #set(index: number, check: (value: unknown, name: string) => number, value: number, names: Name): void {
-    const core = this.#core;
-    core.check(names.member, "writing");
-    core.scope.table[core.base + this.#offset + index] = check(value, names.qualified);
-    core.touch();
-  }
-
-  /** Checks the given members of `init` (all before writing any) and returns them by index (NaN = keep). */
-  resolve(init: unknown): [number, number, number, number] {
-    const value = checkObject(init, this.#names.self.qualified);
-    return [
-      value.left === undefined ? NaN : checkFloat(value.left, this.#names.left.qualified),
-      value.top === undefined ? NaN : checkFloat(value.top, this.#names.top.qualified),
-      value.width === undefined ? NaN : checkFloatSize(value.width, this.#names.width.qualified),
-      value.height === undefined ? NaN : checkFloatSize(value.height, this.#names.height.qualified),
-    ];
-  }
-
-  /** Writes what `resolve` returned. */
-  write(resolved: readonly [number, number, number, number]): void {
-    const table = this.#core.scope.table;
-    const at = this.#core.base + this.#offset;
-    for (let i = 0; i < 4; i++) {
-      const value = resolved[i] as number;
-      if (!Number.isNaN(value)) table[at + i] = value;
-    }
-    this.#core.touch();
-  }
-
-  /** Assigns the given members (all checked first). */
-  assign(init: unknown): void {
-    this.#core.check(this.#names.self.member, "writing");
-    this.write(this.resolve(init));
-  }
-
-  toJSON(): Box {
-    this.#core.check(this.#names.self.member);
-    const table = this.#core.scope.table;
-    const at = this.#core.base + this.#offset;
-    return { left: table[at] as number, top: table[at + 1] as number, width: table[at + 2] as number, height: table[at + 3] as number };
-  }
-}
-
-/** `obj.rectParams`. */
-export class ObjectRectParams implements RectParams {
-  readonly #core: ObjectCore;
-  readonly #box: TableBox;
-  #borderColor: TableColor | undefined;
-  #bgColor: TableColor | undefined;
-
+/** `obj.rectParams`: a live view over the object's row, one accessor per member of RECT_PARAMS_FIELDS. */
+export class ObjectRectParams extends RowStruct {
   constructor(core: ObjectCore) {
-    this.#core = core;
-    this.#box = new TableBox(core, OBJ_RECT_PARAMS, RECT);
+    super(core, OBJ_RECT_PARAMS, "rectParams", RECT_PARAMS_FIELDS);
   }
 
-  get left(): number {
-    return this.#box.left;
-  }
-  set left(value: number) {
-    this.#box.left = value;
-  }
-  get top(): number {
-    return this.#box.top;
-  }
-  set top(value: number) {
-    this.#box.top = value;
-  }
-  get width(): number {
-    return this.#box.width;
-  }
-  set width(value: number) {
-    this.#box.width = value;
-  }
-  get height(): number {
-    return this.#box.height;
-  }
-  set height(value: number) {
-    this.#box.height = value;
-  }
-
-  get borderWidth(): number {
-    return this.#core.read(OBJ_RECT_PARAMS_BORDER_WIDTH, BORDER_WIDTH.member);
-  }
-  set borderWidth(value: number) {
-    this.#set(OBJ_RECT_PARAMS_BORDER_WIDTH, checkUint32(this.#writable(BORDER_WIDTH, value), BORDER_WIDTH.qualified));
-  }
-
-  get borderColor(): Color {
-    this.#core.check(BORDER_COLOR.self.member);
-    return this.#borderColorView();
-  }
-  set borderColor(value: ColorInit) {
-    this.#borderColorView().assign(value);
-  }
-
-  #borderColorView(): TableColor {
-    return (this.#borderColor ??= new TableColor(this.#core, OBJ_RECT_PARAMS_BORDER_COLOR, BORDER_COLOR));
-  }
-
-  get hasBgColor(): boolean {
-    return this.#core.read(OBJ_RECT_PARAMS_HAS_BG_COLOR, HAS_BG_COLOR.member) !== 0;
-  }
-  set hasBgColor(value: boolean) {
-    this.#set(OBJ_RECT_PARAMS_HAS_BG_COLOR, checkBoolean(this.#writable(HAS_BG_COLOR, value), HAS_BG_COLOR.qualified) ? 1 : 0);
-  }
-
-  get bgColor(): Color {
-    this.#core.check(BG_COLOR.self.member);
-    return this.#bgColorView();
-  }
-  set bgColor(value: ColorInit) {
-    this.#bgColorView().assign(value);
-  }
-
-  #bgColorView(): TableColor {
-    return (this.#bgColor ??= new TableColor(this.#core, OBJ_RECT_PARAMS_BG_COLOR, BG_COLOR));
-  }
-
-  get colorId(): number {
-    return this.#core.read(OBJ_RECT_PARAMS_COLOR_ID, COLOR_ID.member);
-  }
-  set colorId(value: number) {
-    this.#set(OBJ_RECT_PARAMS_COLOR_ID, checkInt32(this.#writable(COLOR_ID, value), COLOR_ID.qualified));
-  }
-
-  get hasColorInfo(): boolean {
-    return this.#core.read(OBJ_RECT_PARAMS_HAS_COLOR_INFO, HAS_COLOR_INFO.member) !== 0;
-  }
-  set hasColorInfo(value: boolean) {
-    this.#set(OBJ_RECT_PARAMS_HAS_COLOR_INFO, checkBoolean(this.#writable(HAS_COLOR_INFO, value), HAS_COLOR_INFO.qualified) ? 1 : 0);
-  }
-
-  get rotationAngle(): number {
-    return this.#core.read(OBJ_RECT_PARAMS_ROTATION_ANGLE, ROTATION_ANGLE.member);
-  }
-  set rotationAngle(value: number) {
-    this.#set(OBJ_RECT_PARAMS_ROTATION_ANGLE, checkFloat(this.#writable(ROTATION_ANGLE, value), ROTATION_ANGLE.qualified));
-  }
-
-  /** Checks the object may be written before the value is (so a stale handle reports staleness). */
-  #writable<T>(names: Name, value: T): T {
-    this.#core.check(names.member, "writing");
-    return value;
-  }
-
-  #set(offset: number, value: number): void {
-    const core = this.#core;
-    core.scope.table[core.base + offset] = value;
-    core.touch();
-  }
-
-  /** `obj.rectParams = {...}`: the given members, all checked before any is written. */
-  assign(init: RectParamsInit): void {
-    const core = this.#core;
-    core.check(RECT.self.member, "writing");
-    const value = checkObject(init, RECT.self.qualified);
-    const box = this.#box.resolve(value);
-    const borderWidth = value.borderWidth === undefined ? undefined : checkUint32(value.borderWidth, BORDER_WIDTH.qualified);
-    const borderColor =
-      value.borderColor === undefined ? undefined : mergeColor(this.borderColor, value.borderColor, BORDER_COLOR.self.qualified);
-    const hasBgColor = value.hasBgColor === undefined ? undefined : checkBoolean(value.hasBgColor, HAS_BG_COLOR.qualified);
-    const bgColor = value.bgColor === undefined ? undefined : mergeColor(this.bgColor, value.bgColor, BG_COLOR.self.qualified);
-    const colorId = value.colorId === undefined ? undefined : checkInt32(value.colorId, COLOR_ID.qualified);
-    const hasColorInfo = value.hasColorInfo === undefined ? undefined : checkBoolean(value.hasColorInfo, HAS_COLOR_INFO.qualified);
-    const rotationAngle = value.rotationAngle === undefined ? undefined : checkFloat(value.rotationAngle, ROTATION_ANGLE.qualified);
-    this.#box.write(box);
-    if (borderWidth !== undefined) this.#set(OBJ_RECT_PARAMS_BORDER_WIDTH, borderWidth);
-    if (borderColor !== undefined) this.#setColor(OBJ_RECT_PARAMS_BORDER_COLOR, borderColor);
-    if (hasBgColor !== undefined) this.#set(OBJ_RECT_PARAMS_HAS_BG_COLOR, hasBgColor ? 1 : 0);
-    if (bgColor !== undefined) this.#setColor(OBJ_RECT_PARAMS_BG_COLOR, bgColor);
-    if (colorId !== undefined) this.#set(OBJ_RECT_PARAMS_COLOR_ID, colorId);
-    if (hasColorInfo !== undefined) this.#set(OBJ_RECT_PARAMS_HAS_COLOR_INFO, hasColorInfo ? 1 : 0);
-    if (rotationAngle !== undefined) this.#set(OBJ_RECT_PARAMS_ROTATION_ANGLE, rotationAngle);
-  }
-
-  #setColor(offset: number, color: Color): void {
-    const table = this.#core.scope.table;
-    const at = this.#core.base + offset;
-    table[at] = color.red;
-    table[at + 1] = color.green;
-    table[at + 2] = color.blue;
-    table[at + 3] = color.alpha;
-    this.#core.touch();
-  }
-
-  /** A plain copy. */
-  toJSON(): RectParams {
-    const box = this.#box.toJSON();
-    return {
-      ...box,
-      borderWidth: this.borderWidth,
-      borderColor: this.#borderColorView().toJSON(),
-      hasBgColor: this.hasBgColor,
-      bgColor: this.#bgColorView().toJSON(),
-      colorId: this.colorId,
-      hasColorInfo: this.hasColorInfo,
-      rotationAngle: this.rotationAngle,
-    };
+  static {
+    defineRowFields(ObjectRectParams, RECT_PARAMS_FIELDS);
   }
 }
+// The members defineRowFields gives it.
+export interface ObjectRectParams extends RectParams {}
+
+/** `obj.detectorBboxInfo`, `obj.trackerBboxInfo`: a live view over a box in the object's row. */
+export class ObjectBox extends RowStruct {
+  constructor(core: ObjectCore, offset: number, path: string) {
+    super(core, offset, path, BBOX_COORDS_FIELDS);
+  }
+
+  static {
+    defineRowFields(ObjectBox, BBOX_COORDS_FIELDS);
+  }
+}
+// The members defineRowFields gives it.
+export interface ObjectBox extends Box {}
 
 // ---------------------------------------------------------------- text (JS-side)
 

@@ -15,7 +15,8 @@ import type { BatchMeta } from "../batch-meta.js";
 import type { FrameMeta } from "../frame-meta.js";
 import { objectCoreOf, type ObjectMeta } from "../object-meta.js";
 
-type Kind = Exclude<KindName, "bufferTime" | "reserved">;
+// Kinds of the values that travel as JS objects are value-fields.test.ts's.
+type Kind = Exclude<KindName, "bufferTime" | "reserved" | "probability" | "label" | "owned">;
 
 /**
  * Per kind: a value no default equals, as TypeScript writes it and toJSON gives it back; a value
