@@ -5,7 +5,7 @@
 // frame and object metas (NvDsAnalyticsFrameMeta, NvDsAnalyticsObjInfo) as the testing harness
 // writes them; each surviving a buffer copy (as after a tee) with the original gone.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { MetaBinding, NativeAnalyticsFrame, NativeAnalyticsObject, StandaloneHarness } from "../sdk/src/native/meta-binding";
+import { PAYLOAD_ANALYTICS_FRAME, PAYLOAD_ANALYTICS_OBJECT, PAYLOAD_SEGMENTATION, type MetaBinding, type NativeAnalyticsFrame, type NativeAnalyticsObject, type StandaloneHarness } from "../sdk/src/native/meta-binding";
 import { FRAME_NUM_SURFACES_PER_FRAME, FRAME_SOURCE_FRAME_HEIGHT, FRAME_SOURCE_FRAME_WIDTH, OBJ_STRIDE, STATE_FRAME_STRIDE, stateLength } from "../sdk/src/protocol/transform-state";
 import { loadStandaloneBinding } from "../sdk/src/native/loader";
 import { nativeBackend } from "./helpers/projects";
@@ -79,8 +79,8 @@ describe(`nvinfer's segmentation meta (NvDsInferSegmentationMeta) on the ${nativ
     const onFrame = meta.addSegmentation(call, FRAME, 0, { classes: 3, width: 4, height: 2, uniqueId: 7, classMap, classProbabilities: probabilities });
     const row = addObject(call);
     const onObject = meta.addSegmentation(call, OBJECT, row, { classes: 3, width: 4, height: 2, uniqueId: 8, classMap, classProbabilities: null });
-    expect(meta.listUserMetas(call, FRAME, 0)).toEqual([{ index: onFrame, metaType: "", metaTypeId: 13, kind: 6, payload: null }]);
-    expect(meta.listUserMetas(call, OBJECT, row)).toEqual([{ index: onObject, metaType: "", metaTypeId: 13, kind: 6, payload: null }]);
+    expect(meta.listUserMetas(call, FRAME, 0)).toEqual([{ index: onFrame, metaType: "", metaTypeId: 13, kind: PAYLOAD_SEGMENTATION, payload: null }]);
+    expect(meta.listUserMetas(call, OBJECT, row)).toEqual([{ index: onObject, metaType: "", metaTypeId: 13, kind: PAYLOAD_SEGMENTATION, payload: null }]);
     const read = meta.readSegmentation(call, onFrame);
     expect(read).toMatchObject({ classes: 3, width: 4, height: 2, uniqueId: 7 });
     expect(new Int32Array(read.classMap!)).toEqual(classMap);
@@ -102,7 +102,7 @@ describe(`nvinfer's segmentation meta (NvDsInferSegmentationMeta) on the ${nativ
       const read = meta.readSegmentation(copy, user!.index);
       return { kind: user!.kind, classes: read.classes, uniqueId: read.uniqueId, map: Array.from(new Int32Array(read.classMap!)), probabilities: new Float32Array(read.classProbabilities!.slice(0)) };
     });
-    expect(copied).toEqual({ kind: 6, classes: 3, uniqueId: 7, map: Array.from(classMap), probabilities });
+    expect(copied).toEqual({ kind: PAYLOAD_SEGMENTATION, classes: 3, uniqueId: 7, map: Array.from(classMap), probabilities });
   });
 
   it("rejects maps that do not match its sizes and class ids out of range, naming DeepStream's member", () => {
@@ -160,8 +160,8 @@ describe(`nvdsanalytics' metas (NvDsAnalyticsFrameMeta, NvDsAnalyticsObjInfo) on
     const row = addObject(call);
     const onObject = harness.addAnalyticsObject(call, OBJECT, row, objectInfo);
     // NVDS_USER_FRAME_META_NVDSANALYTICS = NVDS_FRAME_META_NVDSANALYTICS (32), NVDS_OBJ_META_NVDSANALYTICS (33).
-    expect(meta.listUserMetas(call, FRAME, 0)).toEqual([{ index: onFrame, metaType: "", metaTypeId: 32, kind: 4, payload: null }]);
-    expect(meta.listUserMetas(call, OBJECT, row)).toEqual([{ index: onObject, metaType: "", metaTypeId: 33, kind: 5, payload: null }]);
+    expect(meta.listUserMetas(call, FRAME, 0)).toEqual([{ index: onFrame, metaType: "", metaTypeId: 32, kind: PAYLOAD_ANALYTICS_FRAME, payload: null }]);
+    expect(meta.listUserMetas(call, OBJECT, row)).toEqual([{ index: onObject, metaType: "", metaTypeId: 33, kind: PAYLOAD_ANALYTICS_OBJECT, payload: null }]);
     expect(meta.readAnalyticsFrame(call, onFrame)).toEqual(frameMeta);
     expect(meta.readAnalyticsObject(call, onObject)).toEqual(objectInfo);
     expect(thrown(() => meta.readAnalyticsObject(call, onFrame))).toEqual({

@@ -7,19 +7,26 @@
  *
  * @internal
  */
-import type { UserMetaLevel } from "./meta-binding.js";
+import type {
+  PAYLOAD_PREPROCESS_BATCH,
+  PAYLOAD_ROI,
+  PAYLOAD_TRACKER_BATCH_REID,
+  PAYLOAD_TRACKER_OBJECT_REID,
+  PAYLOAD_TRACKER_PAST_FRAME,
+  PAYLOAD_TRACKER_SHADOW_LIST,
+  PAYLOAD_TRACKER_TERMINATED_LIST,
+  UserMetaLevel,
+} from "./meta-binding.js";
 
-/** Payload kinds of NVIDIA components' metas (model.h PayloadKind; read-only). */
-export const PAYLOAD_TRACKER_PAST_FRAME = 8;
-export const PAYLOAD_TRACKER_BATCH_REID = 9;
-export const PAYLOAD_TRACKER_OBJECT_REID = 10;
-export const PAYLOAD_TRACKER_TERMINATED_LIST = 11;
-export const PAYLOAD_TRACKER_SHADOW_LIST = 12;
-export const PAYLOAD_PREPROCESS_BATCH = 13;
-export const PAYLOAD_ROI = 14;
-
-/** A component kind: 8..14. */
-export type ComponentPayloadKind = 8 | 9 | 10 | 11 | 12 | 13 | 14;
+/** A component kind (meta-binding.ts PAYLOAD_TRACKER_PAST_FRAME .. PAYLOAD_ROI: 8..14; read-only). */
+export type ComponentPayloadKind =
+  | typeof PAYLOAD_TRACKER_PAST_FRAME
+  | typeof PAYLOAD_TRACKER_BATCH_REID
+  | typeof PAYLOAD_TRACKER_OBJECT_REID
+  | typeof PAYLOAD_TRACKER_TERMINATED_LIST
+  | typeof PAYLOAD_TRACKER_SHADOW_LIST
+  | typeof PAYLOAD_PREPROCESS_BATCH
+  | typeof PAYLOAD_ROI;
 
 /** NvDsTargetMiscDataFrame (tBbox's geometry flattened, ptWorldFeet as X/Y). */
 export interface NativeTrackerTargetFrame {
