@@ -49,7 +49,7 @@ describe("names shared by TypeScript and C++ (npm run generate writes them)", ()
 
   it("numbers the user metas' payload kinds the same on both sides, one name per number", async () => {
     const binding = await import("../sdk/src/native/meta-binding.js");
-    const cppKinds = [...repoFile("native-host/src/meta/model.h").matchAll(/^ {2}k([A-Za-z]+) = (\d+),/gm)].map((m) => [m[1].toLowerCase(), Number(m[2])]);
+    const cppKinds = [...repoFile("native-host/src/meta/model.h").matchAll(/^ {2}k([A-Za-z]+) = (\d+),/gm)].map((m) => [m[1]!.toLowerCase(), Number(m[2])]);
     const tsKinds = Object.entries(binding)
       .filter(([name]) => /^PAYLOAD_[A-Z_]+$/.test(name) && name !== "PAYLOAD_KIND_NAMES")
       .map(([name, value]) => [name.slice("PAYLOAD_".length).replaceAll("_", "").toLowerCase(), value]);
