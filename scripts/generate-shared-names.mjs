@@ -30,6 +30,8 @@ const tsPayloadKinds = () =>
     "export const PAYLOAD_KIND_NAMES = [",
     ...PAYLOAD_KINDS.map((row) => `  ${JSON.stringify(row.kind)},`),
     "] as const;",
+    "/** The kinds of NVIDIA components' read-only metas (component_meta.h). */",
+    `export type ComponentPayloadKind = ${PAYLOAD_KINDS.flatMap((row, i) => (row.component ? [i] : [])).join(" | ")};`,
   ].join("\n");
 const cppPayloadKinds = () => PAYLOAD_KINDS.map((row, i) => `k${pascal(row.name)} = ${i},  // ${row.doc}`).join("\n");
 

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const root = join(import.meta.dirname, "..");
+const root = join(__dirname, "..");
 const generator = join(root, "scripts", "generate-shared-names.mjs");
 
 type StaleSharedNames = (read?: (path: string) => string | null) => Map<string, string>;

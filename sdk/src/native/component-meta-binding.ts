@@ -7,26 +7,7 @@
  *
  * @internal
  */
-import type {
-  PAYLOAD_PREPROCESS_BATCH,
-  PAYLOAD_ROI,
-  PAYLOAD_TRACKER_BATCH_REID,
-  PAYLOAD_TRACKER_OBJECT_REID,
-  PAYLOAD_TRACKER_PAST_FRAME,
-  PAYLOAD_TRACKER_SHADOW_LIST,
-  PAYLOAD_TRACKER_TERMINATED_LIST,
-  UserMetaLevel,
-} from "./meta-binding.js";
-
-/** A component kind (meta-binding.ts PAYLOAD_TRACKER_PAST_FRAME .. PAYLOAD_ROI: 8..14; read-only). */
-export type ComponentPayloadKind =
-  | typeof PAYLOAD_TRACKER_PAST_FRAME
-  | typeof PAYLOAD_TRACKER_BATCH_REID
-  | typeof PAYLOAD_TRACKER_OBJECT_REID
-  | typeof PAYLOAD_TRACKER_TERMINATED_LIST
-  | typeof PAYLOAD_TRACKER_SHADOW_LIST
-  | typeof PAYLOAD_PREPROCESS_BATCH
-  | typeof PAYLOAD_ROI;
+import type { ComponentPayloadKind, UserMetaLevel } from "./meta-binding.js";
 
 /** NvDsTargetMiscDataFrame (tBbox's geometry flattened, ptWorldFeet as X/Y). */
 export interface NativeTrackerTargetFrame {

@@ -193,6 +193,8 @@ export const PAYLOAD_KIND_NAMES = [
   "preprocess-batch",
   "roi",
 ] as const;
+/** The kinds of NVIDIA components' read-only metas (component_meta.h). */
+export type ComponentPayloadKind = 8 | 9 | 10 | 11 | 12 | 13 | 14;
 // end generated: payload kinds
 
 /** Where a user meta hangs: 0 batch (owner ignored), 1 frame (owner = frame index), 2 object (owner = row). */

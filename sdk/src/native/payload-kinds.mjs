@@ -6,7 +6,8 @@
 // (test/generated-files.test.ts).
 //
 // A kind's number is its index here: append new kinds, never reorder (the numbers cross the
-// binding). Columns: kind (UserMeta.kind), name (PAYLOAD_<name>, k<Name> in C++), doc.
+// binding). Columns: kind (UserMeta.kind), name (PAYLOAD_<name>, k<Name> in C++), doc;
+// component: an NVIDIA component's read-only meta (ComponentPayloadKind, component_meta.h).
 
 export const PAYLOAD_KINDS = [
   { kind: "bytes", name: "BYTES", doc: "opaque bytes" },
@@ -17,12 +18,11 @@ export const PAYLOAD_KINDS = [
   { kind: "analytics-frame", name: "ANALYTICS_FRAME", doc: "nvdsanalytics' NvDsAnalyticsFrameMeta (meta/analytics_meta.h; read-only)" },
   { kind: "analytics-object", name: "ANALYTICS_OBJECT", doc: "nvdsanalytics' NvDsAnalyticsObjInfo (meta/analytics_meta.h; read-only)" },
   { kind: "segmentation", name: "SEGMENTATION", doc: "nvinfer's NvDsInferSegmentationMeta (meta/segmentation_meta.h)" },
-  // NVIDIA components' metas, read typed (meta/component_meta.h; read-only)
-  { kind: "tracker-past-frame", name: "TRACKER_PAST_FRAME", doc: "nvtracker's NVDS_TRACKER_PAST_FRAME_META (meta/component_meta.h; read-only)" },
-  { kind: "tracker-batch-reid", name: "TRACKER_BATCH_REID", doc: "nvtracker's NVDS_TRACKER_BATCH_REID_META (meta/component_meta.h; read-only)" },
-  { kind: "tracker-object-reid", name: "TRACKER_OBJECT_REID", doc: "nvtracker's NVDS_TRACKER_OBJ_REID_META (meta/component_meta.h; read-only)" },
-  { kind: "tracker-terminated-list", name: "TRACKER_TERMINATED_LIST", doc: "nvtracker's NVDS_TRACKER_TERMINATED_LIST_META (meta/component_meta.h; read-only)" },
-  { kind: "tracker-shadow-list", name: "TRACKER_SHADOW_LIST", doc: "nvtracker's NVDS_TRACKER_SHADOW_LIST_META (meta/component_meta.h; read-only)" },
-  { kind: "preprocess-batch", name: "PREPROCESS_BATCH", doc: "nvdspreprocess' NVDS_PREPROCESS_BATCH_META (meta/component_meta.h; read-only)" },
-  { kind: "roi", name: "ROI", doc: "nvdspreprocess' NVDS_ROI_META (meta/component_meta.h; read-only)" },
+  { kind: "tracker-past-frame", name: "TRACKER_PAST_FRAME", doc: "nvtracker's NVDS_TRACKER_PAST_FRAME_META (meta/component_meta.h; read-only)", component: true },
+  { kind: "tracker-batch-reid", name: "TRACKER_BATCH_REID", doc: "nvtracker's NVDS_TRACKER_BATCH_REID_META (meta/component_meta.h; read-only)", component: true },
+  { kind: "tracker-object-reid", name: "TRACKER_OBJECT_REID", doc: "nvtracker's NVDS_TRACKER_OBJ_REID_META (meta/component_meta.h; read-only)", component: true },
+  { kind: "tracker-terminated-list", name: "TRACKER_TERMINATED_LIST", doc: "nvtracker's NVDS_TRACKER_TERMINATED_LIST_META (meta/component_meta.h; read-only)", component: true },
+  { kind: "tracker-shadow-list", name: "TRACKER_SHADOW_LIST", doc: "nvtracker's NVDS_TRACKER_SHADOW_LIST_META (meta/component_meta.h; read-only)", component: true },
+  { kind: "preprocess-batch", name: "PREPROCESS_BATCH", doc: "nvdspreprocess' NVDS_PREPROCESS_BATCH_META (meta/component_meta.h; read-only)", component: true },
+  { kind: "roi", name: "ROI", doc: "nvdspreprocess' NVDS_ROI_META (meta/component_meta.h; read-only)", component: true },
 ];
