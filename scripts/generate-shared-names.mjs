@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Writes the names both sides of the binding use, each defined once: the manifest's property
-// types (sdk/src/protocol/property-types.mjs) and the native error codes
-// (sdk/src/errors/error-codes.mjs), into generated regions of hand-written files (between
+// types (sdk/src/protocol/property-types.mjs), the native error codes
+// (sdk/src/errors/error-codes.mjs) and the user metas' payload kinds
+// (sdk/src/native/payload-kinds.mjs), into generated regions of hand-written files (between
 // `// generated: <id>` and `// end generated: <id>` lines). `npm run generate` writes them;
 // `--check` writes nothing and exits 1 naming every file that differs (test/generated-files.test.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES } from "../sdk/src/errors/error-codes.mjs";
+import { PAYLOAD_KINDS } from "../sdk/src/native/payload-kinds.mjs";
 import { PROPERTY_TYPES } from "../sdk/src/protocol/property-types.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -21,6 +23,17 @@ const tsPropertyTypes = () =>
 const cppPropertyTypes = () => PROPERTY_TYPES.map((row) => `{${JSON.stringify(row.name)}, PropertyType::${pascal(row.name)}},`).join("\n");
 const tsErrorCodes = () => ERROR_CODES.map((row) => `/** The \`code\` of ${row.doc}. */\nexport const ${row.name}_CODE = ${JSON.stringify(code(row))};`).join("\n");
 const cppErrorCodes = () => ERROR_CODES.map((row) => `// The code of ${row.doc}.\ninline constexpr const char* k${pascal(row.name)}Code = ${JSON.stringify(code(row))};`).join("\n");
+const tsPayloadKinds = () =>
+  [
+    ...PAYLOAD_KINDS.map((row, i) => `/** Payload kind ${i}: ${row.doc}. */\nexport const PAYLOAD_${row.name} = ${i};`),
+    "/** Each payload kind's \`UserMeta.kind\`, indexed by its number. */",
+    "export const PAYLOAD_KIND_NAMES = [",
+    ...PAYLOAD_KINDS.map((row) => `  ${JSON.stringify(row.kind)},`),
+    "] as const;",
+    "/** The kinds of NVIDIA components' read-only metas (component_meta.h). */",
+    `export type ComponentPayloadKind = ${PAYLOAD_KINDS.flatMap((row, i) => (row.component ? [i] : [])).join(" | ")};`,
+  ].join("\n");
+const cppPayloadKinds = () => PAYLOAD_KINDS.map((row, i) => `k${pascal(row.name)} = ${i},  // ${row.doc}`).join("\n");
 
 /** Each file with its regions: id → content. */
 const outputs = [
@@ -28,6 +41,8 @@ const outputs = [
   ["native-host/src/gst/manifest.cpp", { "property types": cppPropertyTypes() }],
   ["sdk/src/errors/errors.ts", { "error codes": tsErrorCodes() }],
   ["native-host/src/binding/js_values.h", { "error codes": cppErrorCodes() }],
+  ["sdk/src/native/meta-binding.ts", { "payload kinds": tsPayloadKinds() }],
+  ["native-host/src/meta/model.h", { "payload kinds": cppPayloadKinds() }],
 ];
 
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -214,21 +214,15 @@ napi_value harness_add_component_meta(napi_env env, napi_callback_info info) {
       !read_component(env, args[3], args[4], component.get())) {
     return nullptr;
   }
-  CallScope scope(env, id, "addComponentMeta");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  meta::UserMetaLevel level;
-  void* owner = nullptr;
-  if (!read_owner(env, call, args[1], args[2], "addComponentMeta", &level, &owner)) return nullptr;
-  if (call.batch->backend() != meta::BackendKind::kPortable) {
-    return throw_error(env, ErrorKind::kState,
-        "Expected the portable backend for addComponentMeta but received a DeepStream batch: on DeepStream, "
-        "nvtracker and nvdspreprocess attach these metas (test/component-meta.test.ts runs stand-ins of them)");
-  }
-  meta::UserHandle created;
-  Status status = static_cast<meta::PortableBackend*>(call.batch)->add_component_meta(level, owner, component, &created);
-  if (!status.ok()) return throw_status(env, status);
-  return make_number(env, call.users.index_for_new(created));
+  return attach_user_meta(env, id, args[1], args[2],
+      [&](meta::Batch* batch, meta::UserMetaLevel level, void* owner, meta::UserHandle* created) {
+        if (batch->backend() != meta::BackendKind::kPortable) {
+          return meta::Status::State(
+              "Expected the portable backend for addComponentMeta but received a DeepStream batch: on DeepStream, "
+              "nvtracker and nvdspreprocess attach these metas (test/component-meta.test.ts runs stand-ins of them)");
+        }
+        return static_cast<meta::PortableBackend*>(batch)->add_component_meta(level, owner, component, created);
+      }, "addComponentMeta");
 }
 
 napi_value harness_set_sensor_info(napi_env env, napi_callback_info info) {

@@ -184,16 +184,10 @@ napi_value add_event_msg(napi_env env, napi_callback_info info) {
   CallArgs args(env, info);
   meta::EventMsg msg;
   if (!args.ok || !parse_event_msg(env, args[3], &msg)) return nullptr;
-  CallScope scope(env, args, "addEventMsg");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  meta::UserMetaLevel level;
-  void* owner = nullptr;
-  if (!read_owner(env, call, args[1], args[2], "addEventMsg", &level, &owner)) return nullptr;
-  meta::UserHandle user;
-  Status status = call.batch->add_event_msg(level, owner, msg, &user);
-  if (!status.ok()) return throw_status(env, status);
-  return make_number(env, call.users.index_for_new(user));
+  return attach_user_meta(env, args.id, args[1], args[2],
+      [&](meta::Batch* batch, meta::UserMetaLevel level, void* owner, meta::UserHandle* created) {
+        return batch->add_event_msg(level, owner, msg, created);
+      }, "addEventMsg");
 }
 
 napi_value read_event_msg(napi_env env, napi_callback_info info) {

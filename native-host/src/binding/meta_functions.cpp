@@ -704,21 +704,12 @@ napi_value list_user_metas(napi_env env, napi_callback_info info) {
 napi_value read_tensor_output(napi_env env, napi_callback_info info) {
   CallArgs args(env, info);
   CallScope scope(env, args, "readTensorOutput");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  uint32_t index = 0;
-  meta::UserHandle user;
-  if (!read_live(env, call.users, kUserKind, args[1], "userIndex", "readTensorOutput", &index, &user)) return nullptr;
   meta::TensorOutput output;
-  if (!call.batch->read_tensor_output(user, &output)) {
-    meta::UserMetaFields fields;
-    call.batch->read_user_meta(user, &fields);
-    return throw_error(env, ErrorKind::kState,
-        "Expected a tensor output user meta (NVDSINFER_TENSOR_OUTPUT_META) for readTensorOutput but received " +
-            (fields.meta_type.empty() ? std::string("one of type ") + std::to_string(fields.meta_type_id)
-                                      : "\"" + fields.meta_type + "\"") +
-            " (user meta index " + std::to_string(index) + ")");
+  if (!scope || !read_typed_user_meta(env, scope, args[1], "readTensorOutput",
+          "a tensor output user meta (NVDSINFER_TENSOR_OUTPUT_META)", &meta::Batch::read_tensor_output, &output)) {
+    return nullptr;
   }
+  MetaCall& call = scope.call();
   // Views are made under the lock: close_call must find every one to detach it.
   std::vector<napi_value> views(output.layers.size(), nullptr);
   for (size_t i = 0; i < output.layers.size(); ++i) {

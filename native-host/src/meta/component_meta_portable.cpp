@@ -9,16 +9,16 @@ namespace dsnode::meta {
 namespace {
 
 const ComponentMeta *component_of(UserHandle user, PayloadKind kind) {
-  const auto *meta = static_cast<const PortableUserMeta *>(user.ptr);
-  return meta->component != nullptr && meta->fields.kind == kind ? meta->component.get() : nullptr;
+  return static_cast<const PortableUserMeta *>(user.ptr)->typed_as<ComponentMeta>(kind);
 }
 
 }  // namespace
 
 bool PortableBackend::read_tracker_targets(UserHandle user, TrackerTargetBatch *out) const {
-  const auto *meta = static_cast<const PortableUserMeta *>(user.ptr);
-  if (meta->component == nullptr || !is_tracker_target_kind(meta->fields.kind)) return false;
-  *out = meta->component->targets;
+  const PayloadKind kind = static_cast<const PortableUserMeta *>(user.ptr)->fields.kind;
+  const ComponentMeta *meta = is_tracker_target_kind(kind) ? component_of(user, kind) : nullptr;
+  if (meta == nullptr) return false;
+  *out = meta->targets;
   return true;
 }
 
@@ -52,14 +52,8 @@ Status PortableBackend::add_component_meta(UserMetaLevel level, void *owner, std
     UserHandle *created) {
   const int32_t meta_type = component_meta_type(meta->kind);
   if (meta_type < 0) return Status::Invalid("Expected a component meta kind for addComponentMeta but received another");
-  modified_ = true;
-  PortableUserMeta *user = batch_->user_pool.acquire();
-  user->fields.kind = meta->kind;
-  user->fields.meta_type_id = meta_type;
-  user->component = std::move(meta);
-  user->state = MetaState::kAdded;
-  user_list(level, owner)->push_back(user);
-  if (created != nullptr) *created = UserHandle{user};
+  const PayloadKind kind = meta->kind;
+  add_typed(level, owner, kind, meta_type, std::move(meta), created);
   return Status::Ok();
 }
 

@@ -199,22 +199,23 @@ struct DisplayContent {
 };
 
 enum class PayloadKind : uint8_t {
-  kBytes = 0,         // opaque bytes
-  kJson = 1,          // UTF-8 JSON text
+  // generated: payload kinds (scripts/generate-shared-names.mjs: do not edit)
+  kBytes = 0,  // opaque bytes
+  kJson = 1,  // UTF-8 JSON text
   kTensorOutput = 2,  // nvinfer's NvDsInferTensorMeta (read-only)
-  kForeign = 3,       // another component's user meta: type number only, payload unknown
-  kEventMsg = 4,      // DeepStream's NvDsEventMsgMeta (meta/event_msg.h), added whole
-  kAnalyticsFrame = 5,   // nvdsanalytics' NvDsAnalyticsFrameMeta (meta/analytics_meta.h; read-only)
+  kForeign = 3,  // another component's user meta: type number only, payload unknown
+  kEventMsg = 4,  // DeepStream's NvDsEventMsgMeta (meta/event_msg.h), added whole
+  kAnalyticsFrame = 5,  // nvdsanalytics' NvDsAnalyticsFrameMeta (meta/analytics_meta.h; read-only)
   kAnalyticsObject = 6,  // nvdsanalytics' NvDsAnalyticsObjInfo (meta/analytics_meta.h; read-only)
-  kSegmentation = 7,     // nvinfer's NvDsInferSegmentationMeta (meta/segmentation_meta.h)
-  // NVIDIA components' metas read typed (meta/component_meta.h; read-only)
-  kTrackerPastFrame = 8,       // NVDS_TRACKER_PAST_FRAME_META
-  kTrackerBatchReid = 9,       // NVDS_TRACKER_BATCH_REID_META
-  kTrackerObjectReid = 10,      // NVDS_TRACKER_OBJ_REID_META
-  kTrackerTerminatedList = 11,  // NVDS_TRACKER_TERMINATED_LIST_META
-  kTrackerShadowList = 12,      // NVDS_TRACKER_SHADOW_LIST_META
-  kPreprocessBatch = 13,        // NVDS_PREPROCESS_BATCH_META
-  kRoi = 14,                   // NVDS_ROI_META
+  kSegmentation = 7,  // nvinfer's NvDsInferSegmentationMeta (meta/segmentation_meta.h)
+  kTrackerPastFrame = 8,  // nvtracker's NVDS_TRACKER_PAST_FRAME_META (meta/component_meta.h; read-only)
+  kTrackerBatchReid = 9,  // nvtracker's NVDS_TRACKER_BATCH_REID_META (meta/component_meta.h; read-only)
+  kTrackerObjectReid = 10,  // nvtracker's NVDS_TRACKER_OBJ_REID_META (meta/component_meta.h; read-only)
+  kTrackerTerminatedList = 11,  // nvtracker's NVDS_TRACKER_TERMINATED_LIST_META (meta/component_meta.h; read-only)
+  kTrackerShadowList = 12,  // nvtracker's NVDS_TRACKER_SHADOW_LIST_META (meta/component_meta.h; read-only)
+  kPreprocessBatch = 13,  // nvdspreprocess' NVDS_PREPROCESS_BATCH_META (meta/component_meta.h; read-only)
+  kRoi = 14,  // nvdspreprocess' NVDS_ROI_META (meta/component_meta.h; read-only)
+  // end generated: payload kinds
 };
 
 struct UserMetaFields {

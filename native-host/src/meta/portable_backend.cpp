@@ -348,11 +348,24 @@ Status PortableBackend::write_user_meta(UserHandle user_handle, const UserMetaFi
   return Status::Ok();
 }
 
+void PortableBackend::add_typed(UserMetaLevel level, void *owner, PayloadKind kind, int32_t type_id,
+    std::shared_ptr<const void> typed, UserHandle *created) {
+  modified_ = true;
+  PortableUserMeta *user = batch_->user_pool.acquire();
+  user->fields.kind = kind;
+  user->fields.meta_type_id = type_id;
+  user->typed = std::move(typed);
+  user->state = MetaState::kAdded;
+  user_list(level, owner)->push_back(user);
+  if (created != nullptr)
+    *created = handle_of<UserHandle>(user);
+}
+
 bool PortableBackend::read_tensor_output(UserHandle user, TensorOutput *out) const {
-  const auto *meta = as<PortableUserMeta>(user);
-  if (meta->fields.kind != PayloadKind::kTensorOutput || !meta->tensor_output)
+  const auto *storage = as<PortableUserMeta>(user)->typed_as<TensorOutputStorage>(PayloadKind::kTensorOutput);
+  if (storage == nullptr)
     return false;
-  *out = meta->tensor_output->output;
+  *out = storage->output;
   return true;
 }
 
@@ -369,14 +382,7 @@ Status PortableBackend::add_tensor_output(UserMetaLevel level, void *owner, cons
     storage->output.layers[i].host_buffer = storage->bytes[i].data();
     storage->output.layers[i].device_buffer = nullptr;
   }
-  PortableUserMeta *user = batch_->user_pool.acquire();
-  user->fields.kind = PayloadKind::kTensorOutput;
-  user->fields.meta_type_id = kMetaTypeTensorOutput;
-  user->tensor_output = std::move(storage);
-  user->state = MetaState::kAdded;
-  user_list(level, owner)->push_back(user);
-  if (created != nullptr)
-    *created = handle_of<UserHandle>(user);
+  add_typed(level, owner, PayloadKind::kTensorOutput, kMetaTypeTensorOutput, std::move(storage), created);
   return Status::Ok();
 }
 
@@ -385,22 +391,15 @@ Status PortableBackend::add_event_msg(UserMetaLevel level, void *owner, const Ev
   Status status = validate_event_msg(msg);
   if (!status.ok())
     return status;
-  PortableUserMeta *user = batch_->user_pool.acquire();
-  user->fields.kind = PayloadKind::kEventMsg;
-  user->fields.meta_type_id = kMetaTypeEventMsg;
-  user->event_msg = std::make_shared<const EventMsg>(msg);
-  user->state = MetaState::kAdded;
-  user_list(level, owner)->push_back(user);
-  if (created != nullptr)
-    *created = handle_of<UserHandle>(user);
+  add_typed(level, owner, PayloadKind::kEventMsg, kMetaTypeEventMsg, std::make_shared<const EventMsg>(msg), created);
   return Status::Ok();
 }
 
 bool PortableBackend::read_event_msg(UserHandle user, EventMsg *out) const {
-  const auto *meta = as<PortableUserMeta>(user);
-  if (meta->fields.kind != PayloadKind::kEventMsg || !meta->event_msg)
+  const auto *msg = as<PortableUserMeta>(user)->typed_as<EventMsg>(PayloadKind::kEventMsg);
+  if (msg == nullptr)
     return false;
-  *out = *meta->event_msg;
+  *out = *msg;
   return true;
 }
 

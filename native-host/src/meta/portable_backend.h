@@ -96,7 +96,8 @@ class PortableBackend final : public Batch {
 
  private:
   std::vector<PortableUserMeta *> *user_list(UserMetaLevel level, void *owner) const;
-  // Adds a new user meta of `kind` (type number `type_id`) carrying `typed` at level/owner.
+  // Adds a new user meta of `kind` (type number `type_id`) carrying `typed` at level/owner: the
+  // one path of every typed kind (tensor output, event message, analytics, segmentation, component).
   void add_typed(UserMetaLevel level, void *owner, PayloadKind kind, int32_t type_id,
       std::shared_ptr<const void> typed, UserHandle *created);
 

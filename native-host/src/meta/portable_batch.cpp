@@ -73,10 +73,7 @@ namespace {
 PortableUserMeta *copy_user(PortableBatchMeta &to, const PortableUserMeta &from) {
   PortableUserMeta *user = to.user_pool.acquire();
   user->fields = from.fields;
-  user->tensor_output = from.tensor_output;
-  user->event_msg = from.event_msg;
   user->typed = from.typed;
-  user->component = from.component;
   user->state = MetaState::kAdded;
   return user;
 }

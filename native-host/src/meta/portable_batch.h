@@ -30,13 +30,16 @@ struct TensorOutputStorage {
 struct PortableUserMeta {
   MetaState state = MetaState::kFree;
   UserMetaFields fields;
-  std::shared_ptr<const TensorOutputStorage> tensor_output;
-  std::shared_ptr<const EventMsg> event_msg;  // immutable once added: copies share it
-  // NVIDIA's typed metas (portable_typed_metas.cpp), by fields.kind: AnalyticsFrameMeta,
-  // AnalyticsObjectInfo or Segmentation; immutable, so buffer copies share it.
+  // The typed payload of every kind but bytes/JSON/foreign, by fields.kind: TensorOutputStorage,
+  // EventMsg, AnalyticsFrameMeta, AnalyticsObjectInfo, Segmentation or ComponentMeta (the
+  // component kinds); immutable once added, so buffer copies share it.
   std::shared_ptr<const void> typed;
-  std::shared_ptr<const ComponentMeta> component;  // a component kind's (component_meta.h)
-  void reset() { fields = UserMetaFields(); tensor_output.reset(); event_msg.reset(); typed.reset(); component.reset(); }
+  void reset() { fields = UserMetaFields(); typed.reset(); }
+  // The typed payload as T when this meta is of `kind`; null otherwise.
+  template <typename T>
+  const T *typed_as(PayloadKind kind) const {
+    return fields.kind == kind && typed ? static_cast<const T *>(typed.get()) : nullptr;
+  }
 };
 
 struct PortableLabelInfo {

@@ -1,7 +1,7 @@
 // NVIDIA's typed user metas on the portable backend: the value itself (AnalyticsFrameMeta,
-// AnalyticsObjectInfo, Segmentation) behind PortableUserMeta::typed, immutable, so a buffer copy
-// shares it and the last holder frees it. The type numbers are DeepStream's (kMetaType*), so a
-// reader comparing numbers sees the same on both backends.
+// AnalyticsObjectInfo, Segmentation) behind PortableUserMeta::typed (PortableBackend::add_typed),
+// immutable, so a buffer copy shares it and the last holder frees it. The type numbers are
+// DeepStream's (kMetaType*), so a reader comparing numbers sees the same on both backends.
 #include "meta/analytics_meta.h"
 #include "meta/portable_backend.h"
 #include "meta/segmentation_meta.h"
@@ -10,27 +10,12 @@ namespace dsnode::meta {
 
 namespace {
 
-// The value a user meta carries when it is of `kind`; null otherwise.
 template <typename T>
 const T *typed_value(UserHandle user, PayloadKind kind) {
-  const auto *meta = static_cast<const PortableUserMeta *>(user.ptr);
-  return meta->fields.kind == kind && meta->typed ? static_cast<const T *>(meta->typed.get()) : nullptr;
+  return static_cast<const PortableUserMeta *>(user.ptr)->typed_as<T>(kind);
 }
 
 }  // namespace
-
-void PortableBackend::add_typed(UserMetaLevel level, void *owner, PayloadKind kind, int32_t type_id,
-    std::shared_ptr<const void> typed, UserHandle *created) {
-  modified_ = true;
-  PortableUserMeta *user = batch_->user_pool.acquire();
-  user->fields.kind = kind;
-  user->fields.meta_type_id = type_id;
-  user->typed = std::move(typed);
-  user->state = MetaState::kAdded;
-  user_list(level, owner)->push_back(user);
-  if (created != nullptr)
-    *created = UserHandle{user};
-}
 
 bool PortableBackend::read_analytics_frame(UserHandle user, AnalyticsFrameMeta *out) const {
   const auto *value = typed_value<AnalyticsFrameMeta>(user, PayloadKind::kAnalyticsFrame);

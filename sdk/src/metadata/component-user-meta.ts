@@ -25,17 +25,6 @@ export type ComponentMetaKind =
   | "preprocess-batch"
   | "roi";
 
-/** @internal In native kind order (PAYLOAD_TRACKER_PAST_FRAME = 4 first). */
-export const COMPONENT_KINDS: readonly ComponentMetaKind[] = [
-  "tracker-past-frame",
-  "tracker-batch-reid",
-  "tracker-object-reid",
-  "tracker-terminated-list",
-  "tracker-shadow-list",
-  "preprocess-batch",
-  "roi",
-];
-
 /** @internal What each UserMeta.as*() returns for one meta (undefined: not that kind). */
 export interface ComponentReads {
   asTrackerTargets: TrackerTargetList | undefined;

@@ -1,23 +1,21 @@
 import { expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, MetaStateError, StaleHandleError } from "../errors/errors.js";
 import type { NativeEventMsg } from "../native/event-msg-binding.js";
-import { PAYLOAD_BYTES, PAYLOAD_JSON, type NativeSegmentationInit, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
+import { PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_KIND_NAMES, type NativeSegmentationInit, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
 import { ANALYTICS_FRAME_MEMBERS, ANALYTICS_OBJECT_MEMBERS, frozenAnalytics, type AnalyticsFrameMeta, type AnalyticsObjectInfo } from "./analytics-meta.js";
 import { eventMsgFromNative, eventMsgToNative, type EventMsgInit, type EventMsgMeta } from "./event-msg-meta.js";
 import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
 import { checkSegmentation, SegmentationMeta, type SegmentationInit, type SegmentationMetaJSON } from "./segmentation-meta.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
-import { COMPONENT_KINDS, readComponent, type ComponentMetaKind, type ComponentReads } from "./component-user-meta.js";
+import { readComponent, type ComponentMetaKind, type ComponentReads } from "./component-user-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { checkUserMetaType, invalid } from "./call/validation.js";
 import type { PreprocessBatchMeta, RoiMeta } from "./preprocess-meta.js";
 import type { ReidMeta, TrackerTargetList } from "./tracker-meta.js";
 
 const TYPE = "UserMeta";
-// Indexed by the native payload kind (PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_TENSOR_OUTPUT, PAYLOAD_FOREIGN,
-// PAYLOAD_EVENT_MSG, PAYLOAD_ANALYTICS_FRAME, PAYLOAD_ANALYTICS_OBJECT, PAYLOAD_SEGMENTATION,
-// then component-meta-binding.ts's PAYLOAD_TRACKER_PAST_FRAME .. PAYLOAD_ROI).
-const KINDS: readonly UserMetaKind[] = ["bytes", "json", "tensor-output", "foreign", "event-msg", "analytics-frame", "analytics-object", "segmentation", ...COMPONENT_KINDS];
+// Indexed by the native payload kind (native/payload-kinds.mjs): each name is a UserMetaKind.
+const KINDS: readonly UserMetaKind[] = PAYLOAD_KIND_NAMES;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

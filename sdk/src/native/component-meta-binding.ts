@@ -7,19 +7,7 @@
  *
  * @internal
  */
-import type { UserMetaLevel } from "./meta-binding.js";
-
-/** Payload kinds of NVIDIA components' metas (model.h PayloadKind; read-only). */
-export const PAYLOAD_TRACKER_PAST_FRAME = 8;
-export const PAYLOAD_TRACKER_BATCH_REID = 9;
-export const PAYLOAD_TRACKER_OBJECT_REID = 10;
-export const PAYLOAD_TRACKER_TERMINATED_LIST = 11;
-export const PAYLOAD_TRACKER_SHADOW_LIST = 12;
-export const PAYLOAD_PREPROCESS_BATCH = 13;
-export const PAYLOAD_ROI = 14;
-
-/** A component kind: 8..14. */
-export type ComponentPayloadKind = 8 | 9 | 10 | 11 | 12 | 13 | 14;
+import type { ComponentPayloadKind, UserMetaLevel } from "./meta-binding.js";
 
 /** NvDsTargetMiscDataFrame (tBbox's geometry flattened, ptWorldFeet as X/Y). */
 export interface NativeTrackerTargetFrame {

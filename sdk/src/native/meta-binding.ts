@@ -143,15 +143,59 @@ export interface NativeClassifierRead extends NativeClassifier {
   labels: (NativeLabelInfo & { index: number })[];
 }
 
-/** Payload kinds (model.h PayloadKind). */
+/** Payload kinds (model.h PayloadKind; the table: native/payload-kinds.mjs). */
+// generated: payload kinds (scripts/generate-shared-names.mjs: do not edit)
+/** Payload kind 0: opaque bytes. */
 export const PAYLOAD_BYTES = 0;
+/** Payload kind 1: UTF-8 JSON text. */
 export const PAYLOAD_JSON = 1;
+/** Payload kind 2: nvinfer's NvDsInferTensorMeta (read-only). */
 export const PAYLOAD_TENSOR_OUTPUT = 2;
+/** Payload kind 3: another component's user meta: type number only, payload unknown. */
 export const PAYLOAD_FOREIGN = 3;
+/** Payload kind 4: DeepStream's NvDsEventMsgMeta (meta/event_msg.h), added whole. */
 export const PAYLOAD_EVENT_MSG = 4;
+/** Payload kind 5: nvdsanalytics' NvDsAnalyticsFrameMeta (meta/analytics_meta.h; read-only). */
 export const PAYLOAD_ANALYTICS_FRAME = 5;
+/** Payload kind 6: nvdsanalytics' NvDsAnalyticsObjInfo (meta/analytics_meta.h; read-only). */
 export const PAYLOAD_ANALYTICS_OBJECT = 6;
+/** Payload kind 7: nvinfer's NvDsInferSegmentationMeta (meta/segmentation_meta.h). */
 export const PAYLOAD_SEGMENTATION = 7;
+/** Payload kind 8: nvtracker's NVDS_TRACKER_PAST_FRAME_META (meta/component_meta.h; read-only). */
+export const PAYLOAD_TRACKER_PAST_FRAME = 8;
+/** Payload kind 9: nvtracker's NVDS_TRACKER_BATCH_REID_META (meta/component_meta.h; read-only). */
+export const PAYLOAD_TRACKER_BATCH_REID = 9;
+/** Payload kind 10: nvtracker's NVDS_TRACKER_OBJ_REID_META (meta/component_meta.h; read-only). */
+export const PAYLOAD_TRACKER_OBJECT_REID = 10;
+/** Payload kind 11: nvtracker's NVDS_TRACKER_TERMINATED_LIST_META (meta/component_meta.h; read-only). */
+export const PAYLOAD_TRACKER_TERMINATED_LIST = 11;
+/** Payload kind 12: nvtracker's NVDS_TRACKER_SHADOW_LIST_META (meta/component_meta.h; read-only). */
+export const PAYLOAD_TRACKER_SHADOW_LIST = 12;
+/** Payload kind 13: nvdspreprocess' NVDS_PREPROCESS_BATCH_META (meta/component_meta.h; read-only). */
+export const PAYLOAD_PREPROCESS_BATCH = 13;
+/** Payload kind 14: nvdspreprocess' NVDS_ROI_META (meta/component_meta.h; read-only). */
+export const PAYLOAD_ROI = 14;
+/** Each payload kind's `UserMeta.kind`, indexed by its number. */
+export const PAYLOAD_KIND_NAMES = [
+  "bytes",
+  "json",
+  "tensor-output",
+  "foreign",
+  "event-msg",
+  "analytics-frame",
+  "analytics-object",
+  "segmentation",
+  "tracker-past-frame",
+  "tracker-batch-reid",
+  "tracker-object-reid",
+  "tracker-terminated-list",
+  "tracker-shadow-list",
+  "preprocess-batch",
+  "roi",
+] as const;
+/** The kinds of NVIDIA components' read-only metas (component_meta.h). */
+export type ComponentPayloadKind = 8 | 9 | 10 | 11 | 12 | 13 | 14;
+// end generated: payload kinds
 
 /** Where a user meta hangs: 0 batch (owner ignored), 1 frame (owner = frame index), 2 object (owner = row). */
 export type UserMetaLevel = 0 | 1 | 2;

@@ -9,6 +9,7 @@ import type { SensorInfo } from "../metadata/sensor-info.js";
 import type { Box } from "../metadata/values.js";
 import { PREPROCESS_DATA_TYPES } from "../metadata/preprocess-meta.js";
 import { TRACKER_STATES, type ReidMeta, type TrackerState, type TrackerStream, type TrackerTarget, type TrackerTargetFrame } from "../metadata/tracker-meta.js";
+import type { NativePreprocessBatch, NativeRoi, NativeTrackerTargets } from "../native/component-meta-binding.js";
 import {
   PAYLOAD_PREPROCESS_BATCH,
   PAYLOAD_ROI,
@@ -17,11 +18,9 @@ import {
   PAYLOAD_TRACKER_PAST_FRAME,
   PAYLOAD_TRACKER_SHADOW_LIST,
   PAYLOAD_TRACKER_TERMINATED_LIST,
-  type NativePreprocessBatch,
-  type NativeRoi,
-  type NativeTrackerTargets,
-} from "../native/component-meta-binding.js";
-import type { StandaloneHarness, UserMetaLevel } from "../native/meta-binding.js";
+  type StandaloneHarness,
+  type UserMetaLevel,
+} from "../native/meta-binding.js";
 
 const BATCH_LEVEL: UserMetaLevel = 0;
 const FRAME_LEVEL: UserMetaLevel = 1;
