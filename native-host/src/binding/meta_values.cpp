@@ -90,6 +90,43 @@ void add_members(ObjectBuilder &object, napi_env env, const meta::RectParams &va
   object.number("rotationAngle", value.rotation_angle);
 }
 
+// NvOSD_FontParams's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::FontParams &value) {
+  object.string("name", value.font_name);
+  object.number("size", value.font_size);
+  object.set("color", color_value(env, value.font_color));
+}
+
+// NvOSD_TextParams's members from a JS object.
+bool read_members(FieldReader &in, meta::TextParams *out) {
+  napi_value font_params = nullptr;
+  bool set_bg_clr = false;
+  if (!(in.string("displayText", "display_text", &out->display_text) &&
+        in.integer("xOffset", "x_offset", &out->x_offset) &&
+        in.integer("yOffset", "y_offset", &out->y_offset) &&
+        in.object("font", "font_params", &font_params) &&
+        FieldReader(in.env(), font_params, in.path()).string("name", "font_params.font_name", &out->font_params.font_name) &&
+        FieldReader(in.env(), font_params, in.path()).integer("size", "font_params.font_size", &out->font_params.font_size) &&
+        FieldReader(in.env(), font_params, in.path()).color("color", "font_params.font_color", &out->font_params.font_color) &&
+        in.flag("setBgColor", "set_bg_clr", &set_bg_clr) &&
+        in.color("bgColor", "text_bg_clr", &out->text_bg_clr)))
+    return false;
+  out->set_bg_clr = set_bg_clr ? 1 : 0;
+  return true;
+}
+
+// NvOSD_TextParams's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::TextParams &value) {
+  object.string("displayText", value.display_text);
+  object.number("xOffset", value.x_offset);
+  object.number("yOffset", value.y_offset);
+  ObjectBuilder font_params(env);
+  add_members(font_params, env, value.font_params);
+  object.set("font", font_params.value());
+  object.boolean("setBgColor", value.set_bg_clr != 0);
+  object.set("bgColor", color_value(env, value.text_bg_clr));
+}
+
 // NvDsLabelInfo's members from a JS object.
 bool read_members(FieldReader &in, meta::LabelInfoFields *out) {
   std::string result_label;
@@ -181,23 +218,7 @@ bool parse_circle(napi_env env, napi_value value, const Path& path, meta::Circle
 
 bool parse_text(napi_env env, napi_value value, const Path& path, meta::TextParams* out) {
   FieldReader in(env, value, path);
-  napi_value font;
-  bool set_bg_color = false;
-  if (!(in.string("displayText", "display_text", &out->display_text) &&
-          in.integer("xOffset", "x_offset", &out->x_offset) && in.integer("yOffset", "y_offset", &out->y_offset) &&
-          in.object("font", "font_params", &font))) {
-    return false;
-  }
-  FieldReader font_in(env, font, path);
-  if (!(font_in.string("name", "font_params.font_name", &out->font_params.font_name) &&
-          font_in.integer("size", "font_params.font_size", &out->font_params.font_size) &&
-          font_in.color("color", "font_params.font_color", &out->font_params.font_color) &&
-          in.flag("setBgColor", "set_bg_clr", &set_bg_color) &&
-          in.color("bgColor", "text_bg_clr", &out->text_bg_clr))) {
-    return false;
-  }
-  out->set_bg_clr = set_bg_color ? 1 : 0;
-  return true;
+  return read_members(in, out);
 }
 
 bool parse_mask(napi_env env, napi_value value, const Path& path, meta::MaskParams* out) {
@@ -321,15 +342,9 @@ napi_value color_value(napi_env env, const meta::ColorParams& color) {
 }
 
 napi_value text_value(napi_env env, const meta::TextParams& text) {
-  const meta::FontParams& font = text.font_params;
-  napi_value font_value = ObjectBuilder(env)
-      .string("name", font.font_name).number("size", font.font_size).set("color", color_value(env, font.font_color))
-      .value();
-  return ObjectBuilder(env)
-      .string("displayText", text.display_text).number("xOffset", text.x_offset).number("yOffset", text.y_offset)
-      .set("font", font_value).boolean("setBgColor", text.set_bg_clr != 0)
-      .set("bgColor", color_value(env, text.text_bg_clr))
-      .value();
+  ObjectBuilder object(env);
+  add_members(object, env, text);
+  return object.value();
 }
 
 napi_value mask_value(napi_env env, const meta::MaskParams& mask) {

@@ -59,18 +59,23 @@ inline constexpr ColorParams kNvinferTextBgColor = ColorParams{0, 0, 0, 1};  // 
 inline constexpr float kNvinferTextAbove = 10;  // text_params.y_offset, gstnvinfer_meta_utils.cpp:197
 // end generated: nvinfer defaults
 
-struct FontParams {       // NvOSD_FontParams
-  std::string font_name;  // DeepStream: char* (not freed by DeepStream; we intern it)
+struct FontParams {       // NvOSD_FontParams; DeepStream's font_name is a char* it never frees (we intern it)
+  // generated: struct FontParams (npm run generate)
+  std::string font_name;
   uint32_t font_size = 0;
   ColorParams font_color;
+  // end generated: struct FontParams
 };
 
-struct TextParams {       // NvOSD_TextParams
-  std::string display_text;  // DeepStream: char*, g_free'd by DeepStream's release
-  uint32_t x_offset = 0, y_offset = 0;
+struct TextParams {       // NvOSD_TextParams; DeepStream's display_text is a char* it g_free()s
+  // generated: struct TextParams (npm run generate)
+  std::string display_text;
+  uint32_t x_offset = 0;
+  uint32_t y_offset = 0;
   FontParams font_params;
   int32_t set_bg_clr = 0;
   ColorParams text_bg_clr;
+  // end generated: struct TextParams
 };
 
 struct RectParams {       // NvOSD_RectParams

@@ -125,6 +125,9 @@ template <typename Value>
 bool written(const Value &value, const Value *before) {
   return before == nullptr || std::memcmp(&value, before, sizeof value) != 0;
 }
+inline bool written(const std::string &value, const std::string *before) {
+  return before == nullptr || value != *before;
+}
 
 // The checks of every struct and record of the table (check_color_params, check_rect_params,
 // ..., validate_frame_record, validate_object_record): one line per field with a range.
@@ -154,6 +157,25 @@ Status check_bbox_coords(const Value &value, const Before<Value> *before, const 
     DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
   if (written(value.height, member_of(before, &Value::height)))
     DSNODE_RETURN_IF_ERROR(non_negative(value.height, member(field, "height")));
+  return Status::Ok();
+}
+
+// NvOSD_FontParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_font_params(const Value &value, const Before<Value> *before, const Name &field) {
+  if (written(value.font_name, member_of(before, &Value::font_name)))
+    DSNODE_RETURN_IF_ERROR(c_string(value.font_name, member(field, "font_name")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.font_color, member_of(before, &Value::font_color), member(field, "font_color")));
+  return Status::Ok();
+}
+
+// NvOSD_TextParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_text_params(const Value &value, const Before<Value> *before, const Name &field) {
+  if (written(value.display_text, member_of(before, &Value::display_text)))
+    DSNODE_RETURN_IF_ERROR(c_string(value.display_text, member(field, "display_text")));
+  DSNODE_RETURN_IF_ERROR(check_font_params(value.font_params, member_of(before, &Value::font_params), member(field, "font_params")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.text_bg_clr, member_of(before, &Value::text_bg_clr), member(field, "text_bg_clr")));
   return Status::Ok();
 }
 
@@ -207,11 +229,7 @@ Status check_classifier_fields(const ClassifierFields &value) {
 
 template <typename Name>
 Status text(const TextParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(c_string(value.display_text, member(field, "display_text")));
-  auto font = member(field, "font_params");
-  DSNODE_RETURN_IF_ERROR(c_string(value.font_params.font_name, member(font, "font_name")));
-  DSNODE_RETURN_IF_ERROR(check_color_params(value.font_params.font_color, nullptr, member(font, "font_color")));
-  return check_color_params(value.text_bg_clr, nullptr, member(field, "text_bg_clr"));
+  return check_text_params(value, nullptr, field);
 }
 
 bool same_text(const TextParams &a, const TextParams &b) {
