@@ -387,6 +387,13 @@ function valueFieldsTs() {
     ...tsValueMembers(STRUCTS.TextParams.members).map((m) => valueDescriptor(m)),
     "];",
     "",
+    ...["LineParams", "ArrowParams", "CircleParams"].flatMap((name) => [
+      `/** ${STRUCTS[name].ds}'s members, in the order of its toJSON (a display meta's ${name.replace("Params", "").toLowerCase()}s). */`,
+      `export const ${snake(name).toUpperCase()}_FIELDS: readonly ValueField[] = [`,
+      ...tsValueMembers(STRUCTS[name].members).map((m) => valueDescriptor(m)),
+      "];",
+      "",
+    ]),
     `/** ${STRUCTS.RectParams.ds}'s members (its box's first), with their offsets in an object row's rectParams. */`,
     "export const RECT_PARAMS_FIELDS: readonly ValueField[] = [",
     ...structDescriptors("RectParams"),
@@ -555,7 +562,7 @@ function visitRecord(lay, record, fn, param) {
 }
 
 
-const VALIDATORS = { text: "c_string", float: "finite", floatSize: "non_negative", unit: "unit_interval", confidence: "confidence", count: "count", probability: "unit_interval" };
+const VALIDATORS = { arrowHead: "arrow_head", text: "c_string", float: "finite", floatSize: "non_negative", unit: "unit_interval", confidence: "confidence", count: "count", probability: "unit_interval" };
 /** The check of a member's value (validate.cpp), undefined for none: a label by how the model holds it. */
 const validatorOf = (field) => (field.kind === "label" ? (field.c === "std::string" ? "bounded" : "terminated") : VALIDATORS[field.kind]);
 const structCheck = (name) => `check_${snake(name)}`;
@@ -638,6 +645,9 @@ const JS_VALUES = [
   // Read inside TextParams (its members named font_params.*); written on their own.
   { ...STRUCTS.FontParams, model: "FontParams", writeOnly: true },
   { ...STRUCTS.TextParams, model: "TextParams" },
+  { ...STRUCTS.LineParams, model: "LineParams" },
+  { ...STRUCTS.ArrowParams, model: "ArrowParams" },
+  { ...STRUCTS.CircleParams, model: "CircleParams" },
   ...VALUE_RECORDS,
 ];
 
@@ -689,6 +699,11 @@ function jsReads(value, m, in_, prefix, out, before, after) {
         `if (Status status = meta::copy_bounded(${target}, ${m.ds}, "${value.ds}.${m.ds}"); !status.ok())`,
         "  return fail(in.env(), with_index(status, in.path()));",
       );
+    } else if (m.kind === "arrowHead") {
+      // An enum: its integer read in range, then cast.
+      before.push(`napi_value ${m.ds}_value = nullptr;`, `int64_t ${m.ds} = 0;`);
+      reads.push(`${in_}.get(${key}, &${m.ds}_value)`, `read_integer(${in_}.env(), ${m.ds}_value, FieldName(${in_}.path(), ${ds}), 0, 2, &${m.ds})`);
+      after.push(`${target} = static_cast<meta::${m.c}>(${m.ds});`);
     } else if (["label", "string", "text"].includes(m.kind)) reads.push(`${in_}.string(${key}, ${ds}, &${target})`);
     else if (["float", "floatSize", "probability", "confidence"].includes(m.kind)) reads.push(`${in_}.real(${key}, ${ds}, &${target})`);
     else if (m.kind === "unit") reads.push(`${in_}.number(${key}, ${ds}, &${target})`);
@@ -715,6 +730,7 @@ function jsWriter(value) {
     else if (m.kind === "label" && m.read !== undefined) lines.push(`  const std::string_view ${m.ds} = ${m.read}(value);`, `  object.string(${key}, ${m.ds}.data(), ${m.ds}.size());`);
     else if (m.kind === "label" && m.c !== "std::string") lines.push(`  object.string(${key}, ${member}, strnlen(${member}, meta::kMaxLabelSize));`);
     else if (["label", "string", "text"].includes(m.kind)) lines.push(`  object.string(${key}, ${member});`);
+    else if (m.kind === "arrowHead") lines.push(`  object.number(${key}, static_cast<int32_t>(${member}));`);
     else lines.push(`  object.number(${key}, ${member});`);
   }
   if (!usesEnv) lines.splice(2, 0, "  (void)env;");
@@ -741,6 +757,7 @@ function deepstreamCopies() {
       const [src, dst] = direction === "to" ? [`from.${model}`, `to->${field.ds}`] : [`from.${field.ds}`, `to->${model}`];
       let line;
       if (field.struct !== undefined) line = `  ${copyName(field.struct)}(${src}, &${dst});`;
+      else if (field.kind === "arrowHead") line = `  ${dst} = static_cast<decltype(${dst})>(${src});`;
       else if (field.kind === "text") line = `  ${field.own === "intern" ? "copy_interned" : "copy_owned"}(${src}, &${dst});`;
       else if (field.kind === "label") line = `  ${field.c === "std::string" ? "copy_interned" : "copy_label"}(${src}, &${dst});`;
       else if (field.kind === "misc") line = `  std::memcpy(${dst}, ${src}, sizeof ${dst});`;

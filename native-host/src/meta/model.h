@@ -102,26 +102,42 @@ struct MaskParams {       // NvOSD_MaskParams; size = data bytes (width * height
 };
 
 struct LineParams {       // NvOSD_LineParams
-  uint32_t x1 = 0, y1 = 0, x2 = 0, y2 = 0, line_width = 0;
+  // generated: struct LineParams (npm run generate)
+  uint32_t x1 = 0;
+  uint32_t y1 = 0;
+  uint32_t x2 = 0;
+  uint32_t y2 = 0;
+  uint32_t line_width = 0;
   ColorParams line_color;
+  // end generated: struct LineParams
 };
 
 enum class ArrowHead : int32_t { kStart = 0, kEnd = 1, kBoth = 2 };  // NvOSD_Arrow_Head_Direction
 
 struct ArrowParams {      // NvOSD_ArrowParams
-  uint32_t x1 = 0, y1 = 0, x2 = 0, y2 = 0, arrow_width = 0;
+  // generated: struct ArrowParams (npm run generate)
+  uint32_t x1 = 0;
+  uint32_t y1 = 0;
+  uint32_t x2 = 0;
+  uint32_t y2 = 0;
+  uint32_t arrow_width = 0;
   ArrowHead arrow_head = ArrowHead::kEnd;
   ColorParams arrow_color;
   uint32_t reserved = 0;
+  // end generated: struct ArrowParams
 };
 
 struct CircleParams {     // NvOSD_CircleParams
-  uint32_t xc = 0, yc = 0, radius = 0;
+  // generated: struct CircleParams (npm run generate)
+  uint32_t xc = 0;
+  uint32_t yc = 0;
+  uint32_t radius = 0;
   ColorParams circle_color;
   uint32_t has_bg_color = 0;
   ColorParams bg_color;
   uint32_t circle_width = 0;
   uint32_t reserved = 0;
+  // end generated: struct CircleParams
 };
 
 // NvDsFrameMeta's value fields. The lists (objects, display, user) are reached through Batch.

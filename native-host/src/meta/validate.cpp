@@ -98,6 +98,15 @@ Status bounded(const std::string &value, const Name &field) {
   return Status::Ok();
 }
 
+// NvOSD_Arrow_Head_Direction: START_HEAD, END_HEAD or BOTH_HEAD.
+template <typename Name>
+Status arrow_head(ArrowHead value, const Name &field) {
+  const auto head = static_cast<int32_t>(value);
+  if (head >= 0 && head <= 2)
+    return Status::Ok();
+  return expected("0 (START_HEAD), 1 (END_HEAD) or 2 (BOTH_HEAD)", field, std::to_string(head));
+}
+
 // An int32 that counts (num_surfaces_per_frame): its type holds negatives, the field does not.
 template <typename Name>
 Status count(int32_t value, const Name &field) {
@@ -179,6 +188,30 @@ Status check_text_params(const Value &value, const Before<Value> *before, const 
   return Status::Ok();
 }
 
+// NvOSD_LineParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_line_params(const Value &value, const Before<Value> *before, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.line_color, member_of(before, &Value::line_color), member(field, "line_color")));
+  return Status::Ok();
+}
+
+// NvOSD_ArrowParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_arrow_params(const Value &value, const Before<Value> *before, const Name &field) {
+  if (written(value.arrow_head, member_of(before, &Value::arrow_head)))
+    DSNODE_RETURN_IF_ERROR(arrow_head(value.arrow_head, member(field, "arrow_head")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.arrow_color, member_of(before, &Value::arrow_color), member(field, "arrow_color")));
+  return Status::Ok();
+}
+
+// NvOSD_CircleParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_circle_params(const Value &value, const Before<Value> *before, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.circle_color, member_of(before, &Value::circle_color), member(field, "circle_color")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.bg_color, member_of(before, &Value::bg_color), member(field, "bg_color")));
+  return Status::Ok();
+}
+
 // NvOSD_RectParams: every member the table gives a range (any struct with its members).
 template <typename Value, typename Name>
 Status check_rect_params(const Value &value, const Before<Value> *before, const Name &field) {
@@ -240,26 +273,6 @@ bool same_text(const TextParams &a, const TextParams &b) {
       same_color(a.text_bg_clr, b.text_bg_clr);
 }
 
-template <typename Name>
-Status line(const LineParams &value, const Name &field) {
-  return check_color_params(value.line_color, nullptr, member(field, "line_color"));
-}
-
-template <typename Name>
-Status arrow(const ArrowParams &value, const Name &field) {
-  const auto head = static_cast<int32_t>(value.arrow_head);
-  if (head < 0 || head > 2)
-    return expected("0 (START_HEAD), 1 (END_HEAD) or 2 (BOTH_HEAD)", member(field, "arrow_head"),
-        std::to_string(head));
-  return check_color_params(value.arrow_color, nullptr, member(field, "arrow_color"));
-}
-
-template <typename Name>
-Status circle(const CircleParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(check_color_params(value.circle_color, nullptr, member(field, "circle_color")));
-  return check_color_params(value.bg_color, nullptr, member(field, "bg_color"));
-}
-
 template <typename T, typename Check>
 Status each(const T *items, size_t count, const char *leaf, Check check) {
   static const auto display = root("NvDsDisplayMeta");
@@ -318,9 +331,9 @@ Status validate_display(const DisplayFields &display) {
   }
   auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, nullptr, n); };
   auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
-  auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
-  auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
-  auto circles = [](const CircleParams &v, const auto &n) { return circle(v, n); };
+  auto lines = [](const LineParams &v, const auto &n) { return check_line_params(v, nullptr, n); };
+  auto arrows = [](const ArrowParams &v, const auto &n) { return check_arrow_params(v, nullptr, n); };
+  auto circles = [](const CircleParams &v, const auto &n) { return check_circle_params(v, nullptr, n); };
   DSNODE_RETURN_IF_ERROR(each(display.rect_params, display.num_rects, "rect_params", rects));
   DSNODE_RETURN_IF_ERROR(each(display.text_params, display.num_labels, "text_params", texts));
   DSNODE_RETURN_IF_ERROR(each(display.line_params, display.num_lines, "line_params", lines));
@@ -332,9 +345,9 @@ Status validate_display(const DisplayFields &display) {
 Status validate_display_content(const DisplayContent &content) {
   auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, nullptr, n); };
   auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
-  auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
-  auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
-  auto circles = [](const CircleParams &v, const auto &n) { return circle(v, n); };
+  auto lines = [](const LineParams &v, const auto &n) { return check_line_params(v, nullptr, n); };
+  auto arrows = [](const ArrowParams &v, const auto &n) { return check_arrow_params(v, nullptr, n); };
+  auto circles = [](const CircleParams &v, const auto &n) { return check_circle_params(v, nullptr, n); };
   DSNODE_RETURN_IF_ERROR(each(content.rects.data(), content.rects.size(), "rect_params", rects));
   DSNODE_RETURN_IF_ERROR(each(content.texts.data(), content.texts.size(), "text_params", texts));
   DSNODE_RETURN_IF_ERROR(each(content.lines.data(), content.lines.size(), "line_params", lines));

@@ -10,8 +10,11 @@ import { Element, type BatchMeta as Batch } from "../../index.js";
 import type { NativeClassifier, NativeDisplayContent } from "../../native/meta-binding.js";
 import { CLASSIFIER, LABEL_INFO, STRUCTS, type Field } from "../../protocol/meta-fields.mjs";
 import {
+  ARROW_PARAMS_FIELDS,
+  CIRCLE_PARAMS_FIELDS,
   CLASSIFIER_FIELDS,
   FONT_PARAMS_FIELDS,
+  LINE_PARAMS_FIELDS,
   LABEL_INFO_FIELDS,
   RECT_PARAMS_FIELDS,
   TEXT_PARAMS_FIELDS,
@@ -52,6 +55,11 @@ const CASES: Record<Kind, KindCase> = {
     refused: { value: "a\0b", what: "a string without NUL characters" },
     native: { value: "a\0b", what: "a string without NUL characters" },
   },
+  arrowHead: {
+    value: "both",
+    refused: { value: "up", what: '"start", "end" or "both"' },
+    native: { value: 3, what: "an integer from 0 to 2" },
+  },
   // Its members are cases of their own (TextParams.font.*), never written as a whole here.
   FontParams: { value: undefined, refused: { value: undefined, what: "" } },
   ColorParams: {
@@ -72,6 +80,8 @@ const ZERO: Record<Kind, unknown> = {
   probability: 0,
   label: "",
   text: "",
+  // Natively: END_HEAD.
+  arrowHead: 1,
   FontParams: { name: "", size: 0, color: { red: 0, green: 0, blue: 0, alpha: 1 } },
   ColorParams: { red: 0, green: 0, blue: 0, alpha: 1 },
 };
@@ -352,3 +362,51 @@ describe.each(TEXT_MEMBERS)("TextParams.%s", (name, path, field) => {
     });
   });
 });
+
+/** The display meta's elements other than rects and texts: how an element adds one, where it is read back. */
+const ELEMENTS = [
+  { owner: "LineParams", fields: LINE_PARAMS_FIELDS, add: "addLine", list: "lines", ds: "line_params" },
+  { owner: "ArrowParams", fields: ARROW_PARAMS_FIELDS, add: "addArrow", list: "arrows", ds: "arrow_params" },
+  { owner: "CircleParams", fields: CIRCLE_PARAMS_FIELDS, add: "addCircle", list: "circles", ds: "circle_params" },
+] as const;
+
+describe.each(ELEMENTS.flatMap((element) => element.fields.map((field) => [`${element.owner}.${field.name}`, element, field] as const)))(
+  "%s",
+  (_title, element, field) => {
+    const { value, refused, native } = CASES[field.kind];
+    const { name } = field;
+    type Adder = Record<string, (init: Values) => unknown>;
+
+    it("keeps what an element writes into a display meta, as native code stores it", async () => {
+      class Writer extends Element.define(META) {
+        transform(batch: Batch) {
+          const display = batch.acquireDisplayMeta();
+          (display as unknown as Adder)[element.add]?.({ [name]: value });
+          batch.frameItems[0]?.addDisplayMeta(display);
+        }
+      }
+      const out = await runTransform(Writer, { frames: [{}] });
+      const items = (out.frameItems[0]?.displayMetaItems[0] as unknown as Record<string, Values[]>)[element.list];
+      expect(items?.[0]?.[name]).toEqual(value);
+    });
+
+    it("refuses a value of the wrong range, naming the member", () => {
+      inObjectCall((batch) => {
+        const display = batch.acquireDisplayMeta() as unknown as Adder;
+        const suffix = field.kind === "ColorParams" ? ".red" : "";
+        expect(() => display[element.add]?.({ [name]: refused.value })).toThrow(`Expected ${refused.what} for`);
+        expect(() => display[element.add]?.({ [name]: refused.value })).toThrow(`.${name}${suffix} but received`);
+      });
+    });
+
+    it.runIf(native !== undefined)("is refused by native code in a display meta, which names the DeepStream field", () => {
+      inObjectCall((_batch, callId, _row, meta) => {
+        const bad = native as NonNullable<KindCase["native"]>;
+        const content = { rects: [], texts: [], lines: [], arrows: [], circles: [] } as Record<string, Values[]>;
+        content[element.list] = [nativeValue(element.fields, { [name]: bad.value })];
+        const where = nativeName(`NvDsDisplayMeta.${element.ds}[0]`, STRUCTS[element.owner]?.members ?? [], name, bad.suffix);
+        expect(() => meta.addDisplay(callId, 0, content as unknown as NativeDisplayContent)).toThrow(`Expected ${bad.what} for ${where} but received`);
+      });
+    });
+  },
+);

@@ -11,6 +11,7 @@
 import { COLOR_PARAMS_FIELDS, FONT_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
 import type { ObjectCore } from "./object-core.js";
 import {
+  checkArrowHead,
   checkBoolean,
   checkBoundedString,
   checkCString,
@@ -37,10 +38,11 @@ const CHECKS: Record<ValueKind, Check> = {
   probability: checkFloatUnit,
   label: (value, name) => checkBoundedString(value, name),
   text: checkCString,
+  arrowHead: checkArrowHead,
 };
 
 /** A member's value before anything is written (what a pool's meta holds). */
-const ZERO: Record<ValueKind, unknown> = { int32: 0, uint32: 0, flag: false, float: 0, floatSize: 0, unit: 0, probability: 0, label: "", text: "" };
+const ZERO: Record<ValueKind, unknown> = { int32: 0, uint32: 0, flag: false, float: 0, floatSize: 0, unit: 0, probability: 0, label: "", text: "", arrowHead: "end" };
 
 const COLOR = "ColorParams";
 /** The members of a struct a value holds (a text's font), by the struct's name. */
