@@ -348,7 +348,7 @@ function valueFieldsTs() {
     "export interface ValueField {",
     "  /** The TypeScript member. */",
     "  readonly name: string;",
-    "  readonly kind: ValueKind | \"ColorParams\";",
+    "  readonly kind: ValueKind | \"ColorParams\" | \"FontParams\";",
     "  /** Its first slot from the struct's first, when the struct lives in a record row. */",
     "  readonly offset?: number;",
     "  /** The colour a new display element gets when none is given. */",
@@ -377,6 +377,23 @@ function valueFieldsTs() {
     ...structDescriptors("BboxCoords"),
     "];",
     "",
+    `/** ${STRUCTS.FontParams.ds}'s members (a text's \`font\`). */`,
+    "export const FONT_PARAMS_FIELDS: readonly ValueField[] = [",
+    ...tsValueMembers(STRUCTS.FontParams.members).map((m) => valueDescriptor(m)),
+    "];",
+    "",
+    `/** ${STRUCTS.TextParams.ds}'s members, in the order of its toJSON. */`,
+    "export const TEXT_PARAMS_FIELDS: readonly ValueField[] = [",
+    ...tsValueMembers(STRUCTS.TextParams.members).map((m) => valueDescriptor(m)),
+    "];",
+    "",
+    ...["LineParams", "ArrowParams", "CircleParams"].flatMap((name) => [
+      `/** ${STRUCTS[name].ds}'s members, in the order of its toJSON (a display meta's ${name.replace("Params", "").toLowerCase()}s). */`,
+      `export const ${snake(name).toUpperCase()}_FIELDS: readonly ValueField[] = [`,
+      ...tsValueMembers(STRUCTS[name].members).map((m) => valueDescriptor(m)),
+      "];",
+      "",
+    ]),
     `/** ${STRUCTS.RectParams.ds}'s members (its box's first), with their offsets in an object row's rectParams. */`,
     "export const RECT_PARAMS_FIELDS: readonly ValueField[] = [",
     ...structDescriptors("RectParams"),
@@ -545,7 +562,7 @@ function visitRecord(lay, record, fn, param) {
 }
 
 
-const VALIDATORS = { float: "finite", floatSize: "non_negative", unit: "unit_interval", confidence: "confidence", count: "count", probability: "unit_interval" };
+const VALIDATORS = { arrowHead: "arrow_head", text: "c_string", float: "finite", floatSize: "non_negative", unit: "unit_interval", confidence: "confidence", count: "count", probability: "unit_interval" };
 /** The check of a member's value (validate.cpp), undefined for none: a label by how the model holds it. */
 const validatorOf = (field) => (field.kind === "label" ? (field.c === "std::string" ? "bounded" : "terminated") : VALIDATORS[field.kind]);
 const structCheck = (name) => `check_${snake(name)}`;
@@ -625,6 +642,12 @@ const VALUE_RECORDS = [LABEL_INFO, CLASSIFIER];
 /** The structs and records read from and written to JS objects member by member. */
 const JS_VALUES = [
   { ...STRUCTS.RectParams, model: "RectParams" },
+  // Read inside TextParams (its members named font_params.*); written on their own.
+  { ...STRUCTS.FontParams, model: "FontParams", writeOnly: true },
+  { ...STRUCTS.TextParams, model: "TextParams" },
+  { ...STRUCTS.LineParams, model: "LineParams" },
+  { ...STRUCTS.ArrowParams, model: "ArrowParams" },
+  { ...STRUCTS.CircleParams, model: "CircleParams" },
   ...VALUE_RECORDS,
 ];
 
@@ -634,28 +657,7 @@ function jsReader(value) {
   const before = [];
   const reads = [];
   const after = [];
-  for (const m of members) {
-    const key = JSON.stringify(m.name);
-    const ds = JSON.stringify(m.ds);
-    const target = `out->${m.model ?? m.ds}`;
-    if (m.struct === "ColorParams") reads.push(`in.color(${key}, ${ds}, &${target})`);
-    else if (m.struct !== undefined) throw new Error(`${value.ds}.${m.ds}: nested struct ${m.struct} not read from JS yet`);
-    else if (m.kind === "flag") {
-      before.push(`bool ${m.ds} = false;`);
-      reads.push(`in.flag(${key}, ${ds}, &${m.ds})`);
-      after.push(`${target} = ${m.ds} ? 1 : 0;`);
-    } else if (m.kind === "label" && m.c !== "std::string") {
-      before.push(`std::string ${m.ds};`);
-      reads.push(`in.string(${key}, ${ds}, &${m.ds})`);
-      after.push(
-        `if (Status status = meta::copy_bounded(${target}, ${m.ds}, "${value.ds}.${m.ds}"); !status.ok())`,
-        "  return fail(in.env(), with_index(status, in.path()));",
-      );
-    } else if (m.kind === "label" || m.kind === "string") reads.push(`in.string(${key}, ${ds}, &${target})`);
-    else if (["float", "floatSize", "probability", "confidence"].includes(m.kind)) reads.push(`in.real(${key}, ${ds}, &${target})`);
-    else if (m.kind === "unit") reads.push(`in.number(${key}, ${ds}, &${target})`);
-    else reads.push(`in.integer(${key}, ${ds}, &${target})`);
-  }
+  for (const m of members) reads.push(...jsReads(value, m, "in", "", "out->", before, after));
   return [
     `// ${value.ds}'s members from a JS object.`,
     `bool read_members(FieldReader &in, meta::${value.model} *out) {`,
@@ -666,6 +668,48 @@ function jsReader(value) {
     "  return true;",
     "}",
   ].join("\n");
+}
+
+/**
+ * The reads of one member from the JS object `in` (`prefix`: the DeepStream path of a nested
+ * struct, `out` its model path). A nested struct is read from its own object, its members
+ * named `font_params.font_name` in messages.
+ */
+function jsReads(value, m, in_, prefix, out, before, after) {
+  const reads = [];
+  {
+    const key = JSON.stringify(m.name);
+    const ds = JSON.stringify(prefix + m.ds);
+    const target = `${out}${m.model ?? m.ds}`;
+    if (m.struct === "ColorParams") reads.push(`${in_}.color(${key}, ${ds}, &${target})`);
+    else if (m.struct !== undefined) {
+      before.push(`napi_value ${m.ds} = nullptr;`);
+      reads.push(`${in_}.object(${key}, ${ds}, &${m.ds})`);
+      const nested = `FieldReader(${in_}.env(), ${m.ds}, ${in_}.path())`;
+      for (const n of STRUCTS[m.struct].members) reads.push(...jsReads(value, n, nested, `${prefix}${m.ds}.`, `${target}.`, before, after));
+    }
+    else if (m.kind === "flag") {
+      before.push(`bool ${m.ds} = false;`);
+      reads.push(`${in_}.flag(${key}, ${ds}, &${m.ds})`);
+      after.push(`${target} = ${m.ds} ? 1 : 0;`);
+    } else if (m.kind === "label" && m.c !== "std::string") {
+      before.push(`std::string ${m.ds};`);
+      reads.push(`${in_}.string(${key}, ${ds}, &${m.ds})`);
+      after.push(
+        `if (Status status = meta::copy_bounded(${target}, ${m.ds}, "${value.ds}.${m.ds}"); !status.ok())`,
+        "  return fail(in.env(), with_index(status, in.path()));",
+      );
+    } else if (m.kind === "arrowHead") {
+      // An enum: its integer read in range, then cast.
+      before.push(`napi_value ${m.ds}_value = nullptr;`, `int64_t ${m.ds} = 0;`);
+      reads.push(`${in_}.get(${key}, &${m.ds}_value)`, `read_integer(${in_}.env(), ${m.ds}_value, FieldName(${in_}.path(), ${ds}), 0, 2, &${m.ds})`);
+      after.push(`${target} = static_cast<meta::${m.c}>(${m.ds});`);
+    } else if (["label", "string", "text"].includes(m.kind)) reads.push(`${in_}.string(${key}, ${ds}, &${target})`);
+    else if (["float", "floatSize", "probability", "confidence"].includes(m.kind)) reads.push(`${in_}.real(${key}, ${ds}, &${target})`);
+    else if (m.kind === "unit") reads.push(`${in_}.number(${key}, ${ds}, &${target})`);
+    else reads.push(`${in_}.integer(${key}, ${ds}, &${target})`);
+  }
+  return reads;
 }
 
 /** `add_members(object, env, value)`: the members of the model onto a JS object. */
@@ -679,10 +723,14 @@ function jsWriter(value) {
     if (m.struct === "ColorParams") {
       usesEnv = true;
       lines.push(`  object.set(${key}, color_value(env, ${member}));`);
+    } else if (m.struct !== undefined) {
+      usesEnv = true;
+      lines.push(`  ObjectBuilder ${m.ds}(env);`, `  add_members(${m.ds}, env, ${member});`, `  object.set(${key}, ${m.ds}.value());`);
     } else if (m.kind === "flag") lines.push(`  object.boolean(${key}, ${member} != 0);`);
     else if (m.kind === "label" && m.read !== undefined) lines.push(`  const std::string_view ${m.ds} = ${m.read}(value);`, `  object.string(${key}, ${m.ds}.data(), ${m.ds}.size());`);
     else if (m.kind === "label" && m.c !== "std::string") lines.push(`  object.string(${key}, ${member}, strnlen(${member}, meta::kMaxLabelSize));`);
-    else if (m.kind === "label" || m.kind === "string") lines.push(`  object.string(${key}, ${member});`);
+    else if (["label", "string", "text"].includes(m.kind)) lines.push(`  object.string(${key}, ${member});`);
+    else if (m.kind === "arrowHead") lines.push(`  object.number(${key}, static_cast<int32_t>(${member}));`);
     else lines.push(`  object.number(${key}, ${member});`);
   }
   if (!usesEnv) lines.splice(2, 0, "  (void)env;");
@@ -690,7 +738,7 @@ function jsWriter(value) {
   return lines.join("\n");
 }
 
-const jsValues = () => JS_VALUES.flatMap((value) => [jsReader(value), jsWriter(value)]).join("\n\n");
+const jsValues = () => JS_VALUES.flatMap((value) => (value.writeOnly ? [jsWriter(value)] : [jsReader(value), jsWriter(value)])).join("\n\n");
 
 /** The copies between the model and DeepStream's structs (deepstream_backend.cpp). */
 function deepstreamCopies() {
@@ -709,6 +757,8 @@ function deepstreamCopies() {
       const [src, dst] = direction === "to" ? [`from.${model}`, `to->${field.ds}`] : [`from.${field.ds}`, `to->${model}`];
       let line;
       if (field.struct !== undefined) line = `  ${copyName(field.struct)}(${src}, &${dst});`;
+      else if (field.kind === "arrowHead") line = `  ${dst} = static_cast<decltype(${dst})>(${src});`;
+      else if (field.kind === "text") line = `  ${field.own === "intern" ? "copy_interned" : "copy_owned"}(${src}, &${dst});`;
       else if (field.kind === "label") line = `  ${field.c === "std::string" ? "copy_interned" : "copy_label"}(${src}, &${dst});`;
       else if (field.kind === "misc") line = `  std::memcpy(${dst}, ${src}, sizeof ${dst});`;
       else line = `  ${dst} = ${src};`;

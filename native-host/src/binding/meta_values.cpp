@@ -90,6 +90,119 @@ void add_members(ObjectBuilder &object, napi_env env, const meta::RectParams &va
   object.number("rotationAngle", value.rotation_angle);
 }
 
+// NvOSD_FontParams's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::FontParams &value) {
+  object.string("name", value.font_name);
+  object.number("size", value.font_size);
+  object.set("color", color_value(env, value.font_color));
+}
+
+// NvOSD_TextParams's members from a JS object.
+bool read_members(FieldReader &in, meta::TextParams *out) {
+  napi_value font_params = nullptr;
+  bool set_bg_clr = false;
+  if (!(in.string("displayText", "display_text", &out->display_text) &&
+        in.integer("xOffset", "x_offset", &out->x_offset) &&
+        in.integer("yOffset", "y_offset", &out->y_offset) &&
+        in.object("font", "font_params", &font_params) &&
+        FieldReader(in.env(), font_params, in.path()).string("name", "font_params.font_name", &out->font_params.font_name) &&
+        FieldReader(in.env(), font_params, in.path()).integer("size", "font_params.font_size", &out->font_params.font_size) &&
+        FieldReader(in.env(), font_params, in.path()).color("color", "font_params.font_color", &out->font_params.font_color) &&
+        in.flag("setBgColor", "set_bg_clr", &set_bg_clr) &&
+        in.color("bgColor", "text_bg_clr", &out->text_bg_clr)))
+    return false;
+  out->set_bg_clr = set_bg_clr ? 1 : 0;
+  return true;
+}
+
+// NvOSD_TextParams's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::TextParams &value) {
+  object.string("displayText", value.display_text);
+  object.number("xOffset", value.x_offset);
+  object.number("yOffset", value.y_offset);
+  ObjectBuilder font_params(env);
+  add_members(font_params, env, value.font_params);
+  object.set("font", font_params.value());
+  object.boolean("setBgColor", value.set_bg_clr != 0);
+  object.set("bgColor", color_value(env, value.text_bg_clr));
+}
+
+// NvOSD_LineParams's members from a JS object.
+bool read_members(FieldReader &in, meta::LineParams *out) {
+  if (!(in.integer("x1", "x1", &out->x1) &&
+        in.integer("y1", "y1", &out->y1) &&
+        in.integer("x2", "x2", &out->x2) &&
+        in.integer("y2", "y2", &out->y2) &&
+        in.integer("lineWidth", "line_width", &out->line_width) &&
+        in.color("lineColor", "line_color", &out->line_color)))
+    return false;
+  return true;
+}
+
+// NvOSD_LineParams's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::LineParams &value) {
+  object.number("x1", value.x1);
+  object.number("y1", value.y1);
+  object.number("x2", value.x2);
+  object.number("y2", value.y2);
+  object.number("lineWidth", value.line_width);
+  object.set("lineColor", color_value(env, value.line_color));
+}
+
+// NvOSD_ArrowParams's members from a JS object.
+bool read_members(FieldReader &in, meta::ArrowParams *out) {
+  napi_value arrow_head_value = nullptr;
+  int64_t arrow_head = 0;
+  if (!(in.integer("x1", "x1", &out->x1) &&
+        in.integer("y1", "y1", &out->y1) &&
+        in.integer("x2", "x2", &out->x2) &&
+        in.integer("y2", "y2", &out->y2) &&
+        in.integer("arrowWidth", "arrow_width", &out->arrow_width) &&
+        in.get("arrowHead", &arrow_head_value) &&
+        read_integer(in.env(), arrow_head_value, FieldName(in.path(), "arrow_head"), 0, 2, &arrow_head) &&
+        in.color("arrowColor", "arrow_color", &out->arrow_color)))
+    return false;
+  out->arrow_head = static_cast<meta::ArrowHead>(arrow_head);
+  return true;
+}
+
+// NvOSD_ArrowParams's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::ArrowParams &value) {
+  object.number("x1", value.x1);
+  object.number("y1", value.y1);
+  object.number("x2", value.x2);
+  object.number("y2", value.y2);
+  object.number("arrowWidth", value.arrow_width);
+  object.number("arrowHead", static_cast<int32_t>(value.arrow_head));
+  object.set("arrowColor", color_value(env, value.arrow_color));
+}
+
+// NvOSD_CircleParams's members from a JS object.
+bool read_members(FieldReader &in, meta::CircleParams *out) {
+  bool has_bg_color = false;
+  if (!(in.integer("xc", "xc", &out->xc) &&
+        in.integer("yc", "yc", &out->yc) &&
+        in.integer("radius", "radius", &out->radius) &&
+        in.color("circleColor", "circle_color", &out->circle_color) &&
+        in.flag("hasBgColor", "has_bg_color", &has_bg_color) &&
+        in.color("bgColor", "bg_color", &out->bg_color) &&
+        in.integer("circleWidth", "circle_width", &out->circle_width)))
+    return false;
+  out->has_bg_color = has_bg_color ? 1 : 0;
+  return true;
+}
+
+// NvOSD_CircleParams's members onto a JS object.
+void add_members(ObjectBuilder &object, napi_env env, const meta::CircleParams &value) {
+  object.number("xc", value.xc);
+  object.number("yc", value.yc);
+  object.number("radius", value.radius);
+  object.set("circleColor", color_value(env, value.circle_color));
+  object.boolean("hasBgColor", value.has_bg_color != 0);
+  object.set("bgColor", color_value(env, value.bg_color));
+  object.number("circleWidth", value.circle_width);
+}
+
 // NvDsLabelInfo's members from a JS object.
 bool read_members(FieldReader &in, meta::LabelInfoFields *out) {
   std::string result_label;
@@ -140,39 +253,17 @@ bool parse_rect(napi_env env, napi_value value, const Path& path, meta::RectPara
 
 bool parse_line(napi_env env, napi_value value, const Path& path, meta::LineParams* out) {
   FieldReader in(env, value, path);
-  return in.integer("x1", "x1", &out->x1) && in.integer("y1", "y1", &out->y1) &&
-         in.integer("x2", "x2", &out->x2) && in.integer("y2", "y2", &out->y2) &&
-         in.integer("lineWidth", "line_width", &out->line_width) &&
-         in.color("lineColor", "line_color", &out->line_color);
+  return read_members(in, out);
 }
 
 bool parse_arrow(napi_env env, napi_value value, const Path& path, meta::ArrowParams* out) {
   FieldReader in(env, value, path);
-  napi_value head_value;
-  int64_t head = 0;
-  if (!(in.integer("x1", "x1", &out->x1) && in.integer("y1", "y1", &out->y1) &&
-          in.integer("x2", "x2", &out->x2) && in.integer("y2", "y2", &out->y2) &&
-          in.integer("arrowWidth", "arrow_width", &out->arrow_width) && in.get("arrowHead", &head_value) &&
-          read_integer(env, head_value, FieldName(path, "arrow_head"), 0, 2, &head) &&
-          in.color("arrowColor", "arrow_color", &out->arrow_color))) {
-    return false;
-  }
-  out->arrow_head = static_cast<meta::ArrowHead>(head);
-  return true;
+  return read_members(in, out);
 }
 
 bool parse_circle(napi_env env, napi_value value, const Path& path, meta::CircleParams* out) {
   FieldReader in(env, value, path);
-  bool has_bg_color = false;
-  if (!(in.integer("xc", "xc", &out->xc) && in.integer("yc", "yc", &out->yc) &&
-          in.integer("radius", "radius", &out->radius) &&
-          in.color("circleColor", "circle_color", &out->circle_color) &&
-          in.flag("hasBgColor", "has_bg_color", &has_bg_color) && in.color("bgColor", "bg_color", &out->bg_color) &&
-          in.integer("circleWidth", "circle_width", &out->circle_width))) {
-    return false;
-  }
-  out->has_bg_color = has_bg_color ? 1 : 0;
-  return true;
+  return read_members(in, out);
 }
 
 }  // namespace
@@ -181,23 +272,7 @@ bool parse_circle(napi_env env, napi_value value, const Path& path, meta::Circle
 
 bool parse_text(napi_env env, napi_value value, const Path& path, meta::TextParams* out) {
   FieldReader in(env, value, path);
-  napi_value font;
-  bool set_bg_color = false;
-  if (!(in.string("displayText", "display_text", &out->display_text) &&
-          in.integer("xOffset", "x_offset", &out->x_offset) && in.integer("yOffset", "y_offset", &out->y_offset) &&
-          in.object("font", "font_params", &font))) {
-    return false;
-  }
-  FieldReader font_in(env, font, path);
-  if (!(font_in.string("name", "font_params.font_name", &out->font_params.font_name) &&
-          font_in.integer("size", "font_params.font_size", &out->font_params.font_size) &&
-          font_in.color("color", "font_params.font_color", &out->font_params.font_color) &&
-          in.flag("setBgColor", "set_bg_clr", &set_bg_color) &&
-          in.color("bgColor", "text_bg_clr", &out->text_bg_clr))) {
-    return false;
-  }
-  out->set_bg_clr = set_bg_color ? 1 : 0;
-  return true;
+  return read_members(in, out);
 }
 
 bool parse_mask(napi_env env, napi_value value, const Path& path, meta::MaskParams* out) {
@@ -285,28 +360,16 @@ napi_value rect_value(napi_env env, const meta::RectParams& rect) {
   return object.value();
 }
 
-napi_value line_value(napi_env env, const meta::LineParams& line) {
-  return ObjectBuilder(env)
-      .number("x1", line.x1).number("y1", line.y1).number("x2", line.x2).number("y2", line.y2)
-      .number("lineWidth", line.line_width).set("lineColor", color_value(env, line.line_color))
-      .value();
+template <typename Value>
+napi_value members_value(napi_env env, const Value& value) {
+  ObjectBuilder object(env);
+  add_members(object, env, value);
+  return object.value();
 }
 
-napi_value arrow_value(napi_env env, const meta::ArrowParams& arrow) {
-  return ObjectBuilder(env)
-      .number("x1", arrow.x1).number("y1", arrow.y1).number("x2", arrow.x2).number("y2", arrow.y2)
-      .number("arrowWidth", arrow.arrow_width).number("arrowHead", static_cast<int32_t>(arrow.arrow_head))
-      .set("arrowColor", color_value(env, arrow.arrow_color))
-      .value();
-}
-
-napi_value circle_value(napi_env env, const meta::CircleParams& circle) {
-  return ObjectBuilder(env)
-      .number("xc", circle.xc).number("yc", circle.yc).number("radius", circle.radius)
-      .set("circleColor", color_value(env, circle.circle_color)).boolean("hasBgColor", circle.has_bg_color != 0)
-      .set("bgColor", color_value(env, circle.bg_color)).number("circleWidth", circle.circle_width)
-      .value();
-}
+napi_value line_value(napi_env env, const meta::LineParams& line) { return members_value(env, line); }
+napi_value arrow_value(napi_env env, const meta::ArrowParams& arrow) { return members_value(env, arrow); }
+napi_value circle_value(napi_env env, const meta::CircleParams& circle) { return members_value(env, circle); }
 
 napi_value numbers_value(napi_env env, const double* values, size_t count) {
   return array_of(env, values, count, [env](double value) { return make_number(env, value); });
@@ -321,15 +384,9 @@ napi_value color_value(napi_env env, const meta::ColorParams& color) {
 }
 
 napi_value text_value(napi_env env, const meta::TextParams& text) {
-  const meta::FontParams& font = text.font_params;
-  napi_value font_value = ObjectBuilder(env)
-      .string("name", font.font_name).number("size", font.font_size).set("color", color_value(env, font.font_color))
-      .value();
-  return ObjectBuilder(env)
-      .string("displayText", text.display_text).number("xOffset", text.x_offset).number("yOffset", text.y_offset)
-      .set("font", font_value).boolean("setBgColor", text.set_bg_clr != 0)
-      .set("bgColor", color_value(env, text.text_bg_clr))
-      .value();
+  ObjectBuilder object(env);
+  add_members(object, env, text);
+  return object.value();
 }
 
 napi_value mask_value(napi_env env, const meta::MaskParams& mask) {

@@ -41,7 +41,14 @@ void copy_label(const char (&from)[kMaxLabelSize], char (*to)[kMaxLabelSize]) {
   (*to)[kMaxLabelSize - 1] = '\0';
 }
 void copy_interned(const std::string &from, const gchar **to) { *to = intern_or_null(from); }
+void copy_interned(const std::string &from, gchar **to) { *to = intern_or_null(from); }
 void copy_interned(const gchar *from, std::string *to) { *to = from != nullptr ? from : ""; }
+// A string DeepStream g_free()s (display_text): the old copy freed, a g_strdup'd one written.
+void copy_owned(const std::string &from, gchar **to) {
+  g_free(*to);
+  *to = dup_or_null(from);
+}
+void copy_owned(const gchar *from, std::string *to) { *to = from != nullptr ? from : ""; }
 
 // The structs and records of the table (sdk/src/protocol/meta-fields.mjs): to_ds / from_ds
 // for ColorParams, BboxCoords and RectParams, check_supported (members older DeepStream lacks),
@@ -68,6 +75,72 @@ void copy_bbox_coords(const From &from, To *to) {
 }
 [[maybe_unused]] NvBbox_Coords to_ds(const BboxCoords &from) { NvBbox_Coords to{}; copy_bbox_coords(from, &to); return to; }
 [[maybe_unused]] BboxCoords from_ds(const NvBbox_Coords &from) { BboxCoords to; copy_bbox_coords(from, &to); return to; }
+
+// FontParams <-> NvOSD_FontParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_font_params(const From &from, To *to) {
+  copy_interned(from.font_name, &to->font_name);
+  to->font_size = from.font_size;
+  copy_color_params(from.font_color, &to->font_color);
+}
+[[maybe_unused]] NvOSD_FontParams to_ds(const FontParams &from) { NvOSD_FontParams to{}; copy_font_params(from, &to); return to; }
+[[maybe_unused]] FontParams from_ds(const NvOSD_FontParams &from) { FontParams to; copy_font_params(from, &to); return to; }
+
+// TextParams <-> NvOSD_TextParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_text_params(const From &from, To *to) {
+  copy_owned(from.display_text, &to->display_text);
+  to->x_offset = from.x_offset;
+  to->y_offset = from.y_offset;
+  copy_font_params(from.font_params, &to->font_params);
+  to->set_bg_clr = from.set_bg_clr;
+  copy_color_params(from.text_bg_clr, &to->text_bg_clr);
+}
+[[maybe_unused]] NvOSD_TextParams to_ds(const TextParams &from) { NvOSD_TextParams to{}; copy_text_params(from, &to); return to; }
+[[maybe_unused]] TextParams from_ds(const NvOSD_TextParams &from) { TextParams to; copy_text_params(from, &to); return to; }
+
+// LineParams <-> NvOSD_LineParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_line_params(const From &from, To *to) {
+  to->x1 = from.x1;
+  to->y1 = from.y1;
+  to->x2 = from.x2;
+  to->y2 = from.y2;
+  to->line_width = from.line_width;
+  copy_color_params(from.line_color, &to->line_color);
+}
+[[maybe_unused]] NvOSD_LineParams to_ds(const LineParams &from) { NvOSD_LineParams to{}; copy_line_params(from, &to); return to; }
+[[maybe_unused]] LineParams from_ds(const NvOSD_LineParams &from) { LineParams to; copy_line_params(from, &to); return to; }
+
+// ArrowParams <-> NvOSD_ArrowParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_arrow_params(const From &from, To *to) {
+  to->x1 = from.x1;
+  to->y1 = from.y1;
+  to->x2 = from.x2;
+  to->y2 = from.y2;
+  to->arrow_width = from.arrow_width;
+  to->arrow_head = static_cast<decltype(to->arrow_head)>(from.arrow_head);
+  copy_color_params(from.arrow_color, &to->arrow_color);
+  to->reserved = from.reserved;
+}
+[[maybe_unused]] NvOSD_ArrowParams to_ds(const ArrowParams &from) { NvOSD_ArrowParams to{}; copy_arrow_params(from, &to); return to; }
+[[maybe_unused]] ArrowParams from_ds(const NvOSD_ArrowParams &from) { ArrowParams to; copy_arrow_params(from, &to); return to; }
+
+// CircleParams <-> NvOSD_CircleParams: the model's members have DeepStream's names, so one copy serves both ways.
+template <typename From, typename To>
+void copy_circle_params(const From &from, To *to) {
+  to->xc = from.xc;
+  to->yc = from.yc;
+  to->radius = from.radius;
+  copy_color_params(from.circle_color, &to->circle_color);
+  to->has_bg_color = from.has_bg_color;
+  copy_color_params(from.bg_color, &to->bg_color);
+  to->circle_width = from.circle_width;
+  to->reserved = from.reserved;
+}
+[[maybe_unused]] NvOSD_CircleParams to_ds(const CircleParams &from) { NvOSD_CircleParams to{}; copy_circle_params(from, &to); return to; }
+[[maybe_unused]] CircleParams from_ds(const NvOSD_CircleParams &from) { CircleParams to; copy_circle_params(from, &to); return to; }
 
 // RectParams <-> NvOSD_RectParams: the model's members have DeepStream's names, so one copy serves both ways.
 template <typename From, typename To>
@@ -172,47 +245,6 @@ template void copy_label_info_fields(const LabelInfoFields &, NvDsLabelInfo *);
 template void copy_classifier_fields(const NvDsClassifierMeta &, ClassifierFields *);
 template void copy_classifier_fields(const ClassifierFields &, NvDsClassifierMeta *);
 
-void to_ds(const TextParams &t, NvOSD_TextParams *d) {
-  g_free(d->display_text);
-  d->display_text = dup_or_null(t.display_text);
-  d->x_offset = t.x_offset; d->y_offset = t.y_offset;
-  d->font_params.font_name = intern_or_null(t.font_params.font_name);
-  d->font_params.font_size = t.font_params.font_size;
-  d->font_params.font_color = to_ds(t.font_params.font_color);
-  d->set_bg_clr = t.set_bg_clr; d->text_bg_clr = to_ds(t.text_bg_clr);
-}
-
-TextParams from_ds(const NvOSD_TextParams &d) {
-  TextParams t;
-  t.display_text = d.display_text != nullptr ? d.display_text : "";
-  t.x_offset = d.x_offset; t.y_offset = d.y_offset;
-  t.font_params.font_name = d.font_params.font_name != nullptr ? d.font_params.font_name : "";
-  t.font_params.font_size = d.font_params.font_size;
-  t.font_params.font_color = from_ds(d.font_params.font_color);
-  t.set_bg_clr = d.set_bg_clr; t.text_bg_clr = from_ds(d.text_bg_clr);
-  return t;
-}
-
-NvOSD_LineParams to_ds(const LineParams &l) {
-  return {l.x1, l.y1, l.x2, l.y2, l.line_width, to_ds(l.line_color)};
-}
-LineParams from_ds(const NvOSD_LineParams &d) {
-  return {d.x1, d.y1, d.x2, d.y2, d.line_width, from_ds(d.line_color)};
-}
-NvOSD_ArrowParams to_ds(const ArrowParams &a) {
-  return {a.x1, a.y1, a.x2, a.y2, a.arrow_width, static_cast<NvOSD_Arrow_Head_Direction>(a.arrow_head),
-      to_ds(a.arrow_color), a.reserved};
-}
-ArrowParams from_ds(const NvOSD_ArrowParams &d) {
-  return {d.x1, d.y1, d.x2, d.y2, d.arrow_width, static_cast<ArrowHead>(d.arrow_head), from_ds(d.arrow_color),
-      d.reserved};
-}
-NvOSD_CircleParams to_ds(const CircleParams &c) {
-  return {c.xc, c.yc, c.radius, to_ds(c.circle_color), c.has_bg_color, to_ds(c.bg_color), c.circle_width, c.reserved};
-}
-CircleParams from_ds(const NvOSD_CircleParams &d) {
-  return {d.xc, d.yc, d.radius, from_ds(d.circle_color), d.has_bg_color, from_ds(d.bg_color), d.circle_width,
-      d.reserved};
-}
+void to_ds(const TextParams &t, NvOSD_TextParams *d) { copy_text_params(t, d); }
 
 }  // namespace dsnode::meta

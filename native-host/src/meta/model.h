@@ -59,18 +59,23 @@ inline constexpr ColorParams kNvinferTextBgColor = ColorParams{0, 0, 0, 1};  // 
 inline constexpr float kNvinferTextAbove = 10;  // text_params.y_offset, gstnvinfer_meta_utils.cpp:197
 // end generated: nvinfer defaults
 
-struct FontParams {       // NvOSD_FontParams
-  std::string font_name;  // DeepStream: char* (not freed by DeepStream; we intern it)
+struct FontParams {       // NvOSD_FontParams; DeepStream's font_name is a char* it never frees (we intern it)
+  // generated: struct FontParams (npm run generate)
+  std::string font_name;
   uint32_t font_size = 0;
   ColorParams font_color;
+  // end generated: struct FontParams
 };
 
-struct TextParams {       // NvOSD_TextParams
-  std::string display_text;  // DeepStream: char*, g_free'd by DeepStream's release
-  uint32_t x_offset = 0, y_offset = 0;
+struct TextParams {       // NvOSD_TextParams; DeepStream's display_text is a char* it g_free()s
+  // generated: struct TextParams (npm run generate)
+  std::string display_text;
+  uint32_t x_offset = 0;
+  uint32_t y_offset = 0;
   FontParams font_params;
   int32_t set_bg_clr = 0;
   ColorParams text_bg_clr;
+  // end generated: struct TextParams
 };
 
 struct RectParams {       // NvOSD_RectParams
@@ -97,26 +102,42 @@ struct MaskParams {       // NvOSD_MaskParams; size = data bytes (width * height
 };
 
 struct LineParams {       // NvOSD_LineParams
-  uint32_t x1 = 0, y1 = 0, x2 = 0, y2 = 0, line_width = 0;
+  // generated: struct LineParams (npm run generate)
+  uint32_t x1 = 0;
+  uint32_t y1 = 0;
+  uint32_t x2 = 0;
+  uint32_t y2 = 0;
+  uint32_t line_width = 0;
   ColorParams line_color;
+  // end generated: struct LineParams
 };
 
 enum class ArrowHead : int32_t { kStart = 0, kEnd = 1, kBoth = 2 };  // NvOSD_Arrow_Head_Direction
 
 struct ArrowParams {      // NvOSD_ArrowParams
-  uint32_t x1 = 0, y1 = 0, x2 = 0, y2 = 0, arrow_width = 0;
+  // generated: struct ArrowParams (npm run generate)
+  uint32_t x1 = 0;
+  uint32_t y1 = 0;
+  uint32_t x2 = 0;
+  uint32_t y2 = 0;
+  uint32_t arrow_width = 0;
   ArrowHead arrow_head = ArrowHead::kEnd;
   ColorParams arrow_color;
   uint32_t reserved = 0;
+  // end generated: struct ArrowParams
 };
 
 struct CircleParams {     // NvOSD_CircleParams
-  uint32_t xc = 0, yc = 0, radius = 0;
+  // generated: struct CircleParams (npm run generate)
+  uint32_t xc = 0;
+  uint32_t yc = 0;
+  uint32_t radius = 0;
   ColorParams circle_color;
   uint32_t has_bg_color = 0;
   ColorParams bg_color;
   uint32_t circle_width = 0;
   uint32_t reserved = 0;
+  // end generated: struct CircleParams
 };
 
 // NvDsFrameMeta's value fields. The lists (objects, display, user) are reached through Batch.

@@ -98,6 +98,15 @@ Status bounded(const std::string &value, const Name &field) {
   return Status::Ok();
 }
 
+// NvOSD_Arrow_Head_Direction: START_HEAD, END_HEAD or BOTH_HEAD.
+template <typename Name>
+Status arrow_head(ArrowHead value, const Name &field) {
+  const auto head = static_cast<int32_t>(value);
+  if (head >= 0 && head <= 2)
+    return Status::Ok();
+  return expected("0 (START_HEAD), 1 (END_HEAD) or 2 (BOTH_HEAD)", field, std::to_string(head));
+}
+
 // An int32 that counts (num_surfaces_per_frame): its type holds negatives, the field does not.
 template <typename Name>
 Status count(int32_t value, const Name &field) {
@@ -124,6 +133,9 @@ const Member *member_of(const Struct *before, Member Struct::*member) {
 template <typename Value>
 bool written(const Value &value, const Value *before) {
   return before == nullptr || std::memcmp(&value, before, sizeof value) != 0;
+}
+inline bool written(const std::string &value, const std::string *before) {
+  return before == nullptr || value != *before;
 }
 
 // The checks of every struct and record of the table (check_color_params, check_rect_params,
@@ -154,6 +166,49 @@ Status check_bbox_coords(const Value &value, const Before<Value> *before, const 
     DSNODE_RETURN_IF_ERROR(non_negative(value.width, member(field, "width")));
   if (written(value.height, member_of(before, &Value::height)))
     DSNODE_RETURN_IF_ERROR(non_negative(value.height, member(field, "height")));
+  return Status::Ok();
+}
+
+// NvOSD_FontParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_font_params(const Value &value, const Before<Value> *before, const Name &field) {
+  if (written(value.font_name, member_of(before, &Value::font_name)))
+    DSNODE_RETURN_IF_ERROR(c_string(value.font_name, member(field, "font_name")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.font_color, member_of(before, &Value::font_color), member(field, "font_color")));
+  return Status::Ok();
+}
+
+// NvOSD_TextParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_text_params(const Value &value, const Before<Value> *before, const Name &field) {
+  if (written(value.display_text, member_of(before, &Value::display_text)))
+    DSNODE_RETURN_IF_ERROR(c_string(value.display_text, member(field, "display_text")));
+  DSNODE_RETURN_IF_ERROR(check_font_params(value.font_params, member_of(before, &Value::font_params), member(field, "font_params")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.text_bg_clr, member_of(before, &Value::text_bg_clr), member(field, "text_bg_clr")));
+  return Status::Ok();
+}
+
+// NvOSD_LineParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_line_params(const Value &value, const Before<Value> *before, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.line_color, member_of(before, &Value::line_color), member(field, "line_color")));
+  return Status::Ok();
+}
+
+// NvOSD_ArrowParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_arrow_params(const Value &value, const Before<Value> *before, const Name &field) {
+  if (written(value.arrow_head, member_of(before, &Value::arrow_head)))
+    DSNODE_RETURN_IF_ERROR(arrow_head(value.arrow_head, member(field, "arrow_head")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.arrow_color, member_of(before, &Value::arrow_color), member(field, "arrow_color")));
+  return Status::Ok();
+}
+
+// NvOSD_CircleParams: every member the table gives a range (any struct with its members).
+template <typename Value, typename Name>
+Status check_circle_params(const Value &value, const Before<Value> *before, const Name &field) {
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.circle_color, member_of(before, &Value::circle_color), member(field, "circle_color")));
+  DSNODE_RETURN_IF_ERROR(check_color_params(value.bg_color, member_of(before, &Value::bg_color), member(field, "bg_color")));
   return Status::Ok();
 }
 
@@ -207,11 +262,7 @@ Status check_classifier_fields(const ClassifierFields &value) {
 
 template <typename Name>
 Status text(const TextParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(c_string(value.display_text, member(field, "display_text")));
-  auto font = member(field, "font_params");
-  DSNODE_RETURN_IF_ERROR(c_string(value.font_params.font_name, member(font, "font_name")));
-  DSNODE_RETURN_IF_ERROR(check_color_params(value.font_params.font_color, nullptr, member(font, "font_color")));
-  return check_color_params(value.text_bg_clr, nullptr, member(field, "text_bg_clr"));
+  return check_text_params(value, nullptr, field);
 }
 
 bool same_text(const TextParams &a, const TextParams &b) {
@@ -220,26 +271,6 @@ bool same_text(const TextParams &a, const TextParams &b) {
       a.font_params.font_name == b.font_params.font_name && a.font_params.font_size == b.font_params.font_size &&
       same_color(a.font_params.font_color, b.font_params.font_color) && a.set_bg_clr == b.set_bg_clr &&
       same_color(a.text_bg_clr, b.text_bg_clr);
-}
-
-template <typename Name>
-Status line(const LineParams &value, const Name &field) {
-  return check_color_params(value.line_color, nullptr, member(field, "line_color"));
-}
-
-template <typename Name>
-Status arrow(const ArrowParams &value, const Name &field) {
-  const auto head = static_cast<int32_t>(value.arrow_head);
-  if (head < 0 || head > 2)
-    return expected("0 (START_HEAD), 1 (END_HEAD) or 2 (BOTH_HEAD)", member(field, "arrow_head"),
-        std::to_string(head));
-  return check_color_params(value.arrow_color, nullptr, member(field, "arrow_color"));
-}
-
-template <typename Name>
-Status circle(const CircleParams &value, const Name &field) {
-  DSNODE_RETURN_IF_ERROR(check_color_params(value.circle_color, nullptr, member(field, "circle_color")));
-  return check_color_params(value.bg_color, nullptr, member(field, "bg_color"));
 }
 
 template <typename T, typename Check>
@@ -300,9 +331,9 @@ Status validate_display(const DisplayFields &display) {
   }
   auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, nullptr, n); };
   auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
-  auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
-  auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
-  auto circles = [](const CircleParams &v, const auto &n) { return circle(v, n); };
+  auto lines = [](const LineParams &v, const auto &n) { return check_line_params(v, nullptr, n); };
+  auto arrows = [](const ArrowParams &v, const auto &n) { return check_arrow_params(v, nullptr, n); };
+  auto circles = [](const CircleParams &v, const auto &n) { return check_circle_params(v, nullptr, n); };
   DSNODE_RETURN_IF_ERROR(each(display.rect_params, display.num_rects, "rect_params", rects));
   DSNODE_RETURN_IF_ERROR(each(display.text_params, display.num_labels, "text_params", texts));
   DSNODE_RETURN_IF_ERROR(each(display.line_params, display.num_lines, "line_params", lines));
@@ -314,9 +345,9 @@ Status validate_display(const DisplayFields &display) {
 Status validate_display_content(const DisplayContent &content) {
   auto rects = [](const RectParams &v, const auto &n) { return check_rect_params(v, nullptr, n); };
   auto texts = [](const TextParams &v, const auto &n) { return text(v, n); };
-  auto lines = [](const LineParams &v, const auto &n) { return line(v, n); };
-  auto arrows = [](const ArrowParams &v, const auto &n) { return arrow(v, n); };
-  auto circles = [](const CircleParams &v, const auto &n) { return circle(v, n); };
+  auto lines = [](const LineParams &v, const auto &n) { return check_line_params(v, nullptr, n); };
+  auto arrows = [](const ArrowParams &v, const auto &n) { return check_arrow_params(v, nullptr, n); };
+  auto circles = [](const CircleParams &v, const auto &n) { return check_circle_params(v, nullptr, n); };
   DSNODE_RETURN_IF_ERROR(each(content.rects.data(), content.rects.size(), "rect_params", rects));
   DSNODE_RETURN_IF_ERROR(each(content.texts.data(), content.texts.size(), "text_params", texts));
   DSNODE_RETURN_IF_ERROR(each(content.lines.data(), content.lines.size(), "line_params", lines));

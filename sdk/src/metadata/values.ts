@@ -5,9 +5,10 @@
  */
 import type { NativeArrow, NativeCircle, NativeColor, NativeLine, NativeMask, NativeRect, NativeText } from "../native/meta-binding.js";
 import { NVINFER_OBJECT } from "../protocol/transform-state.js";
-import { RECT_PARAMS_FIELDS } from "../protocol/value-fields.js";
+import { ARROW_PARAMS_FIELDS, CIRCLE_PARAMS_FIELDS, LINE_PARAMS_FIELDS, RECT_PARAMS_FIELDS } from "../protocol/value-fields.js";
 import { makeValue, valueFromNative } from "./call/value-fields.js";
 import {
+  ARROW_HEADS,
   checkBoolean,
   checkCString,
   checkFloat,
@@ -423,9 +424,7 @@ export interface CircleParamsInit {
 // ---------------------------------------------------------------- building checked values
 
 const TRANSPARENT: Readonly<Color> = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 0 });
-const OPAQUE_BLACK: Readonly<Color> = Object.freeze({ red: 0, green: 0, blue: 0, alpha: 1 });
 const OPAQUE_WHITE: Readonly<Color> = Object.freeze({ red: 1, green: 1, blue: 1, alpha: 1 });
-const ARROW_HEADS: readonly ArrowHead[] = ["start", "end", "both"];
 
 /** @internal A new colour from an init: missing red/green/blue are 0, a missing alpha is 1; no init gives `fallback`. */
 export function makeColor(init: unknown, name: string, fallback: Readonly<Color>): Readonly<Color> {
@@ -503,48 +502,17 @@ export function makeLabelText(init: unknown, name: string): NativeText | null {
 
 /** @internal A checked, frozen display line. */
 export function makeLine(init: unknown, name: string): LineParams {
-  const value = checkObject(init ?? {}, name);
-  return Object.freeze({
-    x1: optional(value.x1, 0, checkUint32, `${name}.x1`),
-    y1: optional(value.y1, 0, checkUint32, `${name}.y1`),
-    x2: optional(value.x2, 0, checkUint32, `${name}.x2`),
-    y2: optional(value.y2, 0, checkUint32, `${name}.y2`),
-    lineWidth: optional(value.lineWidth, 0, checkUint32, `${name}.lineWidth`),
-    lineColor: makeColor(value.lineColor, `${name}.lineColor`, OPAQUE_BLACK),
-  });
-}
-
-function checkArrowHead(value: unknown, name: string): ArrowHead {
-  if (ARROW_HEADS.includes(value as ArrowHead)) return value as ArrowHead;
-  return invalid('"start", "end" or "both"', name, value, typeof value !== "string");
+  return makeValue(LINE_PARAMS_FIELDS, init, name) as unknown as LineParams;
 }
 
 /** @internal A checked, frozen display arrow. */
 export function makeArrow(init: unknown, name: string): ArrowParams {
-  const value = checkObject(init ?? {}, name);
-  return Object.freeze({
-    x1: optional(value.x1, 0, checkUint32, `${name}.x1`),
-    y1: optional(value.y1, 0, checkUint32, `${name}.y1`),
-    x2: optional(value.x2, 0, checkUint32, `${name}.x2`),
-    y2: optional(value.y2, 0, checkUint32, `${name}.y2`),
-    arrowWidth: optional(value.arrowWidth, 0, checkUint32, `${name}.arrowWidth`),
-    arrowHead: optional(value.arrowHead, "end" as ArrowHead, checkArrowHead, `${name}.arrowHead`),
-    arrowColor: makeColor(value.arrowColor, `${name}.arrowColor`, OPAQUE_BLACK),
-  });
+  return makeValue(ARROW_PARAMS_FIELDS, init, name) as unknown as ArrowParams;
 }
 
 /** @internal A checked, frozen display circle. */
 export function makeCircle(init: unknown, name: string): CircleParams {
-  const value = checkObject(init ?? {}, name);
-  return Object.freeze({
-    xc: optional(value.xc, 0, checkUint32, `${name}.xc`),
-    yc: optional(value.yc, 0, checkUint32, `${name}.yc`),
-    radius: optional(value.radius, 0, checkUint32, `${name}.radius`),
-    circleColor: makeColor(value.circleColor, `${name}.circleColor`, OPAQUE_BLACK),
-    hasBgColor: optional(value.hasBgColor, false, checkBoolean, `${name}.hasBgColor`),
-    bgColor: makeColor(value.bgColor, `${name}.bgColor`, TRANSPARENT),
-    circleWidth: optional(value.circleWidth, 0, checkUint32, `${name}.circleWidth`),
-  });
+  return makeValue(CIRCLE_PARAMS_FIELDS, init, name) as unknown as CircleParams;
 }
 
 /** @internal A checked mask with its own copy of the data. */

@@ -52,6 +52,11 @@ export const KINDS = {
   // Members of the records that travel as JS objects (classifier, label info), never in slots.
   probability: { slots: 0, ts: "number", check: "a number from 0 to 1, stored as a float" },
   label: { slots: 0, ts: "string", check: "at most 127 bytes of UTF-8, no NUL" },
+  // A C string of any length (display_text, font_name); `own` says who frees DeepStream's copy:
+  // "dup" (g_strdup'd, DeepStream g_free()s it) or "intern" (never freed: an interned string).
+  text: { slots: 0, ts: "string", check: "a string without NUL characters" },
+  // NvOSD_Arrow_Head_Direction: "start", "end" or "both" in TypeScript, 0, 1 or 2 natively.
+  arrowHead: { slots: 0, ts: "ArrowHead", check: '"start", "end" or "both" (0, 1 or 2 natively)' },
   // Model members whose ownership native code handles by hand (pResult_label): never sent.
   owned: { slots: 0, ts: null, check: "kept by native code" },
 };
@@ -79,6 +84,69 @@ export const STRUCTS = {
       { name: "top", ds: "top", c: "float", kind: "float" },
       { name: "width", ds: "width", c: "float", kind: "floatSize" },
       { name: "height", ds: "height", c: "float", kind: "floatSize" },
+    ],
+  },
+  FontParams: {
+    ds: "NvOSD_FontParams",
+    ts: "FontParams",
+    members: [
+      // DeepStream never frees font_name (nvinfer points it at a static string): interned.
+      { name: "name", ds: "font_name", c: "std::string", kind: "text", own: "intern", doc: "Font family, e.g. `\"Serif\"` (`font_name`)." },
+      { name: "size", ds: "font_size", c: "uint32_t", kind: "uint32", doc: "Font size, points (`font_size`)." },
+      { name: "color", ds: "font_color", struct: "ColorParams", fallback: [1, 1, 1, 1], doc: "Text colour (`font_color`)." },
+    ],
+  },
+  TextParams: {
+    ds: "NvOSD_TextParams",
+    ts: "TextParams",
+    members: [
+      // DeepStream g_free()s display_text when it releases a meta (nvinfer g_strdup()s it).
+      { name: "displayText", ds: "display_text", c: "std::string", kind: "text", own: "dup", doc: "The text drawn (`display_text`)." },
+      { name: "xOffset", ds: "x_offset", c: "uint32_t", kind: "uint32", doc: "Left edge of the text, px (`x_offset`)." },
+      { name: "yOffset", ds: "y_offset", c: "uint32_t", kind: "uint32", doc: "Top edge of the text, px (`y_offset`)." },
+      { name: "font", ds: "font_params", struct: "FontParams", doc: "Font (`font_params`)." },
+      { name: "setBgColor", ds: "set_bg_clr", c: "int32_t", kind: "flag", doc: "Whether the text has a background (`set_bg_clr`)." },
+      { name: "bgColor", ds: "text_bg_clr", struct: "ColorParams", fallback: [0, 0, 0, 0], doc: "Background colour (`text_bg_clr`), used when `setBgColor`." },
+    ],
+  },
+  LineParams: {
+    ds: "NvOSD_LineParams",
+    ts: "LineParams",
+    members: [
+      { name: "x1", ds: "x1", c: "uint32_t", kind: "uint32", doc: "Start x, px (`x1`)." },
+      { name: "y1", ds: "y1", c: "uint32_t", kind: "uint32", doc: "Start y, px (`y1`)." },
+      { name: "x2", ds: "x2", c: "uint32_t", kind: "uint32", doc: "End x, px (`x2`)." },
+      { name: "y2", ds: "y2", c: "uint32_t", kind: "uint32", doc: "End y, px (`y2`)." },
+      { name: "lineWidth", ds: "line_width", c: "uint32_t", kind: "uint32", doc: "Line width, px (`line_width`)." },
+      { name: "lineColor", ds: "line_color", struct: "ColorParams", fallback: [0, 0, 0, 1], doc: "Line colour (`line_color`)." },
+    ],
+  },
+  ArrowParams: {
+    ds: "NvOSD_ArrowParams",
+    ts: "ArrowParams",
+    members: [
+      { name: "x1", ds: "x1", c: "uint32_t", kind: "uint32", doc: "Start x, px (`x1`)." },
+      { name: "y1", ds: "y1", c: "uint32_t", kind: "uint32", doc: "Start y, px (`y1`)." },
+      { name: "x2", ds: "x2", c: "uint32_t", kind: "uint32", doc: "End x, px (`x2`)." },
+      { name: "y2", ds: "y2", c: "uint32_t", kind: "uint32", doc: "End y, px (`y2`)." },
+      { name: "arrowWidth", ds: "arrow_width", c: "uint32_t", kind: "uint32", doc: "Arrow width, px (`arrow_width`)." },
+      { name: "arrowHead", ds: "arrow_head", c: "ArrowHead", kind: "arrowHead", default: "ArrowHead::kEnd", doc: "Which ends get a head (`arrow_head`)." },
+      { name: "arrowColor", ds: "arrow_color", struct: "ColorParams", fallback: [0, 0, 0, 1], doc: "Arrow colour (`arrow_color`)." },
+      { name: "reserved", ds: "reserved", c: "uint32_t", kind: "reserved" },
+    ],
+  },
+  CircleParams: {
+    ds: "NvOSD_CircleParams",
+    ts: "CircleParams",
+    members: [
+      { name: "xc", ds: "xc", c: "uint32_t", kind: "uint32", doc: "Centre x, px (`xc`)." },
+      { name: "yc", ds: "yc", c: "uint32_t", kind: "uint32", doc: "Centre y, px (`yc`)." },
+      { name: "radius", ds: "radius", c: "uint32_t", kind: "uint32", doc: "Radius, px (`radius`)." },
+      { name: "circleColor", ds: "circle_color", struct: "ColorParams", fallback: [0, 0, 0, 1], doc: "Outline colour (`circle_color`)." },
+      { name: "hasBgColor", ds: "has_bg_color", c: "uint32_t", kind: "flag", doc: "Whether the circle is filled with `bgColor` (`has_bg_color`)." },
+      { name: "bgColor", ds: "bg_color", struct: "ColorParams", fallback: [0, 0, 0, 0], doc: "Fill colour (`bg_color`), used when `hasBgColor`." },
+      { name: "circleWidth", ds: "circle_width", c: "uint32_t", kind: "uint32", doc: "Outline width, px (`circle_width`)." },
+      { name: "reserved", ds: "reserved", c: "uint32_t", kind: "reserved" },
     ],
   },
   RectParams: {

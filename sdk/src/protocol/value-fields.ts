@@ -8,13 +8,13 @@
  */
 
 /** What a member is: its check and TypeScript type (a scalar kind), or the struct it holds. */
-export type ValueKind = "unit" | "float" | "floatSize" | "uint32" | "flag" | "int32" | "label" | "probability";
+export type ValueKind = "unit" | "float" | "floatSize" | "text" | "uint32" | "flag" | "arrowHead" | "int32" | "label" | "probability";
 
 /** One member of a value. */
 export interface ValueField {
   /** The TypeScript member. */
   readonly name: string;
-  readonly kind: ValueKind | "ColorParams";
+  readonly kind: ValueKind | "ColorParams" | "FontParams";
   /** Its first slot from the struct's first, when the struct lives in a record row. */
   readonly offset?: number;
   /** The colour a new display element gets when none is given. */
@@ -53,6 +53,55 @@ export const BBOX_COORDS_FIELDS: readonly ValueField[] = [
   { name: "top", kind: "float", offset: 1 },
   { name: "width", kind: "floatSize", offset: 2 },
   { name: "height", kind: "floatSize", offset: 3 },
+];
+
+/** NvOSD_FontParams's members (a text's `font`). */
+export const FONT_PARAMS_FIELDS: readonly ValueField[] = [
+  { name: "name", kind: "text" },
+  { name: "size", kind: "uint32" },
+  { name: "color", kind: "ColorParams", fallback: { red: 1, green: 1, blue: 1, alpha: 1 } },
+];
+
+/** NvOSD_TextParams's members, in the order of its toJSON. */
+export const TEXT_PARAMS_FIELDS: readonly ValueField[] = [
+  { name: "displayText", kind: "text" },
+  { name: "xOffset", kind: "uint32" },
+  { name: "yOffset", kind: "uint32" },
+  { name: "font", kind: "FontParams" },
+  { name: "setBgColor", kind: "flag" },
+  { name: "bgColor", kind: "ColorParams", fallback: { red: 0, green: 0, blue: 0, alpha: 0 } },
+];
+
+/** NvOSD_LineParams's members, in the order of its toJSON (a display meta's lines). */
+export const LINE_PARAMS_FIELDS: readonly ValueField[] = [
+  { name: "x1", kind: "uint32" },
+  { name: "y1", kind: "uint32" },
+  { name: "x2", kind: "uint32" },
+  { name: "y2", kind: "uint32" },
+  { name: "lineWidth", kind: "uint32" },
+  { name: "lineColor", kind: "ColorParams", fallback: { red: 0, green: 0, blue: 0, alpha: 1 } },
+];
+
+/** NvOSD_ArrowParams's members, in the order of its toJSON (a display meta's arrows). */
+export const ARROW_PARAMS_FIELDS: readonly ValueField[] = [
+  { name: "x1", kind: "uint32" },
+  { name: "y1", kind: "uint32" },
+  { name: "x2", kind: "uint32" },
+  { name: "y2", kind: "uint32" },
+  { name: "arrowWidth", kind: "uint32" },
+  { name: "arrowHead", kind: "arrowHead" },
+  { name: "arrowColor", kind: "ColorParams", fallback: { red: 0, green: 0, blue: 0, alpha: 1 } },
+];
+
+/** NvOSD_CircleParams's members, in the order of its toJSON (a display meta's circles). */
+export const CIRCLE_PARAMS_FIELDS: readonly ValueField[] = [
+  { name: "xc", kind: "uint32" },
+  { name: "yc", kind: "uint32" },
+  { name: "radius", kind: "uint32" },
+  { name: "circleColor", kind: "ColorParams", fallback: { red: 0, green: 0, blue: 0, alpha: 1 } },
+  { name: "hasBgColor", kind: "flag" },
+  { name: "bgColor", kind: "ColorParams", fallback: { red: 0, green: 0, blue: 0, alpha: 0 } },
+  { name: "circleWidth", kind: "uint32" },
 ];
 
 /** NvOSD_RectParams's members (its box's first), with their offsets in an object row's rectParams. */

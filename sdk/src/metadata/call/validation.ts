@@ -12,6 +12,7 @@
 import { Buffer as NodeBuffer } from "node:buffer";
 import { describeValue, expectedMessage } from "../../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError } from "../../errors/errors.js";
+import type { ArrowHead } from "../values.js";
 
 /** DeepStream's MAX_LABEL_SIZE minus the NUL: the longest obj_label / result_label in bytes. */
 export const MAX_LABEL_BYTES = 127;
@@ -127,6 +128,15 @@ export function checkClockTime(value: unknown, name: string): number {
 export function checkObjectId(value: unknown, name: string): number {
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= -1) return value;
   return invalid(`an integer from 0 to ${Number.MAX_SAFE_INTEGER} (or -1 for untracked)`, name, value, typeof value !== "number");
+}
+
+/** NvOSD_Arrow_Head_Direction's names, by their native value (0, 1, 2). */
+export const ARROW_HEADS: readonly ArrowHead[] = ["start", "end", "both"];
+
+/** Which ends of an arrow get a head. */
+export function checkArrowHead(value: unknown, name: string): ArrowHead {
+  if (ARROW_HEADS.includes(value as ArrowHead)) return value as ArrowHead;
+  return invalid('"start", "end" or "both"', name, value, typeof value !== "string");
 }
 
 /** A string native code stores as a C string: no NUL inside. */

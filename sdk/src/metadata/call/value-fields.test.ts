@@ -9,7 +9,18 @@ import { describe, expect, it } from "vitest";
 import { Element, type BatchMeta as Batch } from "../../index.js";
 import type { NativeClassifier, NativeDisplayContent } from "../../native/meta-binding.js";
 import { CLASSIFIER, LABEL_INFO, STRUCTS, type Field } from "../../protocol/meta-fields.mjs";
-import { CLASSIFIER_FIELDS, LABEL_INFO_FIELDS, RECT_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
+import {
+  ARROW_PARAMS_FIELDS,
+  CIRCLE_PARAMS_FIELDS,
+  CLASSIFIER_FIELDS,
+  FONT_PARAMS_FIELDS,
+  LINE_PARAMS_FIELDS,
+  LABEL_INFO_FIELDS,
+  RECT_PARAMS_FIELDS,
+  TEXT_PARAMS_FIELDS,
+  type ValueField,
+  type ValueKind,
+} from "../../protocol/value-fields.js";
 import { inCall, makeBuffer, requireStandaloneBinding } from "../../test-support/standalone-binding.js";
 import { runTransform } from "../../testing/index.js";
 import type { BatchMeta } from "../batch-meta.js";
@@ -17,7 +28,7 @@ import { ClassifierMeta } from "../classifier-meta.js";
 import { LabelInfo } from "../label-info.js";
 import { objectCoreOf } from "../object-meta.js";
 
-type Kind = ValueKind | "ColorParams";
+type Kind = ValueKind | "ColorParams" | "FontParams";
 
 /** Per kind: a value no default equals; one TypeScript refuses and the start of its message; one native code refuses. */
 interface KindCase {
@@ -39,6 +50,18 @@ const CASES: Record<Kind, KindCase> = {
     refused: { value: "x".repeat(128), what: "at most 127 bytes (UTF-8)" },
     native: { value: "x".repeat(128), what: "at most 127 bytes (UTF-8)" },
   },
+  text: {
+    value: "a text",
+    refused: { value: "a\0b", what: "a string without NUL characters" },
+    native: { value: "a\0b", what: "a string without NUL characters" },
+  },
+  arrowHead: {
+    value: "both",
+    refused: { value: "up", what: '"start", "end" or "both"' },
+    native: { value: 3, what: "an integer from 0 to 2" },
+  },
+  // Its members are cases of their own (TextParams.font.*), never written as a whole here.
+  FontParams: { value: undefined, refused: { value: undefined, what: "" } },
   ColorParams: {
     value: { red: 1, green: 0.5, blue: 0.25, alpha: 0.75 },
     refused: { value: { red: 2 }, what: "a number from 0 to 1" },
@@ -56,6 +79,10 @@ const ZERO: Record<Kind, unknown> = {
   unit: 0,
   probability: 0,
   label: "",
+  text: "",
+  // Natively: END_HEAD.
+  arrowHead: 1,
+  FontParams: { name: "", size: 0, color: { red: 0, green: 0, blue: 0, alpha: 1 } },
   ColorParams: { red: 0, green: 0, blue: 0, alpha: 1 },
 };
 
@@ -261,3 +288,125 @@ describe.each(RECT_PARAMS_FIELDS.map((field) => [field.name, field] as const))("
     });
   });
 });
+
+/** A text's members, its font's as `font.name`: each with the path to it in a value. */
+type TextMember = readonly [string, readonly string[], ValueField];
+const TEXT_MEMBERS = TEXT_PARAMS_FIELDS.flatMap((field): TextMember[] =>
+  field.kind === "FontParams" ? FONT_PARAMS_FIELDS.map((font) => [`font.${font.name}`, ["font", font.name], font]) : [[field.name, [field.name], field]],
+);
+/** `{ font: { name: value } }` for the path ["font", "name"]. */
+const nest = (path: readonly string[], value: unknown): Values => path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Values;
+const dig = (value: unknown, path: readonly string[]): unknown => path.reduce<unknown>((inner, key) => (inner as Values | undefined)?.[key], value);
+
+describe.each(TEXT_MEMBERS)("TextParams.%s", (name, path, field) => {
+  const { value, refused, native } = CASES[field.kind];
+  const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+
+  it("keeps what an element writes into an object's textParams and a display meta's text, as native code stores it", async () => {
+    class Writer extends Element.define(META) {
+      transform(batch: Batch) {
+        const frame = batch.frameItems[0];
+        const obj = batch.acquireObjectMeta();
+        const parent = dig(obj.textParams, path.slice(0, -1)) as Values;
+        parent[path[path.length - 1] as string] = value;
+        frame?.addObjectMeta(obj);
+        const display = batch.acquireDisplayMeta();
+        display.addText(nest(path, value));
+        frame?.addDisplayMeta(display);
+      }
+    }
+    const out = await runTransform(Writer, { frames: [{}] });
+    const frame = out.frameItems[0];
+    expect(dig(frame?.objectItems[0]?.textParams, path)).toEqual(value);
+    expect(dig(frame?.displayMetaItems[0]?.texts[0], path)).toEqual(value);
+  });
+
+  it("reaches an element as upstream wrote it", async () => {
+    let seen: unknown;
+    class Reader extends Element.define(META) {
+      transform(batch: Batch) {
+        seen = plain(dig(batch.frameItems[0]?.objectItems[0]?.textParams, path));
+      }
+    }
+    await runTransform(Reader, { frames: [{ objects: [{ textParams: nest(path, value) }] }] });
+    expect(seen).toEqual(value);
+  });
+
+  it("refuses a value of the wrong range, naming the member, and changes nothing", () => {
+    inObjectCall((batch) => {
+      const text = batch.acquireObjectMeta().textParams;
+      const parent = dig(text, path.slice(0, -1)) as Values;
+      const key = path[path.length - 1] as string;
+      const before = JSON.stringify(parent[key]);
+      const suffix = field.kind === "ColorParams" ? ".red" : "";
+      expect(() => (parent[key] = refused.value)).toThrow(`Expected ${refused.what} for ObjectMeta.textParams.${name}${suffix} but received`);
+      expect(() => batch.acquireDisplayMeta().addText(nest(path, refused.value))).toThrow(`Expected ${refused.what} for`);
+      expect(JSON.stringify(parent[key])).toEqual(before);
+    });
+  });
+
+  it.runIf(native !== undefined)("is refused by native code in a display meta, which names the DeepStream field", () => {
+    inObjectCall((_batch, callId, _row, meta) => {
+      const bad = native as NonNullable<KindCase["native"]>;
+      const text = nativeValue(TEXT_PARAMS_FIELDS, {});
+      const content = {
+        rects: [],
+        texts: [{ ...text, ...(path.length > 1 ? { font: { ...(text.font as Values), ...nest(path.slice(1), bad.value) } } : nest(path, bad.value)) }],
+        lines: [],
+        arrows: [],
+        circles: [],
+      } as unknown as NativeDisplayContent;
+      const rows = [...(STRUCTS.TextParams?.members ?? []), ...((STRUCTS.FontParams?.members ?? []) as Field[]).map((m) => ({ ...m, ds: `font_params.${m.ds}` }))];
+      const where = nativeName("NvDsDisplayMeta.text_params[0]", rows, path[path.length - 1] as string, bad.suffix);
+      expect(() => meta.addDisplay(callId, 0, content)).toThrow(`Expected ${bad.what} for ${where} but received`);
+    });
+  });
+});
+
+/** The display meta's elements other than rects and texts: how an element adds one, where it is read back. */
+const ELEMENTS = [
+  { owner: "LineParams", fields: LINE_PARAMS_FIELDS, add: "addLine", list: "lines", ds: "line_params" },
+  { owner: "ArrowParams", fields: ARROW_PARAMS_FIELDS, add: "addArrow", list: "arrows", ds: "arrow_params" },
+  { owner: "CircleParams", fields: CIRCLE_PARAMS_FIELDS, add: "addCircle", list: "circles", ds: "circle_params" },
+] as const;
+
+describe.each(ELEMENTS.flatMap((element) => element.fields.map((field) => [`${element.owner}.${field.name}`, element, field] as const)))(
+  "%s",
+  (_title, element, field) => {
+    const { value, refused, native } = CASES[field.kind];
+    const { name } = field;
+    type Adder = Record<string, (init: Values) => unknown>;
+
+    it("keeps what an element writes into a display meta, as native code stores it", async () => {
+      class Writer extends Element.define(META) {
+        transform(batch: Batch) {
+          const display = batch.acquireDisplayMeta();
+          (display as unknown as Adder)[element.add]?.({ [name]: value });
+          batch.frameItems[0]?.addDisplayMeta(display);
+        }
+      }
+      const out = await runTransform(Writer, { frames: [{}] });
+      const items = (out.frameItems[0]?.displayMetaItems[0] as unknown as Record<string, Values[]>)[element.list];
+      expect(items?.[0]?.[name]).toEqual(value);
+    });
+
+    it("refuses a value of the wrong range, naming the member", () => {
+      inObjectCall((batch) => {
+        const display = batch.acquireDisplayMeta() as unknown as Adder;
+        const suffix = field.kind === "ColorParams" ? ".red" : "";
+        expect(() => display[element.add]?.({ [name]: refused.value })).toThrow(`Expected ${refused.what} for`);
+        expect(() => display[element.add]?.({ [name]: refused.value })).toThrow(`.${name}${suffix} but received`);
+      });
+    });
+
+    it.runIf(native !== undefined)("is refused by native code in a display meta, which names the DeepStream field", () => {
+      inObjectCall((_batch, callId, _row, meta) => {
+        const bad = native as NonNullable<KindCase["native"]>;
+        const content = { rects: [], texts: [], lines: [], arrows: [], circles: [] } as Record<string, Values[]>;
+        content[element.list] = [nativeValue(element.fields, { [name]: bad.value })];
+        const where = nativeName(`NvDsDisplayMeta.${element.ds}[0]`, STRUCTS[element.owner]?.members ?? [], name, bad.suffix);
+        expect(() => meta.addDisplay(callId, 0, content as unknown as NativeDisplayContent)).toThrow(`Expected ${bad.what} for ${where} but received`);
+      });
+    });
+  },
+);

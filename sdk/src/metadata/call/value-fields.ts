@@ -8,11 +8,13 @@
  *
  * @internal
  */
-import { COLOR_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
+import { COLOR_PARAMS_FIELDS, FONT_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
 import type { ObjectCore } from "./object-core.js";
 import {
+  checkArrowHead,
   checkBoolean,
   checkBoundedString,
+  checkCString,
   checkFloat,
   checkFloatSize,
   checkFloatUnit,
@@ -35,17 +37,27 @@ const CHECKS: Record<ValueKind, Check> = {
   unit: checkUnit,
   probability: checkFloatUnit,
   label: (value, name) => checkBoundedString(value, name),
+  text: checkCString,
+  arrowHead: checkArrowHead,
 };
 
 /** A member's value before anything is written (what a pool's meta holds). */
-const ZERO: Record<ValueKind, unknown> = { int32: 0, uint32: 0, flag: false, float: 0, floatSize: 0, unit: 0, probability: 0, label: "" };
+const ZERO: Record<ValueKind, unknown> = { int32: 0, uint32: 0, flag: false, float: 0, floatSize: 0, unit: 0, probability: 0, label: "", text: "", arrowHead: "end" };
 
 const COLOR = "ColorParams";
+/** The members of a struct a value holds (a text's font), by the struct's name. */
+const NESTED: Readonly<Record<"FontParams", readonly ValueField[]>> = { FontParams: FONT_PARAMS_FIELDS };
+/** A member that is a scalar (not a colour nor a nested struct). */
+const scalar = (field: ValueField): field is ValueField & { kind: ValueKind } => field.kind !== COLOR && !(field.kind in NESTED);
 
 /** The initial values of a value record: 0, "" or false each. */
 export function zeroValues(fields: readonly ValueField[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const field of fields) values[field.name] = field.kind === COLOR ? { red: 0, green: 0, blue: 0, alpha: 0 } : ZERO[field.kind];
+  for (const field of fields) {
+    if (field.kind === COLOR) values[field.name] = { red: 0, green: 0, blue: 0, alpha: 0 };
+    else if (scalar(field)) values[field.name] = ZERO[field.kind];
+    else values[field.name] = zeroValues(NESTED[field.kind as keyof typeof NESTED]);
+  }
   return values;
 }
 
@@ -62,7 +74,7 @@ export interface ValueAccess<T> {
 /** Defines a getter and a checked setter per scalar field (not `list` ones) on `target.prototype`. */
 export function defineValueFields<T extends object>(target: { prototype: T }, fields: readonly ValueField[], access: ValueAccess<T>): void {
   for (const field of fields) {
-    if (field.list || field.kind === COLOR) continue;
+    if (field.list || !scalar(field)) continue;
     const check = CHECKS[field.kind];
     const { name } = field;
     const qualified = `${access.owner}.${name}`;
@@ -86,7 +98,9 @@ export function valueCopy(fields: readonly ValueField[], values: Readonly<Record
   const copy: Record<string, unknown> = {};
   for (const field of fields) {
     const value = values[field.name];
-    copy[field.name] = field.kind === COLOR ? { ...(value as Color) } : value;
+    if (field.kind === COLOR) copy[field.name] = { ...(value as Color) };
+    else if (scalar(field)) copy[field.name] = value;
+    else copy[field.name] = valueCopy(NESTED[field.kind as keyof typeof NESTED], value as Record<string, unknown>);
   }
   return copy;
 }
@@ -102,7 +116,8 @@ export function makeValue(fields: readonly ValueField[], init: unknown, name: st
     const given = value[field.name];
     const path = `${name}.${field.name}`;
     if (field.kind === COLOR) made[field.name] = makeColor(given, path, field.fallback ?? { red: 0, green: 0, blue: 0, alpha: 1 });
-    else made[field.name] = given === undefined ? ZERO[field.kind] : CHECKS[field.kind](given, path);
+    else if (scalar(field)) made[field.name] = given === undefined ? ZERO[field.kind] : CHECKS[field.kind](given, path);
+    else made[field.name] = makeValue(NESTED[field.kind as keyof typeof NESTED], given, path);
   }
   return Object.freeze(made);
 }
@@ -110,7 +125,7 @@ export function makeValue(fields: readonly ValueField[], init: unknown, name: st
 /** A native value as a frozen copy (colours frozen too). */
 export function valueFromNative(fields: readonly ValueField[], native: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   const copy = valueCopy(fields, native);
-  for (const field of fields) if (field.kind === COLOR) Object.freeze(copy[field.name]);
+  for (const field of fields) if (!scalar(field)) Object.freeze(copy[field.name]);
   return Object.freeze(copy);
 }
 
@@ -164,7 +179,7 @@ export class RowStruct {
   resolveMember(field: ValueField, value: unknown): () => void {
     if (field.kind === COLOR) return this.color(field).resolve(value);
     const core = this.#core;
-    const checked = toSlot(CHECKS[field.kind](value, `ObjectMeta.${this.#path}.${field.name}`));
+    const checked = toSlot(CHECKS[field.kind as ValueKind](value, `ObjectMeta.${this.#path}.${field.name}`));
     const slot = this.#offset + (field.offset as number);
     return () => {
       core.scope.table[core.base + slot] = checked;
