@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { outputs as sharedOutputs } from "./generate-shared-names.mjs";
 import { CLASSIFIER, FRAME, KINDS, LABEL_INFO, NVINFER_OBJECT, OBJECT, STATE_HEADER, STRUCTS } from "../sdk/src/protocol/meta-fields.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -909,6 +910,9 @@ const outputs = [
   ["native-host/src/meta/deepstream_backend.cpp", { "deepstream copies": deepstreamCopies() }],
 ];
 
+/** The regions of `path` that scripts/generate-shared-names.mjs writes (left as they are here). */
+const othersRegions = (path) => new Set(sharedOutputs.filter(([file]) => file === path).flatMap(([, regions]) => Object.keys(regions)));
+
 /** `text` with each region replaced by its generated content (indented like its marker). */
 function fillRegions(path, text, regions) {
   const lines = text.split("\n");
@@ -922,6 +926,10 @@ function fillRegions(path, text, regions) {
       continue;
     }
     const [, indent, id] = start;
+    if (!(id in regions) && othersRegions(path).has(id)) {
+      result.push(line);  // scripts/generate-shared-names.mjs writes it
+      continue;
+    }
     if (!(id in regions)) throw new Error(`${path}:${i + 1}: no generated region "${id}" in the generator`);
     const end = lines.findIndex((l, j) => j > i && l.trim() === `// end generated: ${id}`);
     if (end < 0) throw new Error(`${path}:${i + 1}: region "${id}" has no "// end generated: ${id}" line`);

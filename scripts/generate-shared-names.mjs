@@ -36,7 +36,7 @@ const tsPayloadKinds = () =>
 const cppPayloadKinds = () => PAYLOAD_KINDS.map((row, i) => `k${pascal(row.name)} = ${i},  // ${row.doc}`).join("\n");
 
 /** Each file with its regions: id → content. */
-const outputs = [
+export const outputs = [
   ["sdk/src/protocol/manifest.ts", { "property types": tsPropertyTypes() }],
   ["native-host/src/gst/manifest.cpp", { "property types": cppPropertyTypes() }],
   ["sdk/src/errors/errors.ts", { "error codes": tsErrorCodes() }],
