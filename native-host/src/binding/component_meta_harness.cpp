@@ -186,7 +186,9 @@ bool read_component(napi_env env, napi_value kind_value, napi_value value, meta:
     case meta::PayloadKind::kPreprocessBatch: return read_preprocess(env, value, &out->preprocess);
     case meta::PayloadKind::kRoi: return read_roi(env, value, -1, &out->roi);
     default:
-      throw_error(env, ErrorKind::kRange, "Expected a component meta kind (8..14) for kind but received " + std::to_string(kind));
+      throw_error(env, ErrorKind::kRange, "Expected a component meta kind (" +
+          std::to_string(static_cast<int>(meta::PayloadKind::kTrackerPastFrame)) + ".." +
+          std::to_string(static_cast<int>(meta::PayloadKind::kRoi)) + ") for kind but received " + std::to_string(kind));
       return false;
   }
 }
