@@ -11,15 +11,6 @@
 
 namespace dsnode::meta {
 
-static_assert(kMetaTypeTrackerPastFrame == NVDS_TRACKER_PAST_FRAME_META, "NvDsMetaType order changed");
-static_assert(kMetaTypeTrackerBatchReid == NVDS_TRACKER_BATCH_REID_META, "NvDsMetaType order changed");
-static_assert(kMetaTypeTrackerObjectReid == NVDS_TRACKER_OBJ_REID_META, "NvDsMetaType order changed");
-static_assert(kMetaTypeTrackerTerminatedList == NVDS_TRACKER_TERMINATED_LIST_META, "NvDsMetaType order changed");
-static_assert(kMetaTypeTrackerShadowList == NVDS_TRACKER_SHADOW_LIST_META, "NvDsMetaType order changed");
-static_assert(kMetaTypePreprocessBatch == NVDS_PREPROCESS_BATCH_META, "NvDsMetaType order changed");
-static_assert(kMetaTypeRoi == NVDS_ROI_META, "NvDsMetaType order changed");
-static_assert(static_cast<int>(PreprocessDataType::kFp16) == NvDsDataType_FP16, "NvDsDataType changed");
-
 namespace {
 
 BboxCoords bbox_of(const NvOSD_RectParams &rect) { return BboxCoords{rect.left, rect.top, rect.width, rect.height}; }

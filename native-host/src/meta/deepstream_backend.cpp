@@ -7,22 +7,9 @@
 #include <cstring>
 #include <string>
 
-#include "gstnvdsinfer.h"
 #include "nvds_version.h"
 
 namespace dsnode::meta {
-
-// The portable model is DeepStream's: keep the constants in step with the headers.
-static_assert(kMaxLabelSize == MAX_LABEL_SIZE, "MAX_LABEL_SIZE changed");
-static_assert(kMaxElementsInDisplayMeta == MAX_ELEMENTS_IN_DISPLAY_META, "MAX_ELEMENTS_IN_DISPLAY_META changed");
-static_assert(kMaxUserFields == MAX_USER_FIELDS, "MAX_USER_FIELDS changed");
-static_assert(kUntrackedObjectId == UNTRACKED_OBJECT_ID, "UNTRACKED_OBJECT_ID changed");
-static_assert(kMetaTypeUser == NVDS_USER_META, "NvDsMetaType order changed");
-static_assert(kMetaTypeTensorOutput == NVDSINFER_TENSOR_OUTPUT_META, "NvDsMetaType order changed");
-static_assert(kMetaTypeStartUser == NVDS_START_USER_META, "NVDS_START_USER_META changed");
-static_assert(kMaxTensorDims == NVDSINFER_MAX_DIMS, "NVDSINFER_MAX_DIMS changed");
-static_assert(static_cast<int>(ArrowHead::kBoth) == BOTH_HEAD, "NvOSD_Arrow_Head_Direction changed");
-static_assert(static_cast<int>(TensorDataType::kUint8) == UINT8, "NvDsInferDataType changed");
 
 // --- conversions between the model and DeepStream's structs
 

@@ -16,8 +16,6 @@
 
 namespace dsnode::meta::nvds {
 
-static_assert(kMetaTypeSegmentation == NVDSINFER_SEGMENTATION_META, "NvDsMetaType order changed");
-
 // DeepStream 8.0 made the analytics types enum values; before, they were strings
 // (nvds_get_user_meta_type("NVIDIA.DSANALYTICSFRAME.USER_META")) this backend does not resolve.
 #if NVDS_VERSION_MAJOR >= 8

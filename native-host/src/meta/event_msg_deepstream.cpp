@@ -8,10 +8,6 @@
 
 namespace dsnode::meta {
 
-static_assert(kMetaTypeEventMsg == NVDS_EVENT_MSG_META, "NvDsMetaType order changed");
-static_assert(kObjectTypeVehicle == NVDS_OBJECT_TYPE_VEHICLE && kObjectTypePerson == NVDS_OBJECT_TYPE_PERSON &&
-    kObjectTypeFace == NVDS_OBJECT_TYPE_FACE, "NvDsObjectType changed");
-
 namespace {
 
 std::atomic<int64_t> alive{0};
