@@ -5,6 +5,9 @@
 
 #include <atomic>
 #include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <vector>
 
 namespace dsnode::meta {
 
@@ -12,86 +15,125 @@ namespace {
 
 std::atomic<int64_t> alive{0};
 
-std::string read_string(const gchar *text) { return text != nullptr ? text : ""; }
+// The strings NvDsEventMsgMeta and its extension objects own (g_strdup'd, NULL when empty) and
+// the model's, one overload per direction.
+void copy_string(const std::string &from, gchar **to) { *to = dup_or_null(from); }
+void copy_string(const gchar *from, std::string *to) { *to = from != nullptr ? from : ""; }
 
-template <typename Ds>
-Ds *new_extension() {
-  return static_cast<Ds *>(g_malloc0(sizeof(Ds)));
+// NvDsEventMsgMeta's members to the model and back, from event_msg.h's lists: the model has
+// DeepStream's names, so one copy serves both ways (into a zeroed meta: nothing to free). The
+// signature and the extension object are the callers'.
+template <typename From, typename To>
+void copy_event_msg(const From &from, To *to) {
+#define DSNODE_NUMBER(name, type, kind) to->name = static_cast<decltype(to->name)>(from.name);
+#define DSNODE_BBOX(name) to->bbox.name = from.bbox.name;
+#define DSNODE_LOCATION(name) to->location.name = from.location.name;
+#define DSNODE_COORDINATE(name) to->coordinate.name = from.coordinate.name;
+#define DSNODE_STRING(name) copy_string(from.name, &to->name);
+  DSNODE_EVENT_MSG_NUMBERS(DSNODE_NUMBER)
+  DSNODE_EVENT_MSG_BBOX(DSNODE_BBOX)
+  DSNODE_EVENT_MSG_LOCATION(DSNODE_LOCATION)
+  DSNODE_EVENT_MSG_COORDINATE(DSNODE_COORDINATE)
+  DSNODE_EVENT_MSG_STRINGS(DSNODE_STRING)
+#undef DSNODE_NUMBER
+#undef DSNODE_BBOX
+#undef DSNODE_LOCATION
+#undef DSNODE_COORDINATE
+#undef DSNODE_STRING
 }
 
+// An extension object's string member: the model's and NVIDIA's.
+template <typename Model, typename Ds>
+struct StringMember {
+  std::string Model::*ours;
+  gchar *Ds::*theirs;
+};
+
+// One extension object (extMsg): which EventMsgExtension and NvDsObjectType it belongs to, where
+// EventMsg keeps it, its strings and its age (null for the vehicle, which has none).
+template <typename Model, typename Ds>
+struct Extension {
+  using Theirs = Ds;
+  EventMsgExtension kind;
+  NvDsObjectType object_type;
+  Model EventMsg::*member;
+  std::vector<StringMember<Model, Ds>> strings;
+  uint32_t Model::*age;
+  guint Ds::*ds_age;
+};
+
+#define DSNODE_VEHICLE_STRING(name) {&EventMsgVehicle::name, &NvDsVehicleObject::name},
+#define DSNODE_PERSON_STRING(name) {&EventMsgPerson::name, &NvDsPersonObject::name},
+#define DSNODE_FACE_STRING(name) {&EventMsgFace::name, &NvDsFaceObject::name},
+const std::tuple<Extension<EventMsgVehicle, NvDsVehicleObject>, Extension<EventMsgPerson, NvDsPersonObject>,
+    Extension<EventMsgFace, NvDsFaceObject>>
+    kExtensions{
+        {EventMsgExtension::kVehicle, NVDS_OBJECT_TYPE_VEHICLE, &EventMsg::vehicle,
+            {DSNODE_EVENT_MSG_VEHICLE(DSNODE_VEHICLE_STRING)}, nullptr, nullptr},
+        {EventMsgExtension::kPerson, NVDS_OBJECT_TYPE_PERSON, &EventMsg::person,
+            {DSNODE_EVENT_MSG_PERSON(DSNODE_PERSON_STRING)}, &EventMsgPerson::age, &NvDsPersonObject::age},
+        {EventMsgExtension::kFace, NVDS_OBJECT_TYPE_FACE, &EventMsg::face,
+            {DSNODE_EVENT_MSG_FACE(DSNODE_FACE_STRING)}, &EventMsgFace::age, &NvDsFaceObject::age}};
+#undef DSNODE_VEHICLE_STRING
+#undef DSNODE_PERSON_STRING
+#undef DSNODE_FACE_STRING
+
+// Calls visit(extension) for each of kExtensions.
+template <typename Visit>
+void each_extension(Visit visit) {
+  std::apply([&](const auto &...extension) { (visit(extension), ...); }, kExtensions);
+}
+
+// msg's extension object as NVIDIA's struct, g_malloc0'd with g_strdup'd strings (null: none).
 void *new_extension(const EventMsg &msg, guint *size) {
-  switch (msg.extension) {
-    case EventMsgExtension::kVehicle: {
-      auto *to = new_extension<NvDsVehicleObject>();
-#define DSNODE_TO_DS(name) to->name = g_strdup(msg.vehicle.name.c_str());
-      DSNODE_EVENT_MSG_VEHICLE(DSNODE_TO_DS)
-#undef DSNODE_TO_DS
-      *size = sizeof *to;
-      return to;
-    }
-    case EventMsgExtension::kPerson: {
-      auto *to = new_extension<NvDsPersonObject>();
-#define DSNODE_TO_DS(name) to->name = g_strdup(msg.person.name.c_str());
-      DSNODE_EVENT_MSG_PERSON(DSNODE_TO_DS)
-#undef DSNODE_TO_DS
-      to->age = msg.person.age;
-      *size = sizeof *to;
-      return to;
-    }
-    case EventMsgExtension::kFace: {
-      auto *to = new_extension<NvDsFaceObject>();
-#define DSNODE_TO_DS(name) to->name = g_strdup(msg.face.name.c_str());
-      DSNODE_EVENT_MSG_FACE(DSNODE_TO_DS)
-#undef DSNODE_TO_DS
-      to->age = msg.face.age;
-      *size = sizeof *to;
-      return to;
-    }
-    case EventMsgExtension::kNone: break;
-  }
+  void *made = nullptr;
   *size = 0;
-  return nullptr;
+  each_extension([&](const auto &extension) {
+    if (msg.extension != extension.kind) return;
+    using Ds = typename std::decay_t<decltype(extension)>::Theirs;
+    const auto &from = msg.*extension.member;
+    auto *to = static_cast<Ds *>(g_malloc0(sizeof(Ds)));
+    for (const auto &string : extension.strings) copy_string(from.*string.ours, &(to->*string.theirs));
+    if (extension.age != nullptr) to->*extension.ds_age = from.*extension.age;
+    *size = sizeof(Ds);
+    made = to;
+  });
+  return made;
 }
 
-// Frees the extension object of one of our metas (its type is the meta's objType).
+// Frees the extension object of one of our metas (its struct is the one of the meta's objType).
 void free_extension(NvDsEventMsgMeta *meta) {
   if (meta->extMsg == nullptr) return;
-#define DSNODE_FREE(name) g_free(from->name);
-  if (meta->objType == NVDS_OBJECT_TYPE_VEHICLE) {
-    auto *from = static_cast<NvDsVehicleObject *>(meta->extMsg);
-    DSNODE_EVENT_MSG_VEHICLE(DSNODE_FREE)
-  } else if (meta->objType == NVDS_OBJECT_TYPE_PERSON) {
-    auto *from = static_cast<NvDsPersonObject *>(meta->extMsg);
-    DSNODE_EVENT_MSG_PERSON(DSNODE_FREE)
-  } else if (meta->objType == NVDS_OBJECT_TYPE_FACE) {
-    auto *from = static_cast<NvDsFaceObject *>(meta->extMsg);
-    DSNODE_EVENT_MSG_FACE(DSNODE_FREE)
-  }
-#undef DSNODE_FREE
+  each_extension([&](const auto &extension) {
+    if (meta->objType != extension.object_type) return;
+    using Ds = typename std::decay_t<decltype(extension)>::Theirs;
+    auto *from = static_cast<Ds *>(meta->extMsg);
+    for (const auto &string : extension.strings) g_free(from->*string.theirs);
+  });
   g_free(meta->extMsg);
   meta->extMsg = nullptr;
   meta->extMsgSize = 0;
+}
+
+// Reads the extension object of objType when extMsgSize covers its struct.
+void read_extension(const NvDsEventMsgMeta &meta, EventMsg *out) {
+  if (meta.extMsg == nullptr) return;
+  each_extension([&](const auto &extension) {
+    using Ds = typename std::decay_t<decltype(extension)>::Theirs;
+    if (meta.objType != extension.object_type || meta.extMsgSize < sizeof(Ds)) return;
+    const auto *from = static_cast<const Ds *>(meta.extMsg);
+    auto &to = out->*extension.member;
+    out->extension = extension.kind;
+    for (const auto &string : extension.strings) copy_string(from->*string.theirs, &(to.*string.ours));
+    if (extension.age != nullptr) to.*extension.age = from->*extension.ds_age;
+  });
 }
 
 }  // namespace
 
 NvDsEventMsgMeta *new_event_msg_meta(const EventMsg &msg) {
   auto *meta = static_cast<NvDsEventMsgMeta *>(g_malloc0(sizeof(NvDsEventMsgMeta)));
-#define DSNODE_TO_DS(name, type, kind) meta->name = static_cast<decltype(meta->name)>(msg.name);
-  DSNODE_EVENT_MSG_NUMBERS(DSNODE_TO_DS)
-#undef DSNODE_TO_DS
-#define DSNODE_TO_DS(name) meta->bbox.name = msg.bbox.name;
-  DSNODE_EVENT_MSG_BBOX(DSNODE_TO_DS)
-#undef DSNODE_TO_DS
-#define DSNODE_TO_DS(name) meta->location.name = msg.location.name;
-  DSNODE_EVENT_MSG_LOCATION(DSNODE_TO_DS)
-#undef DSNODE_TO_DS
-#define DSNODE_TO_DS(name) meta->coordinate.name = msg.coordinate.name;
-  DSNODE_EVENT_MSG_COORDINATE(DSNODE_TO_DS)
-#undef DSNODE_TO_DS
-#define DSNODE_TO_DS(name) meta->name = dup_or_null(msg.name);
-  DSNODE_EVENT_MSG_STRINGS(DSNODE_TO_DS)
-#undef DSNODE_TO_DS
+  copy_event_msg(msg, meta);
   if (!msg.objSignature.empty()) {
     meta->objSignature.signature = static_cast<gdouble *>(g_memdup2(msg.objSignature.data(), msg.objSignature.size() * sizeof(gdouble)));
     meta->objSignature.size = static_cast<guint>(msg.objSignature.size());
@@ -103,45 +145,10 @@ NvDsEventMsgMeta *new_event_msg_meta(const EventMsg &msg) {
 
 void read_event_msg_meta(const NvDsEventMsgMeta &meta, EventMsg *out) {
   *out = EventMsg();
-#define DSNODE_FROM_DS(name, type, kind) out->name = static_cast<type>(meta.name);
-  DSNODE_EVENT_MSG_NUMBERS(DSNODE_FROM_DS)
-#undef DSNODE_FROM_DS
-#define DSNODE_FROM_DS(name) out->bbox.name = meta.bbox.name;
-  DSNODE_EVENT_MSG_BBOX(DSNODE_FROM_DS)
-#undef DSNODE_FROM_DS
-#define DSNODE_FROM_DS(name) out->location.name = meta.location.name;
-  DSNODE_EVENT_MSG_LOCATION(DSNODE_FROM_DS)
-#undef DSNODE_FROM_DS
-#define DSNODE_FROM_DS(name) out->coordinate.name = meta.coordinate.name;
-  DSNODE_EVENT_MSG_COORDINATE(DSNODE_FROM_DS)
-#undef DSNODE_FROM_DS
-#define DSNODE_FROM_DS(name) out->name = read_string(meta.name);
-  DSNODE_EVENT_MSG_STRINGS(DSNODE_FROM_DS)
-#undef DSNODE_FROM_DS
+  copy_event_msg(meta, out);
   if (meta.objSignature.signature != nullptr)
     out->objSignature.assign(meta.objSignature.signature, meta.objSignature.signature + meta.objSignature.size);
-  if (meta.extMsg == nullptr) return;
-  if (meta.objType == NVDS_OBJECT_TYPE_VEHICLE && meta.extMsgSize >= sizeof(NvDsVehicleObject)) {
-    const auto *from = static_cast<const NvDsVehicleObject *>(meta.extMsg);
-    out->extension = EventMsgExtension::kVehicle;
-#define DSNODE_FROM_DS(name) out->vehicle.name = read_string(from->name);
-    DSNODE_EVENT_MSG_VEHICLE(DSNODE_FROM_DS)
-#undef DSNODE_FROM_DS
-  } else if (meta.objType == NVDS_OBJECT_TYPE_PERSON && meta.extMsgSize >= sizeof(NvDsPersonObject)) {
-    const auto *from = static_cast<const NvDsPersonObject *>(meta.extMsg);
-    out->extension = EventMsgExtension::kPerson;
-#define DSNODE_FROM_DS(name) out->person.name = read_string(from->name);
-    DSNODE_EVENT_MSG_PERSON(DSNODE_FROM_DS)
-#undef DSNODE_FROM_DS
-    out->person.age = from->age;
-  } else if (meta.objType == NVDS_OBJECT_TYPE_FACE && meta.extMsgSize >= sizeof(NvDsFaceObject)) {
-    const auto *from = static_cast<const NvDsFaceObject *>(meta.extMsg);
-    out->extension = EventMsgExtension::kFace;
-#define DSNODE_FROM_DS(name) out->face.name = read_string(from->name);
-    DSNODE_EVENT_MSG_FACE(DSNODE_FROM_DS)
-#undef DSNODE_FROM_DS
-    out->face.age = from->age;
-  }
+  read_extension(meta, out);
 }
 
 // Our metas hold only what the model has: the copy is a new meta from what the original reads as.
