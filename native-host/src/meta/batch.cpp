@@ -28,6 +28,26 @@ uint32_t fill_slice(const std::vector<T> &source, size_t link, T (&destination)[
 
 }  // namespace
 
+const ListedKindNames &names_of(ListedKind kind) {
+  static const ListedKindNames kNames[] = {
+      {"ObjectMeta", "an ObjectMeta", "frame", "addObjectMeta", "removeObjectMeta"},
+      {"ClassifierMeta", "a ClassifierMeta", "object", "addClassifierMeta", "removeClassifierMeta"},
+      {"LabelInfo", "a LabelInfo", "classifier", "addLabelInfo", "removeLabelInfo"},
+      {"DisplayMeta", "a DisplayMeta", "frame", "addDisplayMeta", "removeDisplayMeta"},
+  };
+  return kNames[static_cast<size_t>(kind)];
+}
+
+Status not_newly_acquired(const char *meta, const char *operation, const char *received) {
+  return Status::State(std::string("Expected a newly acquired ") + meta + " for " + operation + " but received " +
+      received);
+}
+
+Status not_in(const char *a_meta, const char *parent, const char *operation) {
+  return Status::State(std::string("Expected ") + a_meta + " of this " + parent + " for " + operation +
+      " but received one that is not in it");
+}
+
 TextParams nvinfer_text_params() {
   TextParams text;
   text.font_params.font_name = kNvinferFontName;

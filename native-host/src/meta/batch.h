@@ -85,6 +85,34 @@ struct ObjectColumns {
   const std::vector<std::string> *labels_by_class = nullptr;
 };
 
+// The metas that hang in a parent's list and come from the batch's pools: objects (in a frame),
+// classifiers (in an object), label infos (in a classifier), display metas (in a frame).
+enum class ListedKind { kObject, kClassifier, kLabelInfo, kDisplay };
+
+// A listed kind's handle: its kind and its parent's handle.
+template <typename H>
+struct Listed;
+template <> struct Listed<ObjectHandle> { static constexpr ListedKind kind = ListedKind::kObject; using Parent = FrameHandle; };
+template <> struct Listed<ClassifierHandle> { static constexpr ListedKind kind = ListedKind::kClassifier; using Parent = ObjectHandle; };
+template <> struct Listed<LabelInfoHandle> { static constexpr ListedKind kind = ListedKind::kLabelInfo; using Parent = ClassifierHandle; };
+template <> struct Listed<DisplayHandle> { static constexpr ListedKind kind = ListedKind::kDisplay; using Parent = FrameHandle; };
+
+// What both backends' messages call a listed kind.
+struct ListedKindNames {
+  const char *meta;    // "ClassifierMeta"
+  const char *a_meta;  // "a ClassifierMeta"
+  const char *parent;  // "object"
+  const char *add;     // "addClassifierMeta"
+  const char *remove;  // "removeClassifierMeta"
+};
+const ListedKindNames &names_of(ListedKind kind);
+
+// The messages of both backends for a meta in the wrong place: "Expected a newly acquired
+// <meta> for <operation> but received <received>" and "Expected <a_meta> of this <parent> for
+// <operation> but received one that is not in it".
+Status not_newly_acquired(const char *meta, const char *operation, const char *received);
+Status not_in(const char *a_meta, const char *parent, const char *operation);
+
 class Batch {
  public:
   virtual ~Batch() = default;
@@ -97,39 +125,64 @@ class Batch {
   virtual void read_frame(FrameHandle frame, FrameFields *out) const = 0;
   virtual Status write_frame(FrameHandle frame, const FrameFields &fields) = 0;
 
-  // --- objects
-  virtual ObjectHandle acquire_object() = 0;
+  // --- metas in a parent's list (ListedKind): taken from the batch's pools, added to and
+  // removed from their parent, listed in the order they were added. `parent` and `item` are
+  // the ptr of a handle of the kind's parent and of the kind (the typed calls below pass them).
+  virtual void *acquire_listed(ListedKind kind) = 0;
+  // An object added this way has no parent object (add_object gives it one).
+  virtual Status add_listed(ListedKind kind, void *parent, void *item) = 0;
+  virtual Status remove_listed(ListedKind kind, void *parent, void *item) = 0;
+  virtual void list_listed(ListedKind kind, void *parent, std::vector<void *> *out) const = 0;
+
+  // The same four calls, typed: the kind and its parent's handle come from Listed<H>.
+  template <typename H>
+  H acquire() { return H{acquire_listed(Listed<H>::kind)}; }
+  template <typename H>
+  Status add(typename Listed<H>::Parent parent, H item) { return add_listed(Listed<H>::kind, parent.ptr, item.ptr); }
+  template <typename H>
+  Status remove(typename Listed<H>::Parent parent, H item) { return remove_listed(Listed<H>::kind, parent.ptr, item.ptr); }
+  template <typename H>
+  void list(typename Listed<H>::Parent parent, std::vector<H> *out) const {
+    std::vector<void *> items;
+    list_listed(Listed<H>::kind, parent.ptr, &items);
+    out->clear();
+    out->reserve(items.size());
+    for (void *item : items) out->push_back(H{item});
+  }
+
+  // The typed names the binding calls, by operation.
+  ObjectHandle acquire_object() { return acquire<ObjectHandle>(); }
+  ClassifierHandle acquire_classifier() { return acquire<ClassifierHandle>(); }
+  LabelInfoHandle acquire_label_info() { return acquire<LabelInfoHandle>(); }
+  DisplayHandle acquire_display() { return acquire<DisplayHandle>(); }
+  Status add_classifier(ObjectHandle object, ClassifierHandle classifier) { return add(object, classifier); }
+  Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) { return add(classifier, label); }
+  Status add_display(FrameHandle frame, DisplayHandle display) { return add(frame, display); }
+  Status remove_object(FrameHandle frame, ObjectHandle object) { return remove(frame, object); }
+  Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) { return remove(object, classifier); }
+  Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) { return remove(classifier, label); }
+  Status remove_display(FrameHandle frame, DisplayHandle display) { return remove(frame, display); }
+  void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const { list(frame, out); }
+  void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const { list(object, out); }
+  void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const { list(classifier, out); }
+  void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const { list(frame, out); }
+
+  // --- objects: added with an optional parent object (added to a frame already)
   virtual Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) = 0;
-  virtual Status remove_object(FrameHandle frame, ObjectHandle object) = 0;
-  virtual void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const = 0;
   virtual size_t num_objects(FrameHandle frame) const = 0;
+  virtual ObjectHandle parent_of(ObjectHandle object) const = 0;
   virtual void read_object(ObjectHandle object, ObjectFields *out) const = 0;
   // `before`: what the object held when read for this write (null: check every value). Values
   // equal to it are upstream's and kept as they are; only what differs is validated.
   virtual Status write_object(ObjectHandle object, const ObjectFields &fields,
       const ObjectFields *before = nullptr) = 0;
-  virtual ObjectHandle parent_of(ObjectHandle object) const = 0;
 
-  // --- classifiers and their label infos
-  virtual ClassifierHandle acquire_classifier() = 0;
-  virtual Status add_classifier(ObjectHandle object, ClassifierHandle classifier) = 0;
-  virtual Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) = 0;
-  virtual void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const = 0;
+  // --- classifiers, their label infos, display metas (physical: at most 16 of a kind each;
+  // see add_display_content)
   virtual void read_classifier(ClassifierHandle classifier, ClassifierFields *out) const = 0;
   virtual Status write_classifier(ClassifierHandle classifier, const ClassifierFields &fields) = 0;
-
-  virtual LabelInfoHandle acquire_label_info() = 0;
-  virtual Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) = 0;
-  virtual Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) = 0;
-  virtual void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const = 0;
   virtual void read_label_info(LabelInfoHandle label, LabelInfoFields *out) const = 0;
   virtual Status write_label_info(LabelInfoHandle label, const LabelInfoFields &fields) = 0;
-
-  // --- display metas (physical: at most 16 of a kind each; see add_display_content)
-  virtual DisplayHandle acquire_display() = 0;
-  virtual Status add_display(FrameHandle frame, DisplayHandle display) = 0;
-  virtual Status remove_display(FrameHandle frame, DisplayHandle display) = 0;
-  virtual void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const = 0;
   virtual void read_display(DisplayHandle display, DisplayFields *out) const = 0;
   virtual Status write_display(DisplayHandle display, const DisplayFields &fields) = 0;
 

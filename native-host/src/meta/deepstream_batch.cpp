@@ -6,6 +6,7 @@
 #include "meta/deepstream_batch.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <utility>
 
@@ -54,8 +55,8 @@ bool contains(GList *list, const void *item) { return g_list_find(list, item) !=
 
 // The portable backend's words for a meta that is not newly acquired (portable_backend.cpp).
 Status not_pending(const char *what, const char *operation, bool added) {
-  return Status::State(std::string("Expected a newly acquired ") + what + " for " + operation + " but received " +
-      (added ? "one already added" : "one already returned to its pool (removed, or its call ended)"));
+  return not_newly_acquired(what, operation,
+      added ? "one already added" : "one already returned to its pool (removed, or its call ended)");
 }
 
 // Whether `item` is anywhere in the batch's tree (only on error paths: it walks everything).
@@ -74,11 +75,6 @@ bool in_batch(NvDsBatchMeta *batch, const void *item) {
     }
   }
   return false;
-}
-
-Status not_in(const char *what, const char *parent, const char *operation) {
-  return Status::State(std::string("Expected ") + what + " of this " + parent + " for " + operation +
-      " but received one that is not in it");
 }
 
 class DeepStreamBatch final : public Batch {
@@ -131,55 +127,68 @@ class DeepStreamBatch final : public Batch {
     return status;
   }
 
-  // --- objects
+  // --- metas in a parent's list
 
-  ObjectHandle acquire_object() override {
+  void *acquire_listed(ListedKind kind) override {
     modified_ = true;
     MetaLock lock(batch_);
-    NvDsObjectMeta *object = ds().nvds_acquire_obj_meta_from_pool(batch_);
-    object->object_id = UNTRACKED_OBJECT_ID;
-    object->parent = nullptr;
-    pending_objects_.push_back(object);
-    return ObjectHandle{object};
+    void *item = nullptr;
+    switch (kind) {
+      case ListedKind::kObject: {
+        NvDsObjectMeta *object = ds().nvds_acquire_obj_meta_from_pool(batch_);
+        object->object_id = UNTRACKED_OBJECT_ID;
+        object->parent = nullptr;
+        item = object;
+        break;
+      }
+      case ListedKind::kClassifier: item = ds().nvds_acquire_classifier_meta_from_pool(batch_); break;
+      case ListedKind::kLabelInfo: item = ds().nvds_acquire_label_info_meta_from_pool(batch_); break;
+      case ListedKind::kDisplay: item = ds().nvds_acquire_display_meta_from_pool(batch_); break;
+    }
+    pending(kind).push_back(item);
+    return item;
   }
+
+  Status add_listed(ListedKind kind, void *parent, void *item) override {
+    if (kind == ListedKind::kObject)
+      return add_object(FrameHandle{parent}, ObjectHandle{item}, {});
+    modified_ = true;
+    if (!erase_last(pending(kind), item))
+      return not_pending(names_of(kind).meta, names_of(kind).add, in_batch(batch_, item));
+    MetaLock lock(batch_);
+    change_list(kind, parent, item, /*add=*/true);
+    return Status::Ok();
+  }
+
+  Status remove_listed(ListedKind kind, void *parent, void *item) override {
+    modified_ = true;
+    MetaLock lock(batch_);
+    if (!contains(list_of(kind, parent), item))
+      return not_in(names_of(kind).a_meta, names_of(kind).parent, names_of(kind).remove);
+    change_list(kind, parent, item, /*add=*/false);
+    return Status::Ok();
+  }
+
+  void list_listed(ListedKind kind, void *parent, std::vector<void *> *out) const override {
+    MetaLock lock(batch_);
+    collect(list_of(kind, parent), out);
+  }
+
+  // --- objects
 
   Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) override {
     modified_ = true;
     auto *parent_meta = as<NvDsObjectMeta>(parent);
+    std::vector<void *> &pending_objects = pending(ListedKind::kObject);
     if (parent_meta != nullptr && !in_a_frame(parent_meta))
       return Status::State(std::string("Expected an ObjectMeta added to a frame for parent but received ") +
-          (std::find(pending_objects_.begin(), pending_objects_.end(), parent_meta) != pending_objects_.end()
+          (std::find(pending_objects.begin(), pending_objects.end(), parent_meta) != pending_objects.end()
               ? "one acquired but never added" : "one already returned to its pool (removed, or its call ended)"));
-    if (!erase_last(pending_objects_, as<NvDsObjectMeta>(object)))
-      return not_pending("ObjectMeta", "addObjectMeta", in_batch(batch_, object.ptr));
+    if (!erase_last(pending_objects, object.ptr))
+      return not_pending(names_of(ListedKind::kObject).meta, names_of(ListedKind::kObject).add, in_batch(batch_, object.ptr));
     MetaLock lock(batch_);
-    ds().nvds_add_obj_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsObjectMeta>(object), as<NvDsObjectMeta>(parent));
+    ds().nvds_add_obj_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsObjectMeta>(object), parent_meta);
     return Status::Ok();
-  }
-
-  Status remove_object(FrameHandle frame, ObjectHandle object) override {
-    modified_ = true;
-    MetaLock lock(batch_);
-    auto *f = as<NvDsFrameMeta>(frame);
-    if (!contains(f->obj_meta_list, object.ptr))
-      return not_in("an ObjectMeta", "frame", "removeObjectMeta");
-    // Children keep their parent pointer in DeepStream; clear it so it never dangles (the
-    // object goes back to the pool, and the next one acquired may reuse it). A parent may be in
-    // another frame of the batch, so every frame is looked at, as the portable backend does.
-    for (GList *frames = batch_->frame_meta_list; frames != nullptr; frames = frames->next) {
-      auto *any_frame = static_cast<NvDsFrameMeta *>(frames->data);
-      for (GList *node = any_frame->obj_meta_list; node != nullptr; node = node->next) {
-        auto *other = static_cast<NvDsObjectMeta *>(node->data);
-        if (other->parent == object.ptr) other->parent = nullptr;
-      }
-    }
-    ds().nvds_remove_obj_meta_from_frame(f, as<NvDsObjectMeta>(object));
-    return Status::Ok();
-  }
-
-  void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const override {
-    MetaLock lock(batch_);
-    collect(as<NvDsFrameMeta>(frame)->obj_meta_list, out);
   }
 
   size_t num_objects(FrameHandle frame) const override {
@@ -243,38 +252,6 @@ class DeepStreamBatch final : public Batch {
 
   // --- classifiers and label infos
 
-  ClassifierHandle acquire_classifier() override {
-    modified_ = true;
-    MetaLock lock(batch_);
-    NvDsClassifierMeta *classifier = ds().nvds_acquire_classifier_meta_from_pool(batch_);
-    pending_classifiers_.push_back(classifier);
-    return ClassifierHandle{classifier};
-  }
-
-  Status add_classifier(ObjectHandle object, ClassifierHandle classifier) override {
-    modified_ = true;
-    if (!erase_last(pending_classifiers_, as<NvDsClassifierMeta>(classifier)))
-      return not_pending("ClassifierMeta", "addClassifierMeta", in_batch(batch_, classifier.ptr));
-    MetaLock lock(batch_);
-    ds().nvds_add_classifier_meta_to_object(as<NvDsObjectMeta>(object), as<NvDsClassifierMeta>(classifier));
-    return Status::Ok();
-  }
-
-  Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) override {
-    modified_ = true;
-    MetaLock lock(batch_);
-    auto *o = as<NvDsObjectMeta>(object);
-    if (!contains(o->classifier_meta_list, classifier.ptr))
-      return not_in("a ClassifierMeta", "object", "removeClassifierMeta");
-    ds().nvds_remove_classifier_meta_from_obj(o, as<NvDsClassifierMeta>(classifier));
-    return Status::Ok();
-  }
-
-  void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const override {
-    MetaLock lock(batch_);
-    collect(as<NvDsObjectMeta>(object)->classifier_meta_list, out);
-  }
-
   void read_classifier(ClassifierHandle handle, ClassifierFields *out) const override {
     copy_classifier_fields(*as<NvDsClassifierMeta>(handle), out);
   }
@@ -286,45 +263,6 @@ class DeepStreamBatch final : public Batch {
       return status;
     copy_classifier_fields(fields, as<NvDsClassifierMeta>(handle));
     return Status::Ok();
-  }
-
-  LabelInfoHandle acquire_label_info() override {
-    modified_ = true;
-    MetaLock lock(batch_);
-    NvDsLabelInfo *label = ds().nvds_acquire_label_info_meta_from_pool(batch_);
-    pending_labels_.push_back(label);
-    return LabelInfoHandle{label};
-  }
-
-  Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) override {
-    modified_ = true;
-    if (!erase_last(pending_labels_, as<NvDsLabelInfo>(label)))
-      return not_pending("LabelInfo", "addLabelInfo", in_batch(batch_, label.ptr));
-    MetaLock lock(batch_);
-    // NVIDIA's add counts the label into num_labels; ours was written with the classifier
-    // (ClassifierMeta.numLabels, by default the number of labels): keep it as written.
-    auto *c = as<NvDsClassifierMeta>(classifier);
-    const guint num_labels = c->num_labels;
-    ds().nvds_add_label_info_meta_to_classifier(c, as<NvDsLabelInfo>(label));
-    c->num_labels = num_labels;
-    return Status::Ok();
-  }
-
-  Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) override {
-    modified_ = true;
-    MetaLock lock(batch_);
-    auto *c = as<NvDsClassifierMeta>(classifier);
-    if (!contains(c->label_info_list, label.ptr))
-      return not_in("a LabelInfo", "classifier", "removeLabelInfo");
-    const guint num_labels = c->num_labels;  // as for add: the written count stays
-    ds().nvds_remove_label_info_meta_from_classifier(c, as<NvDsLabelInfo>(label));
-    c->num_labels = num_labels;
-    return Status::Ok();
-  }
-
-  void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const override {
-    MetaLock lock(batch_);
-    collect(as<NvDsClassifierMeta>(classifier)->label_info_list, out);
   }
 
   void read_label_info(LabelInfoHandle handle, LabelInfoFields *out) const override {
@@ -348,38 +286,6 @@ class DeepStreamBatch final : public Batch {
   }
 
   // --- display metas
-
-  DisplayHandle acquire_display() override {
-    modified_ = true;
-    MetaLock lock(batch_);
-    NvDsDisplayMeta *display = ds().nvds_acquire_display_meta_from_pool(batch_);
-    pending_displays_.push_back(display);
-    return DisplayHandle{display};
-  }
-
-  Status add_display(FrameHandle frame, DisplayHandle display) override {
-    modified_ = true;
-    if (!erase_last(pending_displays_, as<NvDsDisplayMeta>(display)))
-      return not_pending("DisplayMeta", "addDisplayMeta", in_batch(batch_, display.ptr));
-    MetaLock lock(batch_);
-    ds().nvds_add_display_meta_to_frame(as<NvDsFrameMeta>(frame), as<NvDsDisplayMeta>(display));
-    return Status::Ok();
-  }
-
-  Status remove_display(FrameHandle frame, DisplayHandle display) override {
-    modified_ = true;
-    MetaLock lock(batch_);
-    auto *f = as<NvDsFrameMeta>(frame);
-    if (!contains(f->display_meta_list, display.ptr))
-      return not_in("a DisplayMeta", "frame", "removeDisplayMeta");
-    ds().nvds_remove_display_meta_from_frame(f, as<NvDsDisplayMeta>(display));
-    return Status::Ok();
-  }
-
-  void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const override {
-    MetaLock lock(batch_);
-    collect(as<NvDsFrameMeta>(frame)->display_meta_list, out);
-  }
 
   void read_display(DisplayHandle handle, DisplayFields *out) const override {
     const auto *d = as<NvDsDisplayMeta>(handle);
@@ -603,8 +509,9 @@ class DeepStreamBatch final : public Batch {
   // scratch object that carries them. With no frame to borrow, they stay in the batch's full
   // list and are freed with the batch.
   void end_call() override {
-    if (frames_.empty() || (pending_objects_.empty() && pending_classifiers_.empty() &&
-        pending_labels_.empty() && pending_displays_.empty() && pending_users_.empty()))
+    const bool none_pending = pending_users_.empty() &&
+        std::all_of(pending_.begin(), pending_.end(), [](const std::vector<void *> &list) { return list.empty(); });
+    if (frames_.empty() || none_pending)
       return clear_pending();
     MetaLock lock(batch_);
     NvDsFrameMeta *frame = frames_.front();
@@ -612,21 +519,26 @@ class DeepStreamBatch final : public Batch {
       ds().nvds_add_user_meta_to_batch(batch_, user);
       ds().nvds_remove_user_meta_from_batch(batch_, user);
     }
-    for (NvDsDisplayMeta *display : pending_displays_) {
+    for (void *item : pending(ListedKind::kDisplay)) {
+      auto *display = static_cast<NvDsDisplayMeta *>(item);
       ds().nvds_add_display_meta_to_frame(frame, display);
       ds().nvds_remove_display_meta_from_frame(frame, display);
     }
-    if (!pending_classifiers_.empty() || !pending_labels_.empty()) {
+    const std::vector<void *> &labels = pending(ListedKind::kLabelInfo);
+    const std::vector<void *> &classifiers = pending(ListedKind::kClassifier);
+    if (!classifiers.empty() || !labels.empty()) {
       NvDsObjectMeta *scratch = ds().nvds_acquire_obj_meta_from_pool(batch_);
-      if (!pending_labels_.empty()) {
+      if (!labels.empty()) {
         NvDsClassifierMeta *holder = ds().nvds_acquire_classifier_meta_from_pool(batch_);
-        for (NvDsLabelInfo *label : pending_labels_) ds().nvds_add_label_info_meta_to_classifier(holder, label);
+        for (void *label : labels) ds().nvds_add_label_info_meta_to_classifier(holder, static_cast<NvDsLabelInfo *>(label));
         ds().nvds_add_classifier_meta_to_object(scratch, holder);
       }
-      for (NvDsClassifierMeta *classifier : pending_classifiers_) ds().nvds_add_classifier_meta_to_object(scratch, classifier);
-      pending_objects_.push_back(scratch);
+      for (void *classifier : classifiers)
+        ds().nvds_add_classifier_meta_to_object(scratch, static_cast<NvDsClassifierMeta *>(classifier));
+      pending(ListedKind::kObject).push_back(scratch);
     }
-    for (NvDsObjectMeta *object : pending_objects_) {
+    for (void *item : pending(ListedKind::kObject)) {
+      auto *object = static_cast<NvDsObjectMeta *>(item);
       ds().nvds_add_obj_meta_to_frame(frame, object, nullptr);
       ds().nvds_remove_obj_meta_from_frame(frame, object);
     }
@@ -635,8 +547,69 @@ class DeepStreamBatch final : public Batch {
 
  private:
   void clear_pending() {
-    pending_objects_.clear(); pending_classifiers_.clear(); pending_labels_.clear();
-    pending_displays_.clear(); pending_users_.clear();
+    for (std::vector<void *> &list : pending_) list.clear();
+    pending_users_.clear();
+  }
+
+  std::vector<void *> &pending(ListedKind kind) { return pending_[static_cast<size_t>(kind)]; }
+
+  static GList *list_of(ListedKind kind, void *parent) {
+    switch (kind) {
+      case ListedKind::kObject: return static_cast<NvDsFrameMeta *>(parent)->obj_meta_list;
+      case ListedKind::kClassifier: return static_cast<NvDsObjectMeta *>(parent)->classifier_meta_list;
+      case ListedKind::kLabelInfo: return static_cast<NvDsClassifierMeta *>(parent)->label_info_list;
+      case ListedKind::kDisplay: return static_cast<NvDsFrameMeta *>(parent)->display_meta_list;
+    }
+    return nullptr;
+  }
+
+  // Adds `item` to its parent's list or removes it, through NVIDIA's calls (the caller holds
+  // the meta lock).
+  void change_list(ListedKind kind, void *parent, void *item, bool add) {
+    switch (kind) {
+      case ListedKind::kObject:
+        if (add) {
+          ds().nvds_add_obj_meta_to_frame(static_cast<NvDsFrameMeta *>(parent), static_cast<NvDsObjectMeta *>(item), nullptr);
+        } else {
+          forget_parent(item);
+          call(ds().nvds_remove_obj_meta_from_frame, parent, item);
+        }
+        break;
+      case ListedKind::kClassifier:
+        call(add ? ds().nvds_add_classifier_meta_to_object : ds().nvds_remove_classifier_meta_from_obj, parent, item);
+        break;
+      case ListedKind::kLabelInfo: {
+        // NVIDIA's add and remove count the label into num_labels; ours was written with the
+        // classifier (ClassifierMeta.numLabels, by default the number of labels): keep it as written.
+        auto *classifier = static_cast<NvDsClassifierMeta *>(parent);
+        const guint num_labels = classifier->num_labels;
+        call(add ? ds().nvds_add_label_info_meta_to_classifier : ds().nvds_remove_label_info_meta_from_classifier, parent, item);
+        classifier->num_labels = num_labels;
+        break;
+      }
+      case ListedKind::kDisplay:
+        call(add ? ds().nvds_add_display_meta_to_frame : ds().nvds_remove_display_meta_from_frame, parent, item);
+        break;
+    }
+  }
+
+  // Calls one of NVIDIA's list functions with the parent and item as their types.
+  template <typename Parent, typename Item>
+  static void call(void (*function)(Parent *, Item *), void *parent, void *item) {
+    function(static_cast<Parent *>(parent), static_cast<Item *>(item));
+  }
+
+  // Children keep their parent pointer in DeepStream; clear it so it never dangles (the object
+  // goes back to the pool, and the next one acquired may reuse it). A parent may be in another
+  // frame of the batch, so every frame is looked at, as the portable backend does.
+  void forget_parent(void *object) {
+    for (GList *frames = batch_->frame_meta_list; frames != nullptr; frames = frames->next) {
+      auto *any_frame = static_cast<NvDsFrameMeta *>(frames->data);
+      for (GList *node = any_frame->obj_meta_list; node != nullptr; node = node->next) {
+        auto *other = static_cast<NvDsObjectMeta *>(node->data);
+        if (other->parent == object) other->parent = nullptr;
+      }
+    }
   }
 
   void add_to(UserMetaLevel level, void *owner, NvDsUserMeta *user) {
@@ -660,10 +633,8 @@ class DeepStreamBatch final : public Batch {
   NvDsBatchMeta *batch_;
   bool modified_ = false;
   std::vector<NvDsFrameMeta *> frames_;
-  std::vector<NvDsObjectMeta *> pending_objects_;
-  std::vector<NvDsClassifierMeta *> pending_classifiers_;
-  std::vector<NvDsLabelInfo *> pending_labels_;
-  std::vector<NvDsDisplayMeta *> pending_displays_;
+  // Acquired in this call and not added yet, by ListedKind.
+  std::array<std::vector<void *>, 4> pending_;
   std::vector<NvDsUserMeta *> pending_users_;
 };
 

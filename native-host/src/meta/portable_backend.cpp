@@ -25,13 +25,40 @@ const char *state_name(MetaState state) {
 }
 
 Status not_acquired(const char *what, const char *operation, MetaState state) {
-  return Status::State(std::string("Expected a newly acquired ") + what + " for " + operation +
-      " but received " + state_name(state));
+  return not_newly_acquired(what, operation, state_name(state));
 }
 
-Status not_in(const char *what, const char *parent, const char *operation) {
-  return Status::State(std::string("Expected ") + what + " of this " + parent + " for " + operation +
-      " but received one that is not in it");
+// Takes a meta from its pool for this call (end_call returns it when it is never added).
+template <typename T>
+T *take(Pool<T> &pool, std::vector<T *> *acquired) {
+  T *item = pool.acquire();
+  acquired->push_back(item);
+  return item;
+}
+
+// Adds an acquired meta at the end of its parent's list.
+template <typename Parent, typename T>
+Status link(ListedKind kind, Parent *parent, std::vector<T *> Parent::*list, T *item) {
+  if (item->state != MetaState::kAcquired)
+    return not_acquired(names_of(kind).meta, names_of(kind).add, item->state);
+  item->state = MetaState::kAdded;
+  item->owner = parent;
+  (parent->*list).push_back(item);
+  return Status::Ok();
+}
+
+// Takes an added meta out of its parent's list; `release` returns it to its pool.
+template <typename Parent, typename T, typename Release>
+Status unlink(ListedKind kind, Parent *parent, std::vector<T *> Parent::*list, T *item, Release release) {
+  if (item->state != MetaState::kAdded || item->owner != parent || !erase_last(parent->*list, item))
+    return not_in(names_of(kind).a_meta, names_of(kind).parent, names_of(kind).remove);
+  release(item);
+  return Status::Ok();
+}
+
+template <typename T>
+void items_of(const std::vector<T *> &list, std::vector<void *> *out) {
+  out->assign(list.begin(), list.end());
 }
 
 // The number a portable user meta carries for its type: stable per type string and in the
@@ -56,47 +83,87 @@ void PortableBackend::read_frame(FrameHandle frame, FrameFields *out) const {
 }
 
 Status PortableBackend::write_frame(FrameHandle frame, const FrameFields &fields) {
+  return write_fields(as<PortableFrame>(frame), fields, validate_frame(fields));
+}
+
+// --- metas in a parent's list
+
+void *PortableBackend::acquire_listed(ListedKind kind) {
   modified_ = true;
-  Status status = validate_frame(fields);
-  if (status.ok())
-    as<PortableFrame>(frame)->fields = fields;
-  return status;
+  switch (kind) {
+    case ListedKind::kObject: return take(batch_->object_pool, &acquired_objects_);
+    case ListedKind::kClassifier: return take(batch_->classifier_pool, &acquired_classifiers_);
+    case ListedKind::kLabelInfo: return take(batch_->label_info_pool, &acquired_labels_);
+    case ListedKind::kDisplay: return take(batch_->display_pool, &acquired_displays_);
+  }
+  return nullptr;
+}
+
+Status PortableBackend::add_listed(ListedKind kind, void *parent, void *item) {
+  modified_ = true;
+  switch (kind) {
+    case ListedKind::kObject:
+      return add_object(FrameHandle{parent}, ObjectHandle{item}, {});
+    case ListedKind::kClassifier:
+      return link(kind, static_cast<PortableObject *>(parent), &PortableObject::classifier_meta_list,
+          static_cast<PortableClassifier *>(item));
+    case ListedKind::kLabelInfo:
+      return link(kind, static_cast<PortableClassifier *>(parent), &PortableClassifier::label_info_list,
+          static_cast<PortableLabelInfo *>(item));
+    case ListedKind::kDisplay:
+      return link(kind, static_cast<PortableFrame *>(parent), &PortableFrame::display_meta_list,
+          static_cast<PortableDisplay *>(item));
+  }
+  return Status::Ok();
+}
+
+Status PortableBackend::remove_listed(ListedKind kind, void *parent, void *item) {
+  modified_ = true;
+  PortableBatchMeta *batch = batch_;
+  switch (kind) {
+    case ListedKind::kObject:
+      return unlink(kind, static_cast<PortableFrame *>(parent), &PortableFrame::obj_meta_list,
+          static_cast<PortableObject *>(item), [this](PortableObject *object) { release_removed_object(object); });
+    case ListedKind::kClassifier:
+      return unlink(kind, static_cast<PortableObject *>(parent), &PortableObject::classifier_meta_list,
+          static_cast<PortableClassifier *>(item), [batch](PortableClassifier *meta) { batch->release_classifier(meta); });
+    case ListedKind::kLabelInfo:
+      return unlink(kind, static_cast<PortableClassifier *>(parent), &PortableClassifier::label_info_list,
+          static_cast<PortableLabelInfo *>(item), [batch](PortableLabelInfo *meta) { batch->release_label_info(meta); });
+    case ListedKind::kDisplay:
+      return unlink(kind, static_cast<PortableFrame *>(parent), &PortableFrame::display_meta_list,
+          static_cast<PortableDisplay *>(item), [batch](PortableDisplay *meta) { batch->release_display(meta); });
+  }
+  return Status::Ok();
+}
+
+void PortableBackend::list_listed(ListedKind kind, void *parent, std::vector<void *> *out) const {
+  switch (kind) {
+    case ListedKind::kObject: return items_of(static_cast<PortableFrame *>(parent)->obj_meta_list, out);
+    case ListedKind::kClassifier: return items_of(static_cast<PortableObject *>(parent)->classifier_meta_list, out);
+    case ListedKind::kLabelInfo: return items_of(static_cast<PortableClassifier *>(parent)->label_info_list, out);
+    case ListedKind::kDisplay: return items_of(static_cast<PortableFrame *>(parent)->display_meta_list, out);
+  }
 }
 
 // --- objects
 
-ObjectHandle PortableBackend::acquire_object() {
-  modified_ = true;
-  PortableObject *object = batch_->object_pool.acquire();
-  acquired_objects_.push_back(object);
-  return handle_of<ObjectHandle>(object);
-}
-
 Status PortableBackend::add_object(FrameHandle frame_handle, ObjectHandle object_handle, ObjectHandle parent_handle) {
   modified_ = true;
-  auto *frame = as<PortableFrame>(frame_handle);
   auto *object = as<PortableObject>(object_handle);
   if (object->state != MetaState::kAcquired)
-    return not_acquired("ObjectMeta", "addObjectMeta", object->state);
+    return not_acquired(names_of(ListedKind::kObject).meta, names_of(ListedKind::kObject).add, object->state);
   auto *parent = as<PortableObject>(parent_handle);
   if (parent != nullptr && parent->state != MetaState::kAdded)
     return Status::State(std::string("Expected an ObjectMeta added to a frame for parent but received ") +
         state_name(parent->state));
-  object->state = MetaState::kAdded;
-  object->owner = frame;
   object->parent = parent;
   if (parent != nullptr)
     ++parent->num_children;
-  frame->obj_meta_list.push_back(object);
-  return Status::Ok();
+  return link(ListedKind::kObject, as<PortableFrame>(frame_handle), &PortableFrame::obj_meta_list, object);
 }
 
-Status PortableBackend::remove_object(FrameHandle frame_handle, ObjectHandle object_handle) {
-  modified_ = true;
-  auto *frame = as<PortableFrame>(frame_handle);
-  auto *object = as<PortableObject>(object_handle);
-  if (object->state != MetaState::kAdded || object->owner != frame || !erase_last(frame->obj_meta_list, object))
-    return not_in("an ObjectMeta", "frame", "removeObjectMeta");
+void PortableBackend::release_removed_object(PortableObject *object) {
   if (object->parent != nullptr)
     --object->parent->num_children;
   if (object->num_children > 0) {
@@ -106,182 +173,34 @@ Status PortableBackend::remove_object(FrameHandle frame_handle, ObjectHandle obj
         if (child->parent == object) child->parent = nullptr;
   }
   batch_->release_object(object);
-  return Status::Ok();
-}
-
-void PortableBackend::objects(FrameHandle frame, std::vector<ObjectHandle> *out) const {
-  const auto &list = as<PortableFrame>(frame)->obj_meta_list;
-  out->clear();
-  out->reserve(list.size());
-  for (PortableObject *object : list) out->push_back(handle_of<ObjectHandle>(object));
 }
 
 size_t PortableBackend::num_objects(FrameHandle frame) const {
   return as<PortableFrame>(frame)->obj_meta_list.size();
 }
 
-void PortableBackend::read_object(ObjectHandle object, ObjectFields *out) const {
-  *out = as<PortableObject>(object)->fields;
-}
-
-Status PortableBackend::write_object(ObjectHandle object, const ObjectFields &fields, const ObjectFields *before) {
-  modified_ = true;
-  Status status = validate_object(fields, before);
-  if (status.ok())
-    as<PortableObject>(object)->fields = fields;
-  return status;
-}
-
 ObjectHandle PortableBackend::parent_of(ObjectHandle object) const {
   return handle_of<ObjectHandle>(as<PortableObject>(object)->parent);
 }
 
-// --- classifiers and label infos
+// --- the metas' fields (write_fields: portable_backend.h)
 
-ClassifierHandle PortableBackend::acquire_classifier() {
-  modified_ = true;
-  PortableClassifier *classifier = batch_->classifier_pool.acquire();
-  acquired_classifiers_.push_back(classifier);
-  return handle_of<ClassifierHandle>(classifier);
+void PortableBackend::read_object(ObjectHandle object, ObjectFields *out) const { *out = as<PortableObject>(object)->fields; }
+void PortableBackend::read_classifier(ClassifierHandle classifier, ClassifierFields *out) const { *out = as<PortableClassifier>(classifier)->fields; }
+void PortableBackend::read_label_info(LabelInfoHandle label, LabelInfoFields *out) const { *out = as<PortableLabelInfo>(label)->fields; }
+void PortableBackend::read_display(DisplayHandle display, DisplayFields *out) const { *out = as<PortableDisplay>(display)->fields; }
+
+Status PortableBackend::write_object(ObjectHandle object, const ObjectFields &fields, const ObjectFields *before) {
+  return write_fields(as<PortableObject>(object), fields, validate_object(fields, before));
 }
-
-Status PortableBackend::add_classifier(ObjectHandle object_handle, ClassifierHandle classifier_handle) {
-  modified_ = true;
-  auto *object = as<PortableObject>(object_handle);
-  auto *classifier = as<PortableClassifier>(classifier_handle);
-  if (classifier->state != MetaState::kAcquired)
-    return not_acquired("ClassifierMeta", "addClassifierMeta", classifier->state);
-  classifier->state = MetaState::kAdded;
-  classifier->owner = object;
-  object->classifier_meta_list.push_back(classifier);
-  return Status::Ok();
-}
-
-Status PortableBackend::remove_classifier(ObjectHandle object_handle, ClassifierHandle classifier_handle) {
-  modified_ = true;
-  auto *object = as<PortableObject>(object_handle);
-  auto *classifier = as<PortableClassifier>(classifier_handle);
-  if (classifier->state != MetaState::kAdded || classifier->owner != object ||
-      !erase_last(object->classifier_meta_list, classifier))
-    return not_in("a ClassifierMeta", "object", "removeClassifierMeta");
-  batch_->release_classifier(classifier);
-  return Status::Ok();
-}
-
-void PortableBackend::classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const {
-  out->clear();
-  for (PortableClassifier *classifier : as<PortableObject>(object)->classifier_meta_list)
-    out->push_back(handle_of<ClassifierHandle>(classifier));
-}
-
-void PortableBackend::read_classifier(ClassifierHandle classifier, ClassifierFields *out) const {
-  *out = as<PortableClassifier>(classifier)->fields;
-}
-
 Status PortableBackend::write_classifier(ClassifierHandle classifier, const ClassifierFields &fields) {
-  modified_ = true;
-  Status status = validate_classifier(fields);
-  if (status.ok())
-    as<PortableClassifier>(classifier)->fields = fields;
-  return status;
+  return write_fields(as<PortableClassifier>(classifier), fields, validate_classifier(fields));
 }
-
-LabelInfoHandle PortableBackend::acquire_label_info() {
-  modified_ = true;
-  PortableLabelInfo *label = batch_->label_info_pool.acquire();
-  acquired_labels_.push_back(label);
-  return handle_of<LabelInfoHandle>(label);
-}
-
-Status PortableBackend::add_label_info(ClassifierHandle classifier_handle, LabelInfoHandle label_handle) {
-  modified_ = true;
-  auto *classifier = as<PortableClassifier>(classifier_handle);
-  auto *label = as<PortableLabelInfo>(label_handle);
-  if (label->state != MetaState::kAcquired)
-    return not_acquired("LabelInfo", "addLabelInfo", label->state);
-  label->state = MetaState::kAdded;
-  label->owner = classifier;
-  classifier->label_info_list.push_back(label);
-  return Status::Ok();
-}
-
-Status PortableBackend::remove_label_info(ClassifierHandle classifier_handle, LabelInfoHandle label_handle) {
-  modified_ = true;
-  auto *classifier = as<PortableClassifier>(classifier_handle);
-  auto *label = as<PortableLabelInfo>(label_handle);
-  if (label->state != MetaState::kAdded || label->owner != classifier ||
-      !erase_last(classifier->label_info_list, label))
-    return not_in("a LabelInfo", "classifier", "removeLabelInfo");
-  batch_->release_label_info(label);
-  return Status::Ok();
-}
-
-void PortableBackend::label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const {
-  out->clear();
-  for (PortableLabelInfo *label : as<PortableClassifier>(classifier)->label_info_list)
-    out->push_back(handle_of<LabelInfoHandle>(label));
-}
-
-void PortableBackend::read_label_info(LabelInfoHandle label, LabelInfoFields *out) const {
-  *out = as<PortableLabelInfo>(label)->fields;
-}
-
 Status PortableBackend::write_label_info(LabelInfoHandle label, const LabelInfoFields &fields) {
-  modified_ = true;
-  Status status = validate_label_info(fields);
-  if (status.ok())
-    as<PortableLabelInfo>(label)->fields = fields;
-  return status;
+  return write_fields(as<PortableLabelInfo>(label), fields, validate_label_info(fields));
 }
-
-// --- display metas
-
-DisplayHandle PortableBackend::acquire_display() {
-  modified_ = true;
-  PortableDisplay *display = batch_->display_pool.acquire();
-  acquired_displays_.push_back(display);
-  return handle_of<DisplayHandle>(display);
-}
-
-Status PortableBackend::add_display(FrameHandle frame_handle, DisplayHandle display_handle) {
-  modified_ = true;
-  auto *frame = as<PortableFrame>(frame_handle);
-  auto *display = as<PortableDisplay>(display_handle);
-  if (display->state != MetaState::kAcquired)
-    return not_acquired("DisplayMeta", "addDisplayMeta", display->state);
-  display->state = MetaState::kAdded;
-  display->owner = frame;
-  frame->display_meta_list.push_back(display);
-  return Status::Ok();
-}
-
-Status PortableBackend::remove_display(FrameHandle frame_handle, DisplayHandle display_handle) {
-  modified_ = true;
-  auto *frame = as<PortableFrame>(frame_handle);
-  auto *display = as<PortableDisplay>(display_handle);
-  if (display->state != MetaState::kAdded || display->owner != frame ||
-      !erase_last(frame->display_meta_list, display))
-    return not_in("a DisplayMeta", "frame", "removeDisplayMeta");
-  batch_->release_display(display);
-  return Status::Ok();
-}
-
-void PortableBackend::displays(FrameHandle frame, std::vector<DisplayHandle> *out) const {
-  out->clear();
-  for (PortableDisplay *display : as<PortableFrame>(frame)->display_meta_list)
-    out->push_back(handle_of<DisplayHandle>(display));
-}
-
-void PortableBackend::read_display(DisplayHandle display, DisplayFields *out) const {
-  *out = as<PortableDisplay>(display)->fields;
-}
-
 Status PortableBackend::write_display(DisplayHandle display, const DisplayFields &fields) {
-  modified_ = true;
-  Status status = validate_display(fields);
-  if (status.ok())
-    as<PortableDisplay>(display)->fields = fields;
-  return status;
+  return write_fields(as<PortableDisplay>(display), fields, validate_display(fields));
 }
 
 // --- user metas
@@ -297,9 +216,7 @@ std::vector<PortableUserMeta *> *PortableBackend::user_list(UserMetaLevel level,
 
 UserHandle PortableBackend::acquire_user_meta() {
   modified_ = true;
-  PortableUserMeta *user = batch_->user_pool.acquire();
-  acquired_users_.push_back(user);
-  return handle_of<UserHandle>(user);
+  return handle_of<UserHandle>(take(batch_->user_pool, &acquired_users_));
 }
 
 Status PortableBackend::add_user_meta(UserMetaLevel level, void *owner, UserHandle user_handle) {

@@ -23,33 +23,20 @@ class PortableBackend final : public Batch {
   void read_frame(FrameHandle frame, FrameFields *out) const override;
   Status write_frame(FrameHandle frame, const FrameFields &fields) override;
 
-  ObjectHandle acquire_object() override;
+  void *acquire_listed(ListedKind kind) override;
+  Status add_listed(ListedKind kind, void *parent, void *item) override;
+  Status remove_listed(ListedKind kind, void *parent, void *item) override;
+  void list_listed(ListedKind kind, void *parent, std::vector<void *> *out) const override;
+
   Status add_object(FrameHandle frame, ObjectHandle object, ObjectHandle parent) override;
-  Status remove_object(FrameHandle frame, ObjectHandle object) override;
-  void objects(FrameHandle frame, std::vector<ObjectHandle> *out) const override;
   size_t num_objects(FrameHandle frame) const override;
+  ObjectHandle parent_of(ObjectHandle object) const override;
   void read_object(ObjectHandle object, ObjectFields *out) const override;
   Status write_object(ObjectHandle object, const ObjectFields &fields, const ObjectFields *before = nullptr) override;
-  ObjectHandle parent_of(ObjectHandle object) const override;
-
-  ClassifierHandle acquire_classifier() override;
-  Status add_classifier(ObjectHandle object, ClassifierHandle classifier) override;
-  Status remove_classifier(ObjectHandle object, ClassifierHandle classifier) override;
-  void classifiers(ObjectHandle object, std::vector<ClassifierHandle> *out) const override;
   void read_classifier(ClassifierHandle classifier, ClassifierFields *out) const override;
   Status write_classifier(ClassifierHandle classifier, const ClassifierFields &fields) override;
-
-  LabelInfoHandle acquire_label_info() override;
-  Status add_label_info(ClassifierHandle classifier, LabelInfoHandle label) override;
-  Status remove_label_info(ClassifierHandle classifier, LabelInfoHandle label) override;
-  void label_infos(ClassifierHandle classifier, std::vector<LabelInfoHandle> *out) const override;
   void read_label_info(LabelInfoHandle label, LabelInfoFields *out) const override;
   Status write_label_info(LabelInfoHandle label, const LabelInfoFields &fields) override;
-
-  DisplayHandle acquire_display() override;
-  Status add_display(FrameHandle frame, DisplayHandle display) override;
-  Status remove_display(FrameHandle frame, DisplayHandle display) override;
-  void displays(FrameHandle frame, std::vector<DisplayHandle> *out) const override;
   void read_display(DisplayHandle display, DisplayFields *out) const override;
   Status write_display(DisplayHandle display, const DisplayFields &fields) override;
 
@@ -96,10 +83,22 @@ class PortableBackend final : public Batch {
 
  private:
   std::vector<PortableUserMeta *> *user_list(UserMetaLevel level, void *owner) const;
+  // An added object leaves: its parent counts one child less, its children lose their parent,
+  // it goes back to its pool with everything under it.
+  void release_removed_object(PortableObject *object);
   // Adds a new user meta of `kind` (type number `type_id`) carrying `typed` at level/owner: the
   // one path of every typed kind (tensor output, event message, analytics, segmentation, component).
   void add_typed(UserMetaLevel level, void *owner, PayloadKind kind, int32_t type_id,
       std::shared_ptr<const void> typed, UserHandle *created);
+
+  // A meta's fields, replaced when `validity` (of the new ones) is ok.
+  template <typename T, typename Fields>
+  Status write_fields(T *item, const Fields &fields, Status validity) {
+    modified_ = true;
+    if (validity.ok())
+      item->fields = fields;
+    return validity;
+  }
 
   PortableBatchMeta *batch_;
   // Acquired through this call; whichever are still kAcquired at end_call go back.
