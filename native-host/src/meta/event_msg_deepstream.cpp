@@ -15,8 +15,8 @@ namespace {
 
 std::atomic<int64_t> alive{0};
 
-// The strings NvDsEventMsgMeta and its extension objects own (g_strdup'd, NULL when empty) and
-// the model's, one overload per direction.
+// The strings NvDsEventMsgMeta owns (g_strdup'd, NULL when empty) and the model's, one overload
+// per direction (NULL reads as empty).
 void copy_string(const std::string &from, gchar **to) { *to = dup_or_null(from); }
 void copy_string(const gchar *from, std::string *to) { *to = from != nullptr ? from : ""; }
 
@@ -93,7 +93,8 @@ void *new_extension(const EventMsg &msg, guint *size) {
     using Ds = typename std::decay_t<decltype(extension)>::Theirs;
     const auto &from = msg.*extension.member;
     auto *to = static_cast<Ds *>(g_malloc0(sizeof(Ds)));
-    for (const auto &string : extension.strings) copy_string(from.*string.ours, &(to->*string.theirs));
+    // As NVIDIA's samples make them: every string g_strdup'd, "" included (not NULL).
+    for (const auto &string : extension.strings) to->*string.theirs = g_strdup((from.*string.ours).c_str());
     if (extension.age != nullptr) to->*extension.ds_age = from.*extension.age;
     *size = sizeof(Ds);
     made = to;
