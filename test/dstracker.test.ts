@@ -188,6 +188,14 @@ describe("dstracker: what it writes (as nvtracker)", () => {
     await harness.stop();
   });
 
+  it("places the text at the box's corner 20 px up, in whole pixels (nvtracker's conversion to unsigned truncates)", async () => {
+    const harness = await tracker({ probationAge: 0 });
+    const [[object]] = (await run(harness, [[detection(99.75, 120.5)]])) as [[Out["frameItems"][number]["objectItems"][number]]];
+    expect([object.textParams.xOffset, object.textParams.yOffset]).toEqual([99, 100]);
+    expect(object.rectParams).toMatchObject({ left: 99.75, top: 120.5 });
+    await harness.stop();
+  });
+
   it("display-tracking-id=false leaves the text as the detector wrote it", async () => {
     const harness = await tracker({ probationAge: 0, displayTrackingId: false });
     const [[object]] = (await run(harness, [[detection(100, 100)]])) as [[Out["frameItems"][number]["objectItems"][number]]];

@@ -155,8 +155,9 @@ export default class DsTracker extends Element.define({
     const label = object.textParams.displayText || object.label;
     object.textParams = {
       ...(this.props.displayTrackingId ? { displayText: label === "" ? `${objectId}` : `${label} ${objectId}` } : {}),
-      xOffset: Math.max(0, clipped.left),
-      yOffset: Math.max(0, clipped.top - 20),
+      // Unsigned integers in NvOSD_TextParams: nvtracker's float conversion truncates (and is undefined below 0).
+      xOffset: Math.trunc(clipped.left),
+      yOffset: Math.trunc(Math.max(0, clipped.top - 20)),
       font: { name: "Serif", size: 10, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
       setBgColor: true,
       bgColor: { red: 0, green: 0, blue: 0, alpha: 1 },
