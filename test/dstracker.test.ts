@@ -7,6 +7,9 @@ import { createHarness, type ObjectInit } from "ds-element/testing";
 import { describe, expect, it } from "vitest";
 import DsTracker from "../sdk/builtin/src/dstracker";
 
+/** The style nvtracker gives every tracked object's text (nvtracker_proc.cpp 1869-1878): "Serif" 10 white on black. */
+const NVTRACKER_TEXT_STYLE = { font: { name: "Serif", size: 10, color: { red: 1, green: 1, blue: 1, alpha: 1 } }, setBgColor: true, bgColor: { red: 0, green: 0, blue: 0, alpha: 1 } };
+
 const WIDTH = 320;
 const HEIGHT = 240;
 
@@ -168,14 +171,7 @@ describe("dstracker: what it writes (as nvtracker)", () => {
     expect(car!.trackerConfidence).toBeCloseTo(0.6, 5);
     expect(car!.trackerBboxInfo).toEqual({ left: 110, top: 100, width: 40, height: 40 });
     expect(car!.rectParams).toMatchObject({ left: 110, top: 100, width: 40, height: 40 });
-    expect(car!.textParams).toEqual({
-      displayText: "car 0",
-      xOffset: 110,
-      yOffset: 80,
-      font: { name: "Serif", size: 10, color: { red: 1, green: 1, blue: 1, alpha: 1 } },
-      setBgColor: true,
-      bgColor: { red: 0, green: 0, blue: 0, alpha: 1 },
-    });
+    expect(car!.textParams).toEqual({ displayText: "car 0", xOffset: 110, yOffset: 80, ...NVTRACKER_TEXT_STYLE });
     await harness.stop();
   });
 
