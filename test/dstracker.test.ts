@@ -86,6 +86,35 @@ describe("dstracker: association", () => {
     await harness.stop();
   });
 
+  it("takes pairs greedily, highest IoU first (NVIDIA's GREEDY matcher), not the assignment of highest total IoU", async () => {
+    // Targets 0 at x 0 and 1 at x 30; then a box at x 10 (IoU 0.6 with target 0, 1/3 with target 1)
+    // and one at x -20 (1/3 with target 0 only). Greedy: target 0 takes x 10, the other box is
+    // new and target 1 goes into shadow; a Hungarian assignment would pair 0 with x -20, 1 with x 10.
+    const harness = await tracker({ probationAge: 0, minIouDiff4NewTarget: 1 });
+    const frames = await run(harness, [
+      [detection(0, 20), detection(30, 20)],
+      [detection(10, 20), detection(-20, 20)],
+    ]);
+    expect(frames.map(ids)).toEqual([
+      [0, 1],
+      [0, 2],
+    ]);
+    await harness.stop();
+  });
+
+  it("starts no target past max-targets-per-stream (shadow-tracked ones count): those objects are removed", async () => {
+    const harness = await tracker({ probationAge: 0, maxTargetsPerStream: 2 });
+    const frames = await run(harness, [[detection(0, 0), detection(100, 0), detection(200, 0)], [detection(200, 100)]]);
+    expect(frames.map((objects) => objects.map((object) => [object.rectParams.left, object.objectId]))).toEqual([
+      [
+        [0, 0],
+        [100, 1],
+      ],
+      [],
+    ]);
+    await harness.stop();
+  });
+
   it("associates only pairs with IoU of at least min-matching-score4-iou", async () => {
     // 40 px boxes 30 px apart: IoU 10/70.
     const loose = await tracker({ probationAge: 0 });
