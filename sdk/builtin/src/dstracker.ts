@@ -57,9 +57,9 @@ const properties = z.object({
  * A multi-object tracker on the CPU, like nvtracker running NVIDIA's IOU tracker: for pipelines
  * without DeepStream, between a detector and what needs tracking ids (line crossing, counting).
  * Per source and class, it associates each frame's objects with the targets of the frame before
- * by the overlap of their boxes (IoU, pairs taken greedily, highest first, as NVIDIA's IOU
- * configuration does: with boxes that overlap only their own target, the result is the one an
- * optimal assignment would give, at a fraction of its cost, and the same as nvtracker's).
+ * by the overlap of their boxes (IoU; pairs taken greedily, highest first: the matcher NVIDIA's
+ * IOU configuration selects, `associationMatcherType: 0`; docs/metadata.md says why not an
+ * optimal, Hungarian, assignment).
  *
  * It writes what nvtracker writes (docs/metadata.md, "What nvtracker writes"): `objectId`
  * (unique across sources), `trackerConfidence` (the IoU of the association; 1 on a target's
