@@ -108,11 +108,6 @@ export class IouTracker {
 
   constructor(private readonly nextId: () => number) {}
 
-  /** Targets kept (tentative, active and in shadow tracking). */
-  get size(): number {
-    return this.#targets.length;
-  }
-
   /**
    * Takes one frame's detections; returns, per detection (in the order given), its target when
    * that target is reported on this frame, or undefined (tentative, discarded, or no room).
