@@ -286,6 +286,7 @@ describe("ds-element build", () => {
     ["videotestsrc", 'the installed GStreamer plugin "videotestsrc" provides it'],
     ["nvinfer", "it is reserved for DeepStream"],
     ["dsmetadump", "it is reserved for ds-element's built-in elements"],
+    ["dstracker", "it is reserved for ds-element's built-in elements"],
   ])("refuses the name %s, which another element has", async (name, why) => {
     const source = readFileSync(join(fixture, "src/marker.ts"), "utf8").replace('name: "marker"', `name: "${name}"`);
     const dir = project({ "src/marker.ts": source });

@@ -32,7 +32,7 @@ const RESERVED: ReadonlyMap<string, string> = new Map([
     "nvurisrcbin", "nvmultiurisrcbin", "nvvideoencfilesinkbin", "nvrtspoutsinkbin", "nvdsasr", "nvds_text_to_speech",
     "nvdsudpsrc", "nvdsudpsink", "nvds3dfilter", "nvds3dbridge", "nvds3drender", "nvblender",
   ].map((name) => [name, "DeepStream"] as const),
-  ...["dsmetadump", "dsosd"].map((name) => [name, BUILTINS] as const),
+  ...["dsmetadump", "dsosd", "dstracker"].map((name) => [name, BUILTINS] as const),
 ]);
 
 /** Plugin listings by environment, for the life of the process: one `gst-inspect-1.0` per build. */
