@@ -81,7 +81,7 @@ describe("source hooks and SourceState", () => {
 
   it("drops the state even when the hook throws", async () => {
     class Throws extends PerSource {
-      onSourceRemoved(): void {
+      onSourceRemoved(): Promise<void> {
         throw new Error("hook failed");
       }
     }
