@@ -7,8 +7,8 @@
 // library whose gst_nvevent_new_pad_added() & co. build them (../shared/deepstream-9.1 has no
 // source of it; src/gst-utils/gstnvcustomhelper builds only the decoder/encoder events 500-506).
 // So the events here are built by test/mux-standins/nvevent_standin.c with gst-nvevent.h's type
-// numbers (on the DeepStream build compiled against NVIDIA's header) and the structure NVIDIA's
-// parse functions read (a guint "source-id"), sent where nvstreammux sends them by the muxer
+// numbers (on the DeepStream build compiled against NVIDIA's header) and the structure users who
+// parse them without NVIDIA's library read (a guint "source-id"), sent where nvstreammux sends them by the muxer
 // stand-in (test/mux-standins/), whose pads the driver (test/source-events/source_events.c) links
 // and releases while the pipeline plays. On the DeepStream build the stand-in numbers each frame's
 // pad_index as the muxer does; without DeepStream it only passes buffers on, every frame is the

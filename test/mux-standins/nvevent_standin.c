@@ -3,7 +3,8 @@
  * nvevent_standin.h for why they are built here): each event has its gst-nvevent.h type and a
  * structure carrying the source id as a guint "source-id" (the stream segment also its segment),
  * named "nv-pad-added", "nv-pad-deleted", "nv-stream-eos", "nv-stream-segment", "nv-stream-reset"
- * (the names DeepStream users read these events by; NVIDIA's parse functions read the id field).
+ * (the structure DeepStream users who parse these events without NVIDIA's library read, e.g.
+ * Savant's Python gst_nvevent_parse_*: NVIDIA's own builders are not published).
  */
 #include "nvevent_standin.h"
 

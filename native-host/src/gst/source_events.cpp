@@ -1,8 +1,5 @@
 #include "gst/source_events.h"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "gst/json_values.h"
 
 namespace dsnode {
@@ -20,22 +17,16 @@ const char *type_name(SourceEventKind kind) {
   return "unknown";
 }
 
-// NVIDIA's builders (libnvdsgst_helper, not published) keep the id in a "source-id" field
-// (guint); the parse functions of gst-nvevent.h read it from there. A name ending in "-<n>"
-// is read as a fallback, so an id never silently becomes 0.
+// The id is a guint "source-id" field of the event's structure: NVIDIA's builders and parsers
+// (libnvdsgst_helper) are not published, and that field is where DeepStream users who parse
+// the events without them read it (Savant's gst_nvevent_parse_* for Python); a gint is taken too.
 std::optional<uint32_t> read_source_id(const GstStructure *structure) {
   if (structure == nullptr) return std::nullopt;
   guint unsigned_id = 0;
   if (gst_structure_get_uint(structure, "source-id", &unsigned_id)) return unsigned_id;
   gint signed_id = 0;
   if (gst_structure_get_int(structure, "source-id", &signed_id) && signed_id >= 0) return static_cast<uint32_t>(signed_id);
-  const char *name = gst_structure_get_name(structure);
-  const char *dash = std::strrchr(name, '-');
-  if (dash == nullptr || dash[1] == '\0') return std::nullopt;
-  char *end = nullptr;
-  const unsigned long id = std::strtoul(dash + 1, &end, 10);
-  if (*end != '\0' || id > UINT32_MAX) return std::nullopt;
-  return static_cast<uint32_t>(id);
+  return std::nullopt;
 }
 
 }  // namespace
