@@ -27,7 +27,9 @@ export {
 // ---------------------------------------------------------------- the buffer and its stream
 export { GstBuffer } from "./stream/gst-buffer.js";
 export type { Caps, Structure } from "./stream/caps.js";
-export type { StreamEvent, StreamEventType } from "./stream/stream-event.js";
+export type { StreamEvent, StreamEventType, SourceEventType } from "./stream/stream-event.js";
+export type { Source } from "./stream/source.js";
+export { SourceState, type SourceKey } from "./element/source-state.js";
 
 // ---------------------------------------------------------------- metadata (NvDsBatchMeta and below)
 export { BatchMeta, type BatchMetaJSON } from "./metadata/batch-meta.js";

@@ -17,6 +17,12 @@
  *   nvstreammux's audio path attaches (gstnvstreammux.cpp:1435-1453): nvds_create_audio_batch_meta,
  *   one NvDsAudioFrameMeta (gstnvstreammux_audio.cpp:114-130), under NVDS_BATCH_GST_META.
  *
+ *   Its per-source events go downstream where gstnvstreammux_pads.cpp (GstSinkPad::push_event,
+ *   :351-420) sends them, built by nvevent_standin.c: GST_NVEVENT_PAD_ADDED before a new pad's
+ *   first GST_NVEVENT_STREAM_SEGMENT, which follows each segment of a pad, GST_NVEVENT_STREAM_EOS at a pad's EOS
+ *   (the EOS itself only once every pad reached it), GST_NVEVENT_STREAM_RESET in place of the one
+ *   a source sends, and GST_NVEVENT_PAD_DELETED when a pad is released (gstnvstreammux.cpp:1337).
+ *
  *   audiotestsrc ! dsaudiobatch ! <element> ! fakesink
  *   videotestsrc ! <element> ! nvstreammux name=mux ! <element> ! fakesink   (links mux.sink_0)
  *
@@ -27,6 +33,8 @@
 #include <gst/gst.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nvevent_standin.h"
 
 #ifdef DSNODE_MUX_STANDINS_DEEPSTREAM
 #include "gstnvdsmeta.h"
@@ -102,15 +110,76 @@ static GstBuffer *mux_metadata(GstPad *pad, guint id, GstBuffer *buffer) {
 }
 #endif
 
+/* The pad's number: sink_<n>. */
+static guint pad_number(GstPad *pad) { return (guint)strtoul(GST_OBJECT_NAME(pad) + strlen("sink_"), NULL, 10); }
+
 static GstFlowReturn mux_chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
   StandinMux *self = (StandinMux *)parent;
 #ifdef DSNODE_MUX_STANDINS_DEEPSTREAM
-  guint id = (guint)strtoul(GST_OBJECT_NAME(pad) + strlen("sink_"), NULL, 10);
-  buffer = mux_metadata(pad, id, buffer);
+  buffer = mux_metadata(pad, pad_number(pad), buffer);
 #else
   (void)pad;
 #endif
   return gst_pad_push(self->srcpad, buffer);
+}
+
+/* Set on a sink pad once its pad-added event went downstream, and once it reached EOS. */
+static GQuark added_quark(void) { return g_quark_from_static_string("standin-mux-added"); }
+static GQuark eos_quark(void) { return g_quark_from_static_string("standin-mux-eos"); }
+
+static gboolean all_pads_eos(GstElement *element) {
+  gboolean all = TRUE;
+  GST_OBJECT_LOCK(element);
+  for (GList *l = element->sinkpads; l != NULL; l = l->next)
+    all = all && g_object_get_qdata(G_OBJECT(l->data), eos_quark()) != NULL;
+  GST_OBJECT_UNLOCK(element);
+  return all;
+}
+
+static gboolean mux_sink_event(GstPad *pad, GstObject *parent, GstEvent *event) {
+  StandinMux *self = (StandinMux *)parent;
+  const guint id = pad_number(pad);
+  gboolean ok = TRUE;
+  if ((guint32)GST_EVENT_TYPE(event) == (guint32)GST_NVEVENT_STREAM_RESET) {
+    gst_event_unref(event);
+    ok = gst_pad_push_event(self->srcpad, gst_nvevent_new_stream_reset(id));
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_EOS) {
+    g_object_set_qdata(G_OBJECT(pad), eos_quark(), GINT_TO_POINTER(1));
+    ok = gst_pad_push_event(self->srcpad, gst_nvevent_new_stream_eos(id));
+    if (all_pads_eos(GST_ELEMENT(self)))
+      ok = gst_pad_push_event(self->srcpad, event) && ok;
+    else
+      gst_event_unref(event);
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START || GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+    /* The muxer's output has one stream: the first source's stream-start and caps go on, later
+     * ones would only be sticky events out of order (a source added while running). */
+    if (GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) g_object_set_qdata(G_OBJECT(pad), eos_quark(), NULL);
+    GstEvent *current = gst_pad_get_sticky_event(self->srcpad, GST_EVENT_TYPE(event), 0);
+    if (current == NULL) return gst_pad_event_default(pad, parent, event);
+    gst_event_unref(current);
+    gst_event_unref(event);
+  } else if (GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
+    /* The muxer's own segment once; then, as gstnvstreammux_pads.cpp:354-366, the source's. A new
+     * pad's pad-added goes before its first stream segment (type 400 before 403: sticky events
+     * stay in type order). */
+    GstSegment segment;
+    gst_event_copy_segment(event, &segment);
+    GstEvent *current = gst_pad_get_sticky_event(self->srcpad, GST_EVENT_SEGMENT, 0);
+    if (current == NULL) {
+      ok = gst_pad_event_default(pad, parent, event);
+    } else {
+      gst_event_unref(current);
+      gst_event_unref(event);
+    }
+    if (g_object_get_qdata(G_OBJECT(pad), added_quark()) == NULL) {
+      g_object_set_qdata(G_OBJECT(pad), added_quark(), GINT_TO_POINTER(1));
+      ok = gst_pad_push_event(self->srcpad, gst_nvevent_new_pad_added(id)) && ok;
+    }
+    ok = gst_pad_push_event(self->srcpad, gst_nvevent_new_stream_segment(id, &segment)) && ok;
+  } else {
+    ok = gst_pad_event_default(pad, parent, event);
+  }
+  return ok;
 }
 
 static GstPad *mux_request_new_pad(GstElement *element, GstPadTemplate *templ, const gchar *name, const GstCaps *caps) {
@@ -118,13 +187,18 @@ static GstPad *mux_request_new_pad(GstElement *element, GstPadTemplate *templ, c
   if (name == NULL || !g_str_has_prefix(name, "sink_")) return NULL;
   GstPad *pad = gst_pad_new_from_template(templ, name);
   gst_pad_set_chain_function(pad, mux_chain);
+  gst_pad_set_event_function(pad, mux_sink_event);
   GST_PAD_SET_PROXY_CAPS(pad);
   GST_PAD_SET_PROXY_ALLOCATION(pad);
   gst_element_add_pad(element, pad);
   return pad;
 }
 
-static void mux_release_pad(GstElement *element, GstPad *pad) { gst_element_remove_pad(element, pad); }
+static void mux_release_pad(GstElement *element, GstPad *pad) {
+  const guint id = pad_number(pad);
+  gst_element_remove_pad(element, pad);
+  gst_pad_push_event(((StandinMux *)element)->srcpad, gst_nvevent_new_pad_deleted(id));
+}
 
 static void standin_mux_class_init(StandinMuxClass *klass) {
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);

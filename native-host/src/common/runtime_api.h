@@ -96,7 +96,10 @@ typedef struct {
   void (*set_caps) (DsnodeInstance * instance, const char *caps_json, DsnodeResult * result);
 
   /* event_json: {"type": "eos"|"flush-start"|"flush-stop"|"stream-start"|"segment"|"custom-downstream"|...,
-   *              "structure": {"name": ..., "fields": {...}} | null} */
+   *              "structure": {"name": ..., "fields": {...}} | null}; nvstreammux's per-source events
+   * (src/gst/source_events.h) as {"type": "source-added"|"source-removed"|"source-eos"|"source-segment"|
+   * "source-reset", "structure": ..., "source": {"sourceId": n}}. Serialized events come in order with
+   * transform calls, on the streaming thread. */
   void (*event) (DsnodeInstance * instance, const char *event_json, DsnodeResult * result);
 
   /* A property changed after create_instance. Does not block: queued in order with buffers;

@@ -16,6 +16,7 @@
 #include "gst/json_values.h"
 #include "gst/plugin.h"
 #include "gst/runtime_loader.h"
+#include "gst/source_events.h"
 #include "meta/metadata_source.h"
 
 #define GST_CAT_DEFAULT dsnode_debug
@@ -546,11 +547,11 @@ bool is_forwarded_upstream_event(GstEventType type) {
 
 // A JS error in onEvent is posted but the event still goes on: dropping EOS or a flush would
 // leave the pipeline hanging instead of reporting, and the error already ends the run.
-void forward_event(DsNodeElement *self, GstEvent *event) {
+void forward_event(DsNodeElement *self, const json &event) {
   RunState *state = self->priv->state.get();
   if (state == nullptr)
     return;
-  std::string text = dump_json(event_to_json(event));
+  std::string text = dump_json(event);
   GST_CAT_DEBUG_OBJECT(category_of(self), self, "event %s", text.c_str());
   ScopedResult result;
   state->runtime->api->event(state->instance, text.c_str(), &result.raw);
@@ -566,14 +567,24 @@ gboolean element_sink_event(GstBaseTransform *trans, GstEvent *event) {
     set_flushing(self, true);
   else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP)
     set_flushing(self, false);
-  if (is_forwarded_downstream_event(GST_EVENT_TYPE(event)))
-    forward_event(self, event);
+  // nvstreammux's per-source events are serialized: here, on the streaming thread, they reach
+  // JS between the batches they came between, as every serialized event does.
+  std::optional<SourceEvent> source;
+  if (is_source_event(event, &source)) {
+    if (source)
+      forward_event(self, source_event_to_json(event, *source));
+    else
+      GST_CAT_WARNING_OBJECT(category_of(self), self, "nvstreammux event %" GST_PTR_FORMAT " carries no source id: "
+          "the element's source hooks do not see it", event);
+  } else if (is_forwarded_downstream_event(GST_EVENT_TYPE(event))) {
+    forward_event(self, event_to_json(event));
+  }
   return parent_class->sink_event(trans, event);
 }
 
 gboolean element_src_event(GstBaseTransform *trans, GstEvent *event) {
   if (is_forwarded_upstream_event(GST_EVENT_TYPE(event)))
-    forward_event(as_element(trans), event);
+    forward_event(as_element(trans), event_to_json(event));
   return parent_class->src_event(trans, event);
 }
 

@@ -6,6 +6,7 @@ import type { GstBuffer } from "../stream/gst-buffer.js";
 import { HOST_PROTOCOL_V1, TRANSFORM_DROP_V1, type ElementAdapterV1, type HostServicesV1 } from "../protocol/host-protocol-v1.js";
 import { validateProperties } from "../properties/validate-properties.js";
 import type { Caps } from "../stream/caps.js";
+import type { Source } from "../stream/source.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { defineElement, type ElementDeclaration, type ElementDefinition } from "./declaration.js";
 import { attachDefinition, constructWithContext, definitionOf, takePendingContext } from "./element-context.js";
@@ -256,8 +257,10 @@ export class Element<P extends object = {}> {
   onCaps(caps: Caps): void | Promise<void> {}
 
   /**
-   * Called for serialized events (EOS, flushes, stream-start, segment, custom events) before
-   * they are forwarded downstream.
+   * Called for serialized events (EOS, flushes, stream-start, segment, custom events, a source's
+   * new segment from nvstreammux) before they are forwarded downstream. nvstreammux's source
+   * added, removed, EOS and reset events go to `onSourceAdded()`, `onSourceRemoved()`,
+   * `onSourceEos()` and `onSourceReset()` instead.
    *
    * @example
    * ```ts
@@ -265,6 +268,54 @@ export class Element<P extends object = {}> {
    * ```
    */
   onEvent(event: StreamEvent): void | Promise<void> {}
+
+  /**
+   * Called when nvstreammux adds a source (`GST_NVEVENT_PAD_ADDED`), in order with the batches:
+   * before the first batch with a frame of it. Each source's {@link SourceState} starts fresh
+   * here, also for a source id seen before.
+   *
+   * @example
+   * ```ts
+   * onSourceAdded(source: Source) { this.log.info(`camera ${source.sourceId} joined`); }
+   * ```
+   */
+  onSourceAdded(source: Source): void | Promise<void> {}
+
+  /**
+   * Called when nvstreammux removes a source (`GST_NVEVENT_PAD_DELETED`: its sink pad was
+   * released), after the last batch with a frame of it. The source's {@link SourceState} is
+   * dropped once this hook returns (or its Promise settles).
+   *
+   * @example
+   * ```ts
+   * onSourceRemoved(source: Source) { this.tracks.get(source.sourceId)?.close(); }
+   * ```
+   */
+  onSourceRemoved(source: Source): void | Promise<void> {}
+
+  /**
+   * Called when one source reaches its end of stream (`GST_NVEVENT_STREAM_EOS`) while others go
+   * on; the pipeline's own EOS (`onEvent()`) comes when every source ended. The source's
+   * {@link SourceState} is kept: the source is still linked and may be removed next.
+   *
+   * @example
+   * ```ts
+   * onSourceEos(source: Source) { this.log.info(`camera ${source.sourceId} ended`); }
+   * ```
+   */
+  onSourceEos(source: Source): void | Promise<void> {}
+
+  /**
+   * Called when a source is reset (`GST_NVEVENT_STREAM_RESET`, e.g. nvurisrcbin reconnecting an
+   * RTSP camera): what came before no longer continues. The source's {@link SourceState} is
+   * dropped once this hook returns.
+   *
+   * @example
+   * ```ts
+   * onSourceReset(source: Source) { this.log.warn(`camera ${source.sourceId} reconnected`); }
+   * ```
+   */
+  onSourceReset(source: Source): void | Promise<void> {}
 
   /**
    * Called after a property changed while the element exists (`this.props` already holds the

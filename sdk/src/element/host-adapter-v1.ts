@@ -18,12 +18,10 @@ import { constructWithContext } from "./element-context.js";
 import type { Element } from "./element.js";
 import { createLogger } from "./logger.js";
 import { runtimeHooksOf, type RuntimeHooks } from "./runtime-hooks.js";
+import { callSourceHook, hasSourceHook, isThenable } from "./source-events.js";
+import { clearSourceStates } from "./source-state.js";
 
 type AnyElement = Element<Record<string, unknown>>;
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
-}
 
 /**
  * Objects written after they were added reach the native side when the call settles (one
@@ -55,6 +53,8 @@ class HostedElement implements ElementInstanceV1 {
   }
 
   start(): unknown {
+    // A new run: no source of the last one is still linked.
+    clearSourceStates(this.element);
     const before = this.hooks?.start();
     return isThenable(before) ? before.then(() => this.element.start()) : this.element.start();
   }
@@ -78,7 +78,7 @@ class HostedElement implements ElementInstanceV1 {
   }
 
   event(event: StreamEvent): unknown {
-    return this.element.onEvent(event);
+    return hasSourceHook(event) ? callSourceHook(this.element, event) : this.element.onEvent(event);
   }
 
   property(jsName: string, value: unknown): unknown {

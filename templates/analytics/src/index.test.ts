@@ -104,6 +104,32 @@ describe("template-element-name", () => {
     await harness.stop();
   });
 
+  it("starts a camera's counts afresh when nvstreammux removes it and adds it again", async () => {
+    const harness = await createHarness(Analytics, { props: { line: LINE } });
+    await harness.push({ frames: [{ sourceId: 2, objects: [person(1, 150)] }] });
+    expect(frameAnalytics(await harness.push({ frames: [{ sourceId: 2, objects: [person(1, 170)] }] })).lineCrossings.forward).toBe(1);
+    await harness.pushEvent({ type: "source-removed", structure: null, source: { sourceId: 2 } });
+    await harness.pushEvent({ type: "source-added", structure: null, source: { sourceId: 2 } });
+    // A new camera on the same pad: its object 1 is not the old camera's, and nothing was counted yet.
+    await harness.push({ frames: [{ sourceId: 2, objects: [person(1, 180)] }] });
+    expect(frameAnalytics(await harness.push({ frames: [{ sourceId: 2, objects: [person(1, 190)] }] })).lineCrossings).toEqual({ forward: 0, backward: 0 });
+    await harness.stop();
+  });
+
+  it("warns once, at the first frame, when no object is tracked (no tracker upstream), and never when some are", async () => {
+    const untracked = await createHarness(Analytics, { props: { line: LINE } });
+    for (const x of [150, 170, 190]) await untracked.push({ frames: [{ objects: [{ ...person(1, x), objectId: -1 }] }] });
+    expect(untracked.logs.filter((record) => record.level === "warn").map((record) => record.message)).toEqual([
+      "1 object(s) and none tracked (object_id untracked): line crossings need a tracker upstream (nvtracker, or dstracker without DeepStream); until one gives ids, no crossing is counted",
+    ]);
+    await untracked.stop();
+    const tracked = await createHarness(Analytics, { props: { line: LINE } });
+    await tracked.push({ frames: [{ objects: [person(1, 150)] }] });
+    await tracked.push({ frames: [{ objects: [{ ...person(2, 150), objectId: -1 }] }] });
+    expect(tracked.logs.filter((record) => record.level === "warn")).toEqual([]);
+    await tracked.stop();
+  });
+
   it("refuses a line or ROI that is not one, naming the property", async () => {
     await expect(createHarness(Analytics, { props: { line: [1, 2, 3] } })).rejects.toThrow(
       "Expected 4 numbers (x1, y1, x2, y2) or none for line but received 3 number(s): 1, 2, 3",

@@ -1,4 +1,4 @@
-import { Element, z, type BatchMeta, type FrameMeta, type StreamEvent } from "ds-element";
+import { Element, SourceState, z, type BatchMeta, type FrameMeta, type StreamEvent } from "ds-element";
 import { FRAME_ANALYTICS, OBJECT_ANALYTICS } from "./analytics-meta.js";
 import { SourceCounter, type CountingSettings, type FrameCounts } from "./counting.js";
 import { anchorOf, type Point } from "./geometry.js";
@@ -39,7 +39,9 @@ function points(values: readonly number[], property: string, what: string, valid
  * nvdsanalytics: per source, it counts the tracked objects that cross the line (each way) and
  * the objects inside the region of interest, and writes the counts as typed user metadata
  * (JSON checked by the schemas of `src/analytics-meta.ts`) on each frame and on each object
- * concerned, and as display metadata (the line, the ROI, the counts) for nvdsosd.
+ * concerned, and as display metadata (the line, the ROI, the counts) for nvdsosd. A camera's
+ * counts start on its first frame and go when nvstreammux removes or resets it (`SourceState`),
+ * so a camera added again on the same pad starts from zero.
  *
  * gst-launch-1.0 ... ! nvinfer ... ! nvtracker ... ! template-element-name line="<640,0,640,720>" roi="<0,400,600,400,600,720,0,720>" ! nvdsosd ! ...
  */
@@ -52,13 +54,17 @@ export default class Analytics extends Element.define({
   caps: "video/x-raw; video/x-raw(memory:NVMM)",
   properties,
 }) {
-  /** Per run: one counter per source id (camera), made on its first frame. */
-  private sources = new Map<number, SourceCounter>();
+  /** One counter per source (camera), made on its first frame, dropped when the source is removed or reset. */
+  private sources = new SourceState(this, () => new SourceCounter());
   private settings: CountingSettings = { line: undefined, roi: [], forgetAfterFrames: 30 };
+  /** Whether any object this run had a tracking id; until one has, untracked objects are worth one warning. */
+  private seenTracked = false;
+  private warnedUntracked = false;
 
   start() {
     this.settings = this.countingSettings();
-    this.sources = new Map();
+    this.seenTracked = false;
+    this.warnedUntracked = false;
   }
 
   onPropertyChange(name: string) {
@@ -69,7 +75,8 @@ export default class Analytics extends Element.define({
   transform(batch: BatchMeta) {
     for (const frame of batch.frameItems) {
       const objects = frame.objectItems.filter((object) => this.props.classIds.length === 0 || this.props.classIds.includes(object.classId));
-      const counts = this.counterOf(frame.sourceId).update(
+      this.checkTracked(objects.map((object) => object.objectId));
+      const counts = this.sources.of(frame).update(
         objects.map((object) => ({ objectId: object.objectId >= 0 ? object.objectId : undefined, anchor: anchorOf(object.rectParams, this.props.anchor) })),
         this.settings,
       );
@@ -130,12 +137,20 @@ export default class Analytics extends Element.define({
     frame.addDisplayMeta(display);
   }
 
-  private counterOf(sourceId: number): SourceCounter {
-    let counter = this.sources.get(sourceId);
-    if (counter === undefined) {
-      counter = new SourceCounter();
-      this.sources.set(sourceId, counter);
+  /**
+   * Only tracked objects can cross the line: objects that all come untracked (object_id -1, no
+   * tracker upstream) would count nothing, silently. Warned once per run, in GST_DEBUG.
+   */
+  private checkTracked(objectIds: readonly number[]): void {
+    if (this.seenTracked || this.warnedUntracked || objectIds.length === 0 || this.settings.line === undefined) return;
+    if (objectIds.some((objectId) => objectId >= 0)) {
+      this.seenTracked = true;
+      return;
     }
-    return counter;
+    this.warnedUntracked = true;
+    this.log.warn(
+      `${objectIds.length} object(s) and none tracked (object_id untracked): line crossings need a tracker upstream ` +
+        "(nvtracker, or dstracker without DeepStream); until one gives ids, no crossing is counted",
+    );
   }
 }
