@@ -1,6 +1,5 @@
-import { Element, z, type BatchMeta, type FrameMeta, type ObjectMeta, type StreamEvent } from "ds-element";
+import { Element, SourceState, z, type BatchMeta, type FrameMeta, type ObjectMeta, type StreamEvent } from "ds-element";
 import { IouTracker, NVIDIA_IOU_DEFAULTS, type Association, type IouTrackerSettings, type TrackBox } from "./tracking/iou-tracker.js";
-import { SourceStates, type PerSource } from "./tracking/per-source.js";
 
 const defaults = NVIDIA_IOU_DEFAULTS;
 
@@ -87,14 +86,19 @@ export default class DsTracker extends Element.define({
 }) {
   /** The next target's id, shared by every source so that ids are unique across them. */
   nextId = 0;
-  sources: PerSource<IouTracker> = this.makeSources();
+  /**
+   * One tracker per source (nvstreammux pad), shared ids: the SDK's helper drops a source's
+   * targets when nvstreammux removes or resets the source (as nvtracker's removeSource does),
+   * and a re-added source starts with none.
+   */
+  sources = new SourceState(this, () => new IouTracker(() => this.nextId++));
   settings: IouTrackerSettings = { ...defaults };
   tracked = 0;
 
   start() {
     this.nextId = 0;
     this.tracked = 0;
-    this.sources = this.makeSources();
+    this.sources.clear();
     this.settings = this.trackerSettings();
   }
 
@@ -116,10 +120,6 @@ export default class DsTracker extends Element.define({
     this.log.info(`tracked ${this.tracked} object(s) under ${this.nextId} id(s)`);
   }
 
-  private makeSources(): PerSource<IouTracker> {
-    return new SourceStates(() => new IouTracker(() => this.nextId++));
-  }
-
   private trackerSettings(): IouTrackerSettings {
     const { minIouDiff4NewTarget, minMatchingScore4Iou, checkClassMatch, probationAge, maxShadowTrackingAge, earlyTerminationAge, maxTargetsPerStream } = this.props;
     return { minIouDiff4NewTarget, minMatchingScore4Iou, checkClassMatch, probationAge, maxShadowTrackingAge, earlyTerminationAge, maxTargetsPerStream };
@@ -132,7 +132,7 @@ export default class DsTracker extends Element.define({
       (object) => (operateOnClassIds.length === 0 || operateOnClassIds.includes(object.classId)) && object.confidence >= minDetectorConfidence,
     );
     const detections = candidates.map((object) => ({ classId: object.classId, box: boxOf(object) }));
-    const associations = this.sources.of(frame.sourceId).update(detections, this.settings);
+    const associations = this.sources.of(frame).update(detections, this.settings);
     const removed = new Set<ObjectMeta>();
     candidates.forEach((object, index) => {
       const association = associations[index];
