@@ -889,8 +889,18 @@ function eventMsgListsH() {
 
 /** The model structs of the event message (meta/event_msg.h). */
 function eventMsgStructsH() {
-  const member = (m) => (memberC(m) === "std::string" || m.kind === "doubles" || m.kind === "struct" ? `  ${memberC(m)} ${m.name};` : `  ${memberC(m)} ${m.name} = 0;`);
-  const struct = (name, ds, members, extra = []) => [`struct ${name} {  // ${ds}`, ...members.map(member), ...extra, "};"];
+  // Consecutive members of one C++ type share a declaration, as the structs were written by hand.
+  const declarations = (members) => {
+    const groups = [];
+    for (const m of members) {
+      const last = groups.at(-1);
+      if (last !== undefined && last.type === memberC(m)) last.names.push(m.name);
+      else groups.push({ type: memberC(m), names: [m.name] });
+    }
+    const zero = (type) => !["std::string", "std::vector<double>"].includes(type) && !type.startsWith("EventMsg");
+    return groups.map(({ type, names }) => `  ${type} ${names.map((n) => (zero(type) ? `${n} = 0` : n)).join(", ")};`);
+  };
+  const struct = (name, ds, members, extra = []) => [`struct ${name} {  // ${ds}`, ...declarations(members), ...extra, "};"];
   return [
     ...Object.entries(EVENT_MSG_STRUCTS).flatMap(([name, s]) => struct(name, s.ds, s.members)),
     ...EVENT_MSG_EXTENSIONS.flatMap((e) => struct(e.model, e.ds, e.members)),

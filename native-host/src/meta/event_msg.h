@@ -62,44 +62,23 @@ inline constexpr int32_t kObjectTypeFace = 2;     // NVDS_OBJECT_TYPE_FACE: NvDs
 
 // generated: event msg structs (npm run generate)
 struct EventMsgRect {  // NvDsRect
-  float top = 0;
-  float left = 0;
-  float width = 0;
-  float height = 0;
+  float top = 0, left = 0, width = 0, height = 0;
 };
 struct EventMsgLocation {  // NvDsGeoLocation
-  double lat = 0;
-  double lon = 0;
-  double alt = 0;
+  double lat = 0, lon = 0, alt = 0;
 };
 struct EventMsgCoordinate {  // NvDsCoordinate
-  double x = 0;
-  double y = 0;
-  double z = 0;
+  double x = 0, y = 0, z = 0;
 };
 struct EventMsgVehicle {  // NvDsVehicleObject
-  std::string type;
-  std::string make;
-  std::string model;
-  std::string color;
-  std::string region;
-  std::string license;
+  std::string type, make, model, color, region, license;
 };
 struct EventMsgPerson {  // NvDsPersonObject
-  std::string gender;
-  std::string hair;
-  std::string cap;
-  std::string apparel;
+  std::string gender, hair, cap, apparel;
   uint32_t age = 0;
 };
 struct EventMsgFace {  // NvDsFaceObject
-  std::string gender;
-  std::string hair;
-  std::string cap;
-  std::string glasses;
-  std::string facialhair;
-  std::string name;
-  std::string eyecolor;
+  std::string gender, hair, cap, glasses, facialhair, name, eyecolor;
   uint32_t age = 0;
 };
 
@@ -107,25 +86,15 @@ struct EventMsgFace {  // NvDsFaceObject
 enum class EventMsgExtension : int32_t { kNone = 0, kVehicle = 1, kPerson = 2, kFace = 3 };
 
 struct EventMsg {  // NvDsEventMsgMeta
-  int32_t type = 0;
-  int32_t objType = 0;
+  int32_t type = 0, objType = 0;
   EventMsgRect bbox;
   EventMsgLocation location;
   EventMsgCoordinate coordinate;
   std::vector<double> objSignature;
-  int32_t objClassId = 0;
-  int32_t sensorId = 0;
-  int32_t moduleId = 0;
-  int32_t placeId = 0;
-  int32_t componentId = 0;
-  int32_t frameId = 0;
+  int32_t objClassId = 0, sensorId = 0, moduleId = 0, placeId = 0, componentId = 0, frameId = 0;
   double confidence = 0;
   uint64_t trackingId = 0;
-  std::string ts;
-  std::string objectId;
-  std::string sensorStr;
-  std::string otherAttrs;
-  std::string videoPath;
+  std::string ts, objectId, sensorStr, otherAttrs, videoPath;
   EventMsgExtension extension = EventMsgExtension::kNone;
   EventMsgVehicle vehicle;
   EventMsgPerson person;
