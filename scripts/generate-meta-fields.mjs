@@ -20,7 +20,10 @@ import {
   EVENT_MSG_EXTENSIONS,
   EVENT_MSG_STRUCTS,
   MEMBER_KINDS,
+  PREPROCESS_STRUCTS,
   SEGMENTATION,
+  SENSOR_INFO,
+  TRACKER_STRUCTS,
 } from "../sdk/src/protocol/meta-fields.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -1064,6 +1067,33 @@ function segmentationTs() {
   return { "segmentation-fields": getters.join("\n"), "segmentation-init": init.join("\n"), "segmentation-json": json.join("\n") };
 }
 
+/** A read-only model struct (tracker_meta.h, preprocess_meta.h, component_meta.h): consecutive plain members of one type share a declaration. */
+function componentStructH(name, struct) {
+  const initial = (m) => {
+    if (m.default !== undefined) return ` = ${m.default}`;
+    if (m.array !== undefined || /^(u?int\d+_t|float|double)$/.test(m.c)) return m.array === undefined ? " = 0" : ` = {${Array(m.array).fill(0).join(", ")}}`;
+    if (m.c === "bool") return " = false";
+    return m.c.endsWith("*") ? " = nullptr" : "";
+  };
+  const lines = [];
+  let group;
+  for (const m of struct.members) {
+    const declarator = `${m.model}${m.array === undefined ? "" : `[${m.array}]`}${initial(m)}`;
+    const type = m.c.endsWith("*") ? m.c : `${m.c} `;
+    if (group !== undefined && group.type === type && group.note === undefined && (m.note ?? m.ds) === undefined && !declarator.includes("{")) {
+      group.declarators.push(declarator);
+      continue;
+    }
+    group = { type, declarators: [declarator], note: m.note ?? m.ds };
+    lines.push(group);
+  }
+  const comment = struct.note === undefined ? "" : `// ${struct.note}\n`;
+  return `${comment}struct ${name} {  // ${struct.ds}\n${lines.map((g) => `  ${g.type}${g.declarators.join(", ")};${g.note === undefined ? "" : `  // ${g.note}`}`).join("\n")}\n};`;
+}
+
+/** The members of a read-only public type (tracker-meta.ts, preprocess-meta.ts, sensor-info.ts). */
+const componentInterfaceMembers = (struct) => struct.members.filter((m) => m.name !== undefined).flatMap((m) => [...memberDoc(m), `readonly ${m.name}: ${m.ts};`]).join("\n");
+
 /** The outputs of the components' user metas (appended to `outputs`). */
 function memberKindOutputs() {
   const extension = (e) => kindInterfaceMembers(e.members);
@@ -1082,6 +1112,12 @@ function memberKindOutputs() {
       },
     ],
     ["sdk/src/metadata/segmentation-meta.ts", segmentationTs()],
+    ["native-host/src/meta/tracker_meta.h", { "tracker structs": Object.entries(TRACKER_STRUCTS).map(([name, st]) => componentStructH(name, st)).join("\n\n") }],
+    ["native-host/src/meta/preprocess_meta.h", Object.fromEntries(Object.entries(PREPROCESS_STRUCTS).map(([name, st]) => [`struct ${name}`, componentStructH(name, st)]))],
+    ["native-host/src/meta/component_meta.h", { "struct SensorInfo": componentStructH("SensorInfo", SENSOR_INFO) }],
+    ["sdk/src/metadata/tracker-meta.ts", Object.fromEntries(Object.values(TRACKER_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
+    ["sdk/src/metadata/preprocess-meta.ts", Object.fromEntries(Object.values(PREPROCESS_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
+    ["sdk/src/metadata/sensor-info.ts", { "SensorInfo members": componentInterfaceMembers(SENSOR_INFO) }],
     [
       "sdk/src/metadata/analytics-meta.ts",
       {

@@ -1,6 +1,7 @@
 import type { StaleHandleError } from "../errors/errors.js";
-import type { NativeSegmentation, NativeSegmentationInit } from "../native/meta-binding.js";
+import type { NativeSegmentation, NativeSegmentationInit, UserMetaLevel } from "../native/meta-binding.js";
 import { SEGMENTATION_MEMBERS } from "../protocol/kind-fields.js";
+import { FRAME_INFER_DONE, OBJ_FRAME_INDEX, OBJ_STRIDE, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
 import { checkInteger, checkObject, invalid, invalidReceived } from "./call/validation.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { scopedNative } from "./scoped-native.js";
@@ -224,4 +225,21 @@ export function checkSegmentation(init: unknown, name: string): NativeSegmentati
     }
   }
   return { ...fields, classMap, classProbabilities: probabilities ?? null } as NativeSegmentationInit;
+}
+
+/**
+ * @internal Adds a checked segmentation meta to a frame (`level` 1, `owner` its index) or an
+ * object (`level` 2, `owner` its row) and, as nvinfer does when it attaches one
+ * (gstnvinfer_meta_utils.cpp attach_metadata_segmentation), sets the frame's `inferDone`
+ * (`bInferDone`): the object's frame for an object's. Returns the user meta's index.
+ */
+export function addSegmentation(scope: TransformScope, level: UserMetaLevel, owner: number, segmentation: NativeSegmentationInit): number {
+  const index = scope.meta.addSegmentation(scope.callId, level, owner, segmentation);
+  const frameIndex = level === 1 ? owner : level === 2 ? (scope.table[owner * OBJ_STRIDE + OBJ_FRAME_INDEX] as number) : -1;
+  const slot = STATE_FRAMES_BASE + frameIndex * STATE_FRAME_STRIDE + FRAME_INFER_DONE;
+  if (frameIndex >= 0 && scope.state[slot] !== 1) {
+    scope.state[slot] = 1;
+    scope.meta.writeFrame(scope.callId, frameIndex, scope.state);
+  }
+  return index;
 }

@@ -884,3 +884,208 @@ export const SEGMENTATION = {
     },
   ],
 };
+
+// ---------------------------------------------------------------- nvtracker, nvdspreprocess, the sensor information
+//
+// What ds-element reads, read-only, of nvtracker's and nvdspreprocess's metas and of the frame's
+// sensor information: one row per member of the model structs (native-host/src/meta/
+// {tracker_meta,preprocess_meta,component_meta}.h, generated) and of the public TypeScript types
+// (metadata/{tracker-meta,preprocess-meta,sensor-info}.ts, generated members). Columns: name (the
+// TypeScript member; none for a model-only member), model (the C++ member), ds (DeepStream's
+// member, when named otherwise), c (the C++ type; `array`: a C array of that many), default (the
+// C++ initializer, when not 0, false, nullptr or empty), ts (the public TypeScript type), note (a
+// C++ comment), doc (the TSDoc). A struct's `note` comments its C++ declaration.
+
+/** nvtracker's metas (nvds_tracker_meta.h): the past-frame, terminated and shadow lists, the re-ID embeddings. */
+export const TRACKER_STRUCTS = {
+  TrackerTargetFrame: {
+    ds: "NvDsTargetMiscDataFrame",
+    owner: "TrackerTargetFrame",
+    members: [
+      { name: "frameNum", model: "frame_num", c: "uint32_t", ts: "number", doc: "Frame number (`frameNum`)." },
+      {
+        name: "bbox",
+        model: "bbox",
+        ds: "tBbox",
+        c: "BboxCoords",
+        ts: "Readonly<Box>",
+        note: "tBbox's geometry (nvtracker fills only left/top/width/height)",
+        doc: "The box, scaled to the frame (`tBbox`).",
+      },
+      { name: "confidence", model: "confidence", c: "float", ts: "number", doc: "Tracking confidence (`confidence`)." },
+      { name: "age", model: "age", c: "uint32_t", ts: "number", doc: "Tracking age, frames (`age`)." },
+      { name: "trackerState", model: "tracker_state", c: "int32_t", ts: "TrackerState", note: "TRACKER_STATE", doc: "Tracker state (`trackerState`)." },
+      { name: "visibility", model: "visibility", c: "float", ts: "number", doc: "Visibility of the box with respect to the image border (`visibility`)." },
+      {
+        name: "worldFeet",
+        model: "world_feet",
+        ds: "ptWorldFeet",
+        c: "float",
+        array: 2,
+        default: "{0, 0}",
+        ts: "readonly [number, number]",
+        doc: "Feet location on the world ground (`ptWorldFeet`), [x, y].",
+      },
+    ],
+  },
+  TrackerTarget: {
+    ds: "NvDsTargetMiscDataObject",
+    owner: "TrackerTarget",
+    members: [
+      {
+        name: "uniqueId",
+        model: "unique_id",
+        c: "uint64_t",
+        ts: "number",
+        doc: "Tracking id (`uniqueId`): the `objectId` its object has, read as `objectId` is (-1 for UNTRACKED_OBJECT_ID).",
+      },
+      { name: "classId", model: "class_id", c: "uint16_t", ts: "number", doc: "Class id (`classId`)." },
+      { name: "objLabel", model: "obj_label", c: "std::string", ts: "string", doc: "Class label (`objLabel`)." },
+      {
+        name: "frames",
+        model: "frames",
+        ds: "list[0..numObj)",
+        c: "std::vector<TrackerTargetFrame>",
+        ts: "readonly TrackerTargetFrame[]",
+        doc: "Its frames (`list[0..numObj)`), oldest first as nvtracker lists them.",
+      },
+    ],
+  },
+  TrackerStream: {
+    ds: "NvDsTargetMiscDataStream",
+    owner: "TrackerStream",
+    members: [
+      { name: "streamId", model: "stream_id", ds: "streamID", c: "uint32_t", ts: "number", doc: "The stream (`streamID`: the frames' `padIndex`)." },
+      { name: "surfaceStreamId", model: "surface_stream_id", ds: "surfaceStreamID", c: "uint64_t", ts: "bigint", doc: "The stream id inside nvtracker (`surfaceStreamID`)." },
+      { name: "targets", model: "targets", ds: "list[0..numFilled)", c: "std::vector<TrackerTarget>", ts: "readonly TrackerTarget[]", doc: "The targets (`list[0..numFilled)`)." },
+    ],
+  },
+  TrackerTargetBatch: {
+    ds: "NvDsTargetMiscDataBatch",
+    owner: "TrackerTargetList",
+    note: "The past-frame, terminated and shadow metas share this shape.",
+    members: [{ name: "streams", model: "streams", ds: "list[0..numFilled)", c: "std::vector<TrackerStream>", ts: "readonly TrackerStream[]", doc: "The streams (`list[0..numFilled)`)." }],
+  },
+  ReidTensor: {
+    ds: "NvDsReidTensorBatch / NvDsObjReid",
+    owner: "ReidMeta",
+    note: "num_vectors: numFilled of a batch's, 1 for an object's. Pointers not owned: the meta's.",
+    members: [
+      { name: "featureSize", model: "feature_size", c: "uint32_t", ts: "number", doc: "Floats per embedding (`featureSize`)." },
+      { name: "numVectors", model: "num_vectors", c: "uint32_t", ts: "number", doc: "Embeddings (`numFilled` of the batch's, 1 for an object's)." },
+      {
+        name: "data",
+        model: "host",
+        ds: "ptr_host",
+        c: "const float *",
+        ts: "Float32Array | undefined",
+        note: "ptr_host, not owned",
+        doc:
+          "The host copy (`ptr_host`), `featureSize × numVectors` floats, zero-copy; undefined when\n" +
+          "there is none. The memory belongs to nvtracker: the view is emptied (detached) when the\n" +
+          "transform() call ends, so copy what you keep (`data.slice()`).",
+      },
+      { name: "devicePointer", model: "device", ds: "ptr_dev", c: "const void *", ts: "bigint", note: "ptr_dev, not owned", doc: "The device copy (`ptr_dev`), 0n when none." },
+    ],
+  },
+};
+
+/** nvdspreprocess's metas (nvdspreprocess_meta.h, nvds_roi_meta.h). */
+export const PREPROCESS_STRUCTS = {
+  RoiMeta: {
+    ds: "NvDsRoiMeta",
+    owner: "RoiMeta",
+    note: "The frame and object it belongs to are given by what they hold that JS can name.",
+    members: [
+      { name: "roi", model: "roi", c: "BboxCoords", ts: "Readonly<Box>", note: "roi's geometry", doc: "The region in the frame, px (`roi`)." },
+      { model: "has_frame", c: "bool", note: "frame_meta != NULL" },
+      {
+        name: "frameBatchId",
+        model: "frame_batch_id",
+        c: "uint32_t",
+        ts: "number | undefined",
+        note: "frame_meta->batch_id",
+        doc: "The frame's `batchId` (`frame_meta->batch_id`); undefined when it names none.",
+      },
+      {
+        name: "frameSourceId",
+        model: "frame_source_id",
+        c: "uint32_t",
+        ts: "number | undefined",
+        note: "frame_meta->source_id",
+        doc: "The frame's `sourceId` (`frame_meta->source_id`); undefined when it names none.",
+      },
+      { model: "has_object", c: "bool", note: "object_meta != NULL" },
+      {
+        name: "objectId",
+        model: "object_id",
+        c: "uint64_t",
+        ts: "number | undefined",
+        note: "object_meta->object_id",
+        doc: "The object's `objectId` when the ROI is an object (`object_meta->object_id`, read as `objectId` is); else undefined.",
+      },
+      { name: "scaleRatioX", model: "scale_ratio_x", c: "double", ts: "number", doc: "Horizontal scale from the ROI to the tensor (`scale_ratio_x`)." },
+      { name: "scaleRatioY", model: "scale_ratio_y", c: "double", ts: "number", doc: "Vertical scale (`scale_ratio_y`)." },
+      { name: "offsetLeft", model: "offset_left", c: "double", ts: "number", doc: "Horizontal padding offset in the tensor, px (`offset_left`)." },
+      { name: "offsetTop", model: "offset_top", c: "double", ts: "number", doc: "Vertical padding offset (`offset_top`)." },
+    ],
+  },
+  PreprocessTensor: {
+    ds: "NvDsPreProcessTensorMeta",
+    owner: "PreprocessTensorMeta",
+    note: "raw_tensor_buffer is device memory (nvdspreprocess's CUDA tensor pool, on gpu_id).",
+    members: [
+      {
+        name: "devicePointer",
+        model: "raw_tensor_buffer",
+        c: "const void *",
+        ts: "bigint",
+        note: "device memory: its address only",
+        doc: "Device address of the tensor (`raw_tensor_buffer`).",
+      },
+      { name: "bufferSize", model: "buffer_size", c: "uint64_t", ts: "number", doc: "Size in bytes (`buffer_size`)." },
+      { name: "tensorShape", model: "tensor_shape", c: "std::vector<int32_t>", ts: "readonly number[]", doc: "Shape, batch dimension first (`tensor_shape`)." },
+      {
+        name: "dataType",
+        model: "data_type",
+        c: "PreprocessDataType",
+        default: "PreprocessDataType::kFp32",
+        ts: "PreprocessDataType",
+        doc: "Element type (`data_type`).",
+      },
+      { name: "tensorName", model: "tensor_name", c: "std::string", ts: "string", doc: "The model input layer it is for (`tensor_name`)." },
+      { name: "gpuId", model: "gpu_id", c: "uint32_t", ts: "number", doc: "GPU the memory is on (`gpu_id`)." },
+      { name: "metaId", model: "meta_id", c: "uint32_t", ts: "number", doc: "Which of the buffer's tensors it is, when the ROIs exceed one batch (`meta_id`)." },
+      { name: "maintainAspectRatio", model: "maintain_aspect_ratio", c: "bool", ts: "boolean", doc: "Whether scaling kept the aspect ratio (`maintain_aspect_ratio`)." },
+    ],
+  },
+  PreprocessBatch: {
+    ds: "GstNvDsPreProcessBatchMeta",
+    owner: "PreprocessBatchMeta",
+    members: [
+      {
+        name: "targetUniqueIds",
+        model: "target_unique_ids",
+        c: "std::vector<uint64_t>",
+        ts: "readonly number[]",
+        doc: "The `gie-unique-id`s of the nvinfers it is for (`target_unique_ids`).",
+      },
+      { model: "has_tensor", c: "bool", note: "tensor_meta != NULL" },
+      { name: "tensor", model: "tensor", ds: "tensor_meta", c: "PreprocessTensor", ts: "PreprocessTensorMeta | undefined", doc: "The prepared tensor (`tensor_meta`); undefined when none." },
+      { name: "rois", model: "rois", ds: "roi_vector", c: "std::vector<RoiMeta>", ts: "readonly RoiMeta[]", doc: "The ROIs, one per tensor batch entry (`roi_vector`)." },
+    ],
+  },
+};
+
+/** The frame's sensor information (`NvDsFrameMeta.sensorInfo_meta`, `NvDsSensorInfo_meta`); NULL strings are nullopt natively. */
+export const SENSOR_INFO = {
+  ds: "NvDsSensorInfo_meta",
+  owner: "SensorInfo",
+  note: "DeepStream's frame owns the strings (g_strdup'd by the source bin, g_free'd by its release).",
+  members: [
+    { name: "sourceId", model: "source_id", c: "uint32_t", ts: "number", doc: "The source's id (`source_id`)." },
+    { name: "uri", model: "uri", c: "std::optional<std::string>", ts: "string | undefined", doc: "The source's URI (`uri`)." },
+    { name: "sensorId", model: "sensor_id", c: "std::optional<std::string>", ts: "string | undefined", doc: "The sensor's id (`sensor_id`)." },
+    { name: "sensorName", model: "sensor_name", c: "std::optional<std::string>", ts: "string | undefined", doc: "The sensor's name (`sensor_name`)." },
+  ],
+};
