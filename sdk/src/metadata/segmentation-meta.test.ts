@@ -25,10 +25,14 @@ class FrameSegmenter extends Element.define({ ...base, name: "framesegmenter", l
 /** Attaches a segmentation meta to each object, as secondary nvinfer does. */
 class ObjectSegmenter extends Element.define({ ...base, name: "objectsegmenter", longName: "Object segmenter", description: "Segments objects" }) {
   transform(batch: BatchMeta) {
-    for (const obj of batch.frameItems.flatMap((frame) => frame.objectItems)) {
-      const user = batch.acquireUserMeta();
-      user.setSegmentation(segmentation);
-      obj.addUserMeta(user);
+    for (const frame of batch.frameItems) {
+      // The harness adds its objects as a detector does, which sets inferDone: start from false.
+      frame.inferDone = false;
+      for (const obj of frame.objectItems) {
+        const user = batch.acquireUserMeta();
+        user.setSegmentation(segmentation);
+        obj.addUserMeta(user);
+      }
     }
   }
 }
@@ -57,8 +61,8 @@ describe("a segmentation meta written marks its frame inferred (bInferDone), as 
   it("on an object: the object's frame gets inferDone, the other frame keeps its own", async () => {
     const out = await runTransform(ObjectSegmenter, {
       frames: [
-        { width: 2, height: 1, inferDone: false },
-        { width: 2, height: 1, inferDone: false, objects: [{ classId: 0, rectParams: { left: 0, top: 0, width: 1, height: 1 } }] },
+        { width: 2, height: 1 },
+        { width: 2, height: 1, objects: [{ classId: 0, rectParams: { left: 0, top: 0, width: 1, height: 1 } }] },
       ],
     });
     expect(out.frameItems.map((frame) => frame.inferDone)).toEqual([false, true]);
