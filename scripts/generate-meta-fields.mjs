@@ -890,31 +890,21 @@ function eventMsgListsH() {
   return out.join("\n");
 }
 
-/** The model structs of the event message (meta/event_msg.h). */
+/** The model structs of the event message (meta/event_msg.h): its members have DeepStream's names. */
 function eventMsgStructsH() {
-  // Consecutive members of one C++ type share a declaration, as the structs were written by hand.
-  const declarations = (members) => {
-    const groups = [];
-    for (const m of members) {
-      const last = groups.at(-1);
-      if (last !== undefined && last.type === memberC(m)) last.names.push(m.name);
-      else groups.push({ type: memberC(m), names: [m.name] });
-    }
-    const zero = (type) => !["std::string", "std::vector<double>"].includes(type) && !type.startsWith("EventMsg");
-    return groups.map(({ type, names }) => `  ${type} ${names.map((n) => (zero(type) ? `${n} = 0` : n)).join(", ")};`);
-  };
-  const struct = (name, ds, members, extra = []) => [`struct ${name} {  // ${ds}`, ...declarations(members), ...extra, "};"];
+  const rows = (members) => members.map((m) => ({ model: m.name, c: memberC(m) }));
+  const extensions = [
+    { model: "extension", c: "EventMsgExtension", default: "EventMsgExtension::kNone" },
+    ...EVENT_MSG_EXTENSIONS.map((e) => ({ model: e.name, c: e.model })),
+  ];
   return [
-    ...Object.entries(EVENT_MSG_STRUCTS).flatMap(([name, s]) => struct(name, s.ds, s.members)),
-    ...EVENT_MSG_EXTENSIONS.flatMap((e) => struct(e.model, e.ds, e.members)),
+    ...Object.entries(EVENT_MSG_STRUCTS).map(([name, s]) => modelStructH(name, { ds: s.ds, members: rows(s.members) })),
+    ...EVENT_MSG_EXTENSIONS.map((e) => modelStructH(e.model, { ds: e.ds, members: rows(e.members) })),
     "",
     "// Which extension object extMsg holds: the one of objType (vehicle, person, face), or none.",
     `enum class EventMsgExtension : int32_t { kNone = 0, ${EVENT_MSG_EXTENSIONS.map((e, i) => `k${pascal(e.name)} = ${i + 1}`).join(", ")} };`,
     "",
-    ...struct(EVENT_MSG.model, EVENT_MSG.ds, EVENT_MSG.fields, [
-      "  EventMsgExtension extension = EventMsgExtension::kNone;",
-      ...EVENT_MSG_EXTENSIONS.map((e) => `  ${e.model} ${e.name};`),
-    ]),
+    modelStructH(EVENT_MSG.model, { ds: EVENT_MSG.ds, members: [...rows(EVENT_MSG.fields), ...extensions] }),
   ].join("\n");
 }
 
@@ -1067,8 +1057,12 @@ function segmentationTs() {
   return { "segmentation-fields": getters.join("\n"), "segmentation-init": init.join("\n"), "segmentation-json": json.join("\n") };
 }
 
-/** A read-only model struct (tracker_meta.h, preprocess_meta.h, component_meta.h): consecutive plain members of one type share a declaration. */
-function componentStructH(name, struct) {
+/**
+ * A model struct of a component's meta (event_msg.h, tracker_meta.h, preprocess_meta.h,
+ * component_meta.h): consecutive members of one type without a comment share a declaration, as
+ * the structs were written by hand.
+ */
+function modelStructH(name, struct) {
   const initial = (m) => {
     if (m.default !== undefined) return ` = ${m.default}`;
     if (m.array !== undefined || /^(u?int\d+_t|float|double)$/.test(m.c)) return m.array === undefined ? " = 0" : ` = {${Array(m.array).fill(0).join(", ")}}`;
@@ -1112,9 +1106,9 @@ function memberKindOutputs() {
       },
     ],
     ["sdk/src/metadata/segmentation-meta.ts", segmentationTs()],
-    ["native-host/src/meta/tracker_meta.h", { "tracker structs": Object.entries(TRACKER_STRUCTS).map(([name, st]) => componentStructH(name, st)).join("\n\n") }],
-    ["native-host/src/meta/preprocess_meta.h", Object.fromEntries(Object.entries(PREPROCESS_STRUCTS).map(([name, st]) => [`struct ${name}`, componentStructH(name, st)]))],
-    ["native-host/src/meta/component_meta.h", { "struct SensorInfo": componentStructH("SensorInfo", SENSOR_INFO) }],
+    ["native-host/src/meta/tracker_meta.h", { "tracker structs": Object.entries(TRACKER_STRUCTS).map(([name, st]) => modelStructH(name, st)).join("\n\n") }],
+    ["native-host/src/meta/preprocess_meta.h", Object.fromEntries(Object.entries(PREPROCESS_STRUCTS).map(([name, st]) => [`struct ${name}`, modelStructH(name, st)]))],
+    ["native-host/src/meta/component_meta.h", { "struct SensorInfo": modelStructH("SensorInfo", SENSOR_INFO) }],
     ["sdk/src/metadata/tracker-meta.ts", Object.fromEntries(Object.values(TRACKER_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
     ["sdk/src/metadata/preprocess-meta.ts", Object.fromEntries(Object.values(PREPROCESS_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
     ["sdk/src/metadata/sensor-info.ts", { "SensorInfo members": componentInterfaceMembers(SENSOR_INFO) }],
