@@ -12,6 +12,19 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { outputs as sharedOutputs } from "./generate-shared-names.mjs";
 import { CLASSIFIER, FRAME, KINDS, LABEL_INFO, NVINFER_OBJECT, OBJECT, STATE_HEADER, STRUCTS } from "../sdk/src/protocol/meta-fields.mjs";
+import {
+  ANALYTICS_FRAME,
+  ANALYTICS_OBJECT,
+  EVENT_ENUMS,
+  EVENT_MSG,
+  EVENT_MSG_EXTENSIONS,
+  EVENT_MSG_STRUCTS,
+  MEMBER_KINDS,
+  PREPROCESS_STRUCTS,
+  SEGMENTATION,
+  SENSOR_INFO,
+  TRACKER_STRUCTS,
+} from "../sdk/src/protocol/meta-fields.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TABLE = "sdk/src/protocol/meta-fields.mjs";
@@ -844,6 +857,271 @@ function deepstreamCopies() {
 
 const copyName = (name) => `copy_${snake(name)}`;
 
+// ---------------------------------------------------------------- the kinds of components' user metas
+
+/** A member's DeepStream (and model) name. */
+const dsName = (m) => m.ds ?? m.name;
+/** A member's C++ type in the model. */
+const memberC = (m) => m.c ?? MEMBER_KINDS[m.kind].c ?? m.struct;
+/** A member's type in the public TypeScript types. */
+const memberTs = (m) => MEMBER_KINDS[m.kind].ts.replace("%", m.enum ?? m.struct);
+
+/** A `#define NAME(X)` of one X(...) per item, one per line. */
+function xMacro(name, items) {
+  const line = `#define ${name}(X) ${items.map((item) => `X(${item})`).join(" ")}`;
+  if (line.length <= 100 && items.every((item) => !item.includes(","))) return line;
+  return [`#define ${name}(X) \\`, ...items.map((item, i) => `  X(${item})${i < items.length - 1 ? " \\" : ""}`)].join("\n");
+}
+
+/** The X-macro lists of the event message (meta/event_msg.h): its numbers, strings, structs and extension objects. */
+function eventMsgListsH() {
+  const fields = EVENT_MSG.fields;
+  const out = [
+    "// X(member, C type, kind): NvDsEventMsgMeta's value members. kind: int32, double, objectId",
+    "// (guint64 trackingId: JS -1 is UNTRACKED_OBJECT_ID); the enums (type, objType) are int32.",
+    xMacro("DSNODE_EVENT_MSG_NUMBERS", fields.filter((m) => MEMBER_KINDS[m.kind].cKind !== undefined).map((m) => `${m.name}, ${m.c}, ${MEMBER_KINDS[m.kind].cKind}`)),
+    `// ${Object.values(EVENT_MSG_STRUCTS).map((s) => s.ds).join(", ")}: X(member), in DeepStream's order.`,
+    ...Object.values(EVENT_MSG_STRUCTS).map((s) => xMacro(`DSNODE_EVENT_MSG_${s.macro}`, s.members.map((m) => m.name))),
+    "// The message's strings (gchar*, NULL when empty).",
+    xMacro("DSNODE_EVENT_MSG_STRINGS", fields.filter((m) => m.kind === "string").map((m) => m.name)),
+    "// The extension objects' strings; `age`, where they have one, is carried beside them.",
+    ...EVENT_MSG_EXTENSIONS.map((e) => xMacro(`DSNODE_EVENT_MSG_${e.macro}`, e.members.filter((m) => m.kind === "string").map((m) => m.name))),
+  ];
+  return out.join("\n");
+}
+
+/** The model structs of the event message (meta/event_msg.h): its members have DeepStream's names. */
+function eventMsgStructsH() {
+  const rows = (members) => members.map((m) => ({ model: m.name, c: memberC(m) }));
+  const extensions = [
+    { model: "extension", c: "EventMsgExtension", default: "EventMsgExtension::kNone" },
+    ...EVENT_MSG_EXTENSIONS.map((e) => ({ model: e.name, c: e.model })),
+  ];
+  return [
+    ...Object.entries(EVENT_MSG_STRUCTS).map(([name, s]) => modelStructH(name, { ds: s.ds, members: rows(s.members) })),
+    ...EVENT_MSG_EXTENSIONS.map((e) => modelStructH(e.model, { ds: e.ds, members: rows(e.members) })),
+    "",
+    "// Which extension object extMsg holds: the one of objType (vehicle, person, face), or none.",
+    `enum class EventMsgExtension : int32_t { kNone = 0, ${EVENT_MSG_EXTENSIONS.map((e, i) => `k${pascal(e.name)} = ${i + 1}`).join(", ")} };`,
+    "",
+    modelStructH(EVENT_MSG.model, { ds: EVENT_MSG.ds, members: [...rows(EVENT_MSG.fields), ...extensions] }),
+  ].join("\n");
+}
+
+/** An X-macro list of X(C++ type, member, JS name, what it holds) (analytics and segmentation metas). */
+function memberListH(record) {
+  return xMacro(
+    record.macro,
+    record.fields.map((m) => `${memberC(m)}, ${dsName(m)}, ${JSON.stringify(m.name)}, ${JSON.stringify(m.doc.replace(/`/g, "").replace(/\s*\(.*?\)/g, ""))}`),
+  );
+}
+
+/** A member's TSDoc: one line when its text is, else a block (with its example, if any). */
+const memberDoc = (m) => (m.doc.includes("\n") || m.example !== undefined ? tsDoc("", m.doc, m.example) : [tsLineDoc("", m.doc)]);
+
+/** The members of a public TypeScript type (an interface body), each with its TSDoc. */
+function kindInterfaceMembers(members, { readonly = false } = {}) {
+  return members.flatMap((m) => {
+    const declared = `${readonly ? "readonly " : ""}${m.name}`;
+    if (m.kind === "struct") {
+      const s = EVENT_MSG_STRUCTS[m.struct];
+      return [...memberDoc(m), `${declared}: {`, ...kindInterfaceMembers(s.members, { readonly }).split("\n").map((l) => `  ${l}`), "};"];
+    }
+    return [...memberDoc(m), `${declared}: ${memberTs(m)};`];
+  }).join("\n");
+}
+
+/** A union of names, on one line when short. */
+function tsUnion(name, values) {
+  const items = values.map((v) => JSON.stringify(v));
+  const line = `export type ${name} = ${items.join(" | ")};`;
+  return line.length <= 120 ? line : [`export type ${name} =`, ...items.map((item, i) => `  | ${item}${i === items.length - 1 ? ";" : ""}`)].join("\n");
+}
+
+/** An event message enum's declaration with its TSDoc (metadata/event-msg-meta.ts). */
+const eventEnumTs = (name) => [...tsDoc("", EVENT_ENUMS[name].doc, EVENT_ENUMS[name].example), tsUnion(name, Object.keys(EVENT_ENUMS[name].values))].join("\n");
+
+/** The TypeScript descriptor of an event message member (protocol/kind-fields.ts). */
+function eventMemberTs(m, indent = "  ") {
+  const parts = [`name: ${JSON.stringify(m.name)}`, `kind: ${JSON.stringify(m.kind)}`];
+  if (m.enum !== undefined) parts.push(`enum: ${screaming(m.enum)}`);
+  if (m.initial !== undefined) parts.push(`initial: ${JSON.stringify(m.initial)}`);
+  if (m.struct === undefined) return [`${indent}{ ${parts.join(", ")} },`];
+  return [`${indent}{`, `${indent}  ${parts.join(", ")},`, `${indent}  members: [`, ...EVENT_MSG_STRUCTS[m.struct].members.flatMap((n) => eventMemberTs(n, `${indent}    `)), `${indent}  ],`, `${indent}},`];
+}
+
+/** sdk/src/protocol/kind-fields.ts: the descriptors of the components' user metas. */
+function kindFieldsTs() {
+  const analytics = (record) => [
+    `/** \`${record.ds}\`'s members, in NVIDIA's order (native-host/src/meta/analytics_meta.h: ${record.macro}). */`,
+    `export const ${record.macro.replace(/^DSNODE_/, "")}: readonly AnalyticsMember[] = [`,
+    ...record.fields.map((m) => `  { name: ${JSON.stringify(m.name)}, deepstream: ${JSON.stringify(dsName(m))}, value: ${JSON.stringify(m.kind === "string" ? "text" : m.kind === "uint32" ? "id" : MEMBER_KINDS[m.kind].value)} },`),
+    "];",
+  ];
+  return [
+    "/**",
+    " * The members of the user metas of NVIDIA's components that travel as JS objects (the event",
+    " * message nvmsgconv converts, nvdsanalytics' frame and object metas, nvinfer's segmentation",
+    " * meta): one descriptor per member, walked by the metadata files that read, check and write them",
+    " * (metadata/event-msg-meta.ts, analytics-meta.ts, segmentation-meta.ts).",
+    " *",
+    ` * ${HEADER_NOTE}`,
+    " *",
+    " * @internal",
+    " */",
+    "",
+    "/** How an event message member is checked and carried (meta-fields.mjs MEMBER_KINDS). */",
+    `export type EventMemberKind = ${[...new Set([...EVENT_MSG.fields, ...Object.values(EVENT_MSG_STRUCTS).flatMap((s) => s.members), ...EVENT_MSG_EXTENSIONS.flatMap((e) => e.members)].map((m) => m.kind))].map((k) => JSON.stringify(k)).join(" | ")};`,
+    "",
+    "/** An NvDs enum: its values by name, and the name a foreign value reads as. */",
+    "export interface EventEnum {",
+    "  readonly values: Readonly<Record<string, number>>;",
+    "  readonly fallback: string;",
+    "}",
+    "",
+    "/** One member of the event message, of one of its structs or of an extension object. */",
+    "export interface EventMember {",
+    "  /** DeepStream's name, in TypeScript and natively alike. */",
+    "  readonly name: string;",
+    "  readonly kind: EventMemberKind;",
+    "  /** The enum of an `enum` member. */",
+    "  readonly enum?: EventEnum;",
+    "  /** The members of a `struct` member. */",
+    "  readonly members?: readonly EventMember[];",
+    '  /** "now": the current time (ISO 8601) when a writer leaves it out; else the kind\'s zero. */',
+    '  readonly initial?: "now";',
+    "}",
+    "",
+    ...Object.entries(EVENT_ENUMS).flatMap(([name, e]) => [
+      `/** \`${e.ds}\` values by name. */`,
+      `export const ${screaming(name)}: EventEnum = {`,
+      `  fallback: ${JSON.stringify(e.fallback)},`,
+      `  values: { ${Object.entries(e.values).map(([k, v]) => `${/^[a-z]\w*$/.test(k) ? k : JSON.stringify(k)}: ${v}`).join(", ")} },`,
+      "};",
+      "",
+    ]),
+    `/** \`${EVENT_MSG.ds}\`'s members, in DeepStream's order. */`,
+    "export const EVENT_MSG_MEMBERS: readonly EventMember[] = [",
+    ...EVENT_MSG.fields.flatMap((m) => eventMemberTs(m)),
+    "];",
+    "",
+    "/** The extension objects (`extMsg`): the member, the `objType` it belongs to, its members. */",
+    'export const EVENT_MSG_EXTENSIONS: readonly { readonly name: "vehicle" | "person" | "face"; readonly objType: string; readonly members: readonly EventMember[] }[] = [',
+    ...EVENT_MSG_EXTENSIONS.flatMap((e) => [
+      `  {`,
+      `    name: ${JSON.stringify(e.name)},`,
+      `    objType: ${JSON.stringify(e.objType)},`,
+      `    members: [`,
+      ...e.members.flatMap((m) => eventMemberTs(m, "      ")),
+      `    ],`,
+      `  },`,
+    ]),
+    "];",
+    "",
+    "/** What an analytics member holds: a map of ROI/line label to a flag or a count, a map of class id to a count, labels, text or an id. */",
+    'export type AnalyticsValue = "flags" | "counts" | "class-counts" | "labels" | "text" | "id";',
+    "",
+    "/** An analytics member: its TypeScript name (NVIDIA's, but unique_id → uniqueId), NVIDIA's name, what it holds. */",
+    "export interface AnalyticsMember {",
+    "  readonly name: string;",
+    "  readonly deepstream: string;",
+    "  readonly value: AnalyticsValue;",
+    "}",
+    "",
+    ...analytics(ANALYTICS_FRAME),
+    "",
+    ...analytics(ANALYTICS_OBJECT),
+    "",
+    `/** \`${SEGMENTATION.ds}\`'s scalar members: TypeScript name, NVIDIA's name, kind, least value written (native-host/src/meta/segmentation_meta.h: ${SEGMENTATION.macro}). */`,
+    'export const SEGMENTATION_MEMBERS: readonly { readonly name: string; readonly deepstream: string; readonly kind: "uint32" | "int32"; readonly min?: number }[] = [',
+    ...SEGMENTATION.fields.map((m) => `  { name: ${JSON.stringify(m.name)}, deepstream: ${JSON.stringify(dsName(m))}, kind: ${JSON.stringify(m.kind)}${m.min === undefined ? "" : `, min: ${m.min}`} },`),
+    "];",
+    "",
+  ].join("\n");
+}
+
+/** SegmentationMeta's scalar getters (merged into the class), SegmentationInit's and SegmentationMetaJSON's members. */
+function segmentationTs() {
+  const fields = SEGMENTATION.fields;
+  const getters = [
+    `/** ${SEGMENTATION.owner}'s scalar members: getters made from protocol/kind-fields.ts's SEGMENTATION_MEMBERS (read-only). */`,
+    `export interface ${SEGMENTATION.owner} {`,
+    ...fields.flatMap((m, i) => [...tsDoc("  ", m.doc, m.example), `  readonly ${m.name}: ${memberTs(m)};`, ...(i < fields.length - 1 ? [""] : [])]),
+    "}",
+  ];
+  const init = fields.flatMap((m) => {
+    const note = m.min !== undefined ? ` At least ${m.min}.` : m.init !== undefined ? ` Optional: ${m.init}.` : "";
+    return [tsLineDoc("", `See {@link ${SEGMENTATION.owner}.${m.name}}.${note}`), `${m.name}${m.min === undefined ? "?" : ""}: ${memberTs(m)};`];
+  });
+  const json = fields.flatMap((m) => [tsLineDoc("", `See {@link ${SEGMENTATION.owner}.${m.name}}.`), `${m.name}: ${memberTs(m)};`]);
+  return { "segmentation-fields": getters.join("\n"), "segmentation-init": init.join("\n"), "segmentation-json": json.join("\n") };
+}
+
+/**
+ * A model struct of a component's meta (event_msg.h, tracker_meta.h, preprocess_meta.h,
+ * component_meta.h): consecutive members of one type without a comment share a declaration, as
+ * the structs were written by hand.
+ */
+function modelStructH(name, struct) {
+  const initial = (m) => {
+    if (m.default !== undefined) return ` = ${m.default}`;
+    if (m.array !== undefined || /^(u?int\d+_t|float|double)$/.test(m.c)) return m.array === undefined ? " = 0" : ` = {${Array(m.array).fill(0).join(", ")}}`;
+    if (m.c === "bool") return " = false";
+    return m.c.endsWith("*") ? " = nullptr" : "";
+  };
+  const lines = [];
+  let group;
+  for (const m of struct.members) {
+    const declarator = `${m.model}${m.array === undefined ? "" : `[${m.array}]`}${initial(m)}`;
+    const type = m.c.endsWith("*") ? m.c : `${m.c} `;
+    if (group !== undefined && group.type === type && group.note === undefined && (m.note ?? m.ds) === undefined && !declarator.includes("{")) {
+      group.declarators.push(declarator);
+      continue;
+    }
+    group = { type, declarators: [declarator], note: m.note ?? m.ds };
+    lines.push(group);
+  }
+  const comment = struct.note === undefined ? "" : `// ${struct.note}\n`;
+  return `${comment}struct ${name} {  // ${struct.ds}\n${lines.map((g) => `  ${g.type}${g.declarators.join(", ")};${g.note === undefined ? "" : `  // ${g.note}`}`).join("\n")}\n};`;
+}
+
+/** The members of a read-only public type (tracker-meta.ts, preprocess-meta.ts, sensor-info.ts). */
+const componentInterfaceMembers = (struct) => struct.members.filter((m) => m.name !== undefined).flatMap((m) => [...memberDoc(m), `readonly ${m.name}: ${m.ts};`]).join("\n");
+
+/** The outputs of the components' user metas (appended to `outputs`). */
+function memberKindOutputs() {
+  const extension = (e) => kindInterfaceMembers(e.members);
+  return [
+    ["sdk/src/protocol/kind-fields.ts", kindFieldsTs()],
+    ["native-host/src/meta/event_msg.h", { "event msg lists": eventMsgListsH(), "event msg structs": eventMsgStructsH() }],
+    ["native-host/src/meta/analytics_meta.h", { "analytics members": `${memberListH(ANALYTICS_FRAME)}\n\n${memberListH(ANALYTICS_OBJECT)}` }],
+    ["native-host/src/meta/segmentation_meta.h", { "segmentation members": memberListH(SEGMENTATION) }],
+    [
+      "sdk/src/metadata/event-msg-meta.ts",
+      {
+        "event-type": eventEnumTs("EventType"),
+        "event-object-type": eventEnumTs("EventObjectType"),
+        ...Object.fromEntries(EVENT_MSG_EXTENSIONS.map((e) => [`${e.name}-object`, extension(e)])),
+        "event-msg-members": kindInterfaceMembers(EVENT_MSG.fields),
+      },
+    ],
+    ["sdk/src/metadata/segmentation-meta.ts", segmentationTs()],
+    ["native-host/src/meta/tracker_meta.h", { "tracker structs": Object.entries(TRACKER_STRUCTS).map(([name, st]) => modelStructH(name, st)).join("\n\n") }],
+    ["native-host/src/meta/preprocess_meta.h", Object.fromEntries(Object.entries(PREPROCESS_STRUCTS).map(([name, st]) => [`struct ${name}`, modelStructH(name, st)]))],
+    ["native-host/src/meta/component_meta.h", { "struct SensorInfo": modelStructH("SensorInfo", SENSOR_INFO) }],
+    ["sdk/src/metadata/tracker-meta.ts", Object.fromEntries(Object.values(TRACKER_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
+    ["sdk/src/metadata/preprocess-meta.ts", Object.fromEntries(Object.values(PREPROCESS_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
+    ["sdk/src/metadata/sensor-info.ts", { "SensorInfo members": componentInterfaceMembers(SENSOR_INFO) }],
+    [
+      "sdk/src/metadata/analytics-meta.ts",
+      {
+        "analytics-frame-members": kindInterfaceMembers(ANALYTICS_FRAME.fields, { readonly: true }),
+        "analytics-object-members": kindInterfaceMembers(ANALYTICS_OBJECT.fields, { readonly: true }),
+      },
+    ],
+  ];
+}
+
 // ---------------------------------------------------------------- outputs
 
 /** Whole files and regions: [path, content] or [path, { region: content }]. */
@@ -909,6 +1187,8 @@ const outputs = [
   ["native-host/src/binding/meta_values.cpp", { "js values": jsValues() }],
   ["native-host/src/meta/deepstream_backend.cpp", { "deepstream copies": deepstreamCopies() }],
 ];
+
+outputs.push(...memberKindOutputs());
 
 /** The regions of `path` that scripts/generate-shared-names.mjs writes (left as they are here). */
 const othersRegions = (path) => new Set(sharedOutputs.filter(([file]) => file === path).flatMap(([, regions]) => Object.keys(regions)));

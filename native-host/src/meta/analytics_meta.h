@@ -4,9 +4,10 @@
 // them; ds-element reads them on both backends, and the testing harness writes them so element
 // logic that consumes them runs without the plugin.
 //
-// The members, with NVIDIA's names and C++ types, are listed once, in the DSNODE_ANALYTICS_*
-// lists below: they declare the structs here, copy them to and from NVIDIA's structs
-// (deepstream_typed_metas.cpp) and convert them to and from JS (binding/analytics_functions.cpp).
+// The members, with NVIDIA's names and C++ types, are rows of sdk/src/protocol/meta-fields.mjs
+// (ANALYTICS_FRAME, ANALYTICS_OBJECT), generated as the DSNODE_ANALYTICS_* lists below: they
+// declare the structs here, copy them to and from NVIDIA's structs (deepstream_typed_metas.cpp)
+// and convert them to and from JS (binding/analytics_functions.cpp).
 // The JS names are NVIDIA's (already camelCase) except unique_id -> uniqueId.
 #ifndef DSNODE_META_ANALYTICS_META_H
 #define DSNODE_META_ANALYTICS_META_H
@@ -32,21 +33,23 @@ using AnalyticsTotals = std::unordered_map<std::string, uint64_t>;         // pe
 using AnalyticsClassCounts = std::unordered_map<int, uint32_t>;            // per class id
 
 // X(type, NVIDIA's member, JS name, what it holds)
-#define DSNODE_ANALYTICS_FRAME_MEMBERS(X)                                                        \
-  X(AnalyticsFlags, ocStatus, "ocStatus", "overcrowding per ROI label")                          \
-  X(AnalyticsCounts, objInROIcnt, "objInROIcnt", "objects in each ROI")                          \
-  X(AnalyticsTotals, objLCCurrCnt, "objLCCurrCnt", "line crossings in this frame, per line")     \
-  X(AnalyticsTotals, objLCCumCnt, "objLCCumCnt", "line crossings so far, per line")              \
-  X(uint32_t, unique_id, "uniqueId", "the nvdsanalytics instance's unique-id")                   \
-  X(AnalyticsClassCounts, objCnt, "objCnt", "objects per class id")
+// generated: analytics members (npm run generate)
+#define DSNODE_ANALYTICS_FRAME_MEMBERS(X) \
+  X(AnalyticsFlags, ocStatus, "ocStatus", "Whether each ROI is overcrowded, by ROI label.") \
+  X(AnalyticsCounts, objInROIcnt, "objInROIcnt", "Objects in each ROI, by ROI label.") \
+  X(AnalyticsTotals, objLCCurrCnt, "objLCCurrCnt", "Line crossings in this frame, by line label.") \
+  X(AnalyticsTotals, objLCCumCnt, "objLCCumCnt", "Line crossings since the stream started, by line label.") \
+  X(uint32_t, unique_id, "uniqueId", "The nvdsanalytics instance's unique-id.") \
+  X(AnalyticsClassCounts, objCnt, "objCnt", "Objects of each class in the frame, by class id.")
 
-#define DSNODE_ANALYTICS_OBJECT_MEMBERS(X)                                                       \
-  X(AnalyticsLabels, roiStatus, "roiStatus", "ROIs the object is in")                            \
-  X(AnalyticsLabels, ocStatus, "ocStatus", "overcrowded ROIs the object is in")                  \
-  X(AnalyticsLabels, lcStatus, "lcStatus", "lines the object crossed in this frame")             \
-  X(std::string, dirStatus, "dirStatus", "the direction it moves in")                            \
-  X(uint32_t, unique_id, "uniqueId", "the nvdsanalytics instance's unique-id")                   \
-  X(std::string, objStatus, "objStatus", "its status text")
+#define DSNODE_ANALYTICS_OBJECT_MEMBERS(X) \
+  X(AnalyticsLabels, roiStatus, "roiStatus", "Labels of the ROIs the object is in.") \
+  X(AnalyticsLabels, ocStatus, "ocStatus", "Labels of the overcrowded ROIs the object is in.") \
+  X(AnalyticsLabels, lcStatus, "lcStatus", "Labels of the lines it crossed in this frame.") \
+  X(std::string, dirStatus, "dirStatus", "Its direction, as the configured direction label says.") \
+  X(uint32_t, unique_id, "uniqueId", "The nvdsanalytics instance's unique-id.") \
+  X(std::string, objStatus, "objStatus", "Its status text.")
+// end generated: analytics members
 
 #define DSNODE_DECLARE_MEMBER(type, member, js, what) type member{};
 

@@ -16,13 +16,13 @@
 
 namespace dsnode::meta {
 
-// NvDsFrameMeta.sensorInfo_meta (NvDsSensorInfo_meta). DeepStream's frame owns the strings
-// (g_strdup'd by the source bin, g_free'd by the frame's release, duplicated by its copy); a
-// NULL string is nullopt here.
-struct SensorInfo {
+// generated: struct SensorInfo (npm run generate)
+// DeepStream's frame owns the strings (g_strdup'd by the source bin, g_free'd by its release).
+struct SensorInfo {  // NvDsSensorInfo_meta
   uint32_t source_id = 0;
   std::optional<std::string> uri, sensor_id, sensor_name;
 };
+// end generated: struct SensorInfo
 
 // The payload kind a user meta of NvDsMetaType `meta_type` is read as; kForeign for the types
 // ds-element does not read.

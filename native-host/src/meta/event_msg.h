@@ -2,9 +2,10 @@
 // nvmsgconv turns into a message by default (a frame user meta of type NVDS_EVENT_MSG_META, as
 // deepstream-test4 attaches). Members carry DeepStream's names, so one copy serves both ways
 // (event_msg_deepstream.cpp); the binding reads and writes them under the same names
-// (binding/event_msg_binding.cpp). The fields are listed once, below, as X-macros: the model
-// struct, its validator, the DeepStream copies and the JS reader and builder are made from them
-// (sdk/src/metadata/event-msg-meta.ts is the TypeScript list, with each field's TSDoc).
+// (binding/event_msg_binding.cpp). The members are rows of sdk/src/protocol/meta-fields.mjs
+// (EVENT_MSG), generated below as the model structs and X-macro lists: its validator, the
+// DeepStream copies and the JS reader and builder expand them (TypeScript has the same rows in
+// sdk/src/protocol/kind-fields.ts).
 //
 // Strings: empty means absent (NULL in DeepStream) for the message's own strings; the strings of
 // an extension object are always allocated, as deepstream-test4 does.
@@ -26,8 +27,9 @@ inline constexpr int32_t kObjectTypeVehicle = 0;  // NVDS_OBJECT_TYPE_VEHICLE: N
 inline constexpr int32_t kObjectTypePerson = 1;   // NVDS_OBJECT_TYPE_PERSON: NvDsPersonObject
 inline constexpr int32_t kObjectTypeFace = 2;     // NVDS_OBJECT_TYPE_FACE: NvDsFaceObject
 
-// X(struct, member, C type, kind): NvDsEventMsgMeta's value members. kind: int32, float, double,
-// objectId (guint64 trackingId: JS -1 is UNTRACKED_OBJECT_ID).
+// generated: event msg lists (npm run generate)
+// X(member, C type, kind): NvDsEventMsgMeta's value members. kind: int32, double, objectId
+// (guint64 trackingId: JS -1 is UNTRACKED_OBJECT_ID); the enums (type, objType) are int32.
 #define DSNODE_EVENT_MSG_NUMBERS(X) \
   X(type, int32_t, int32) \
   X(objType, int32_t, int32) \
@@ -39,20 +41,27 @@ inline constexpr int32_t kObjectTypeFace = 2;     // NVDS_OBJECT_TYPE_FACE: NvDs
   X(frameId, int32_t, int32) \
   X(confidence, double, double) \
   X(trackingId, uint64_t, objectId)
-// NvDsRect (top first, as DeepStream declares it), NvDsGeoLocation, NvDsCoordinate.
+// NvDsRect, NvDsGeoLocation, NvDsCoordinate: X(member), in DeepStream's order.
 #define DSNODE_EVENT_MSG_BBOX(X) X(top) X(left) X(width) X(height)
 #define DSNODE_EVENT_MSG_LOCATION(X) X(lat) X(lon) X(alt)
 #define DSNODE_EVENT_MSG_COORDINATE(X) X(x) X(y) X(z)
 // The message's strings (gchar*, NULL when empty).
 #define DSNODE_EVENT_MSG_STRINGS(X) X(ts) X(objectId) X(sensorStr) X(otherAttrs) X(videoPath)
-// The extension objects: their strings, then `age` where they have one.
+// The extension objects' strings; `age`, where they have one, is carried beside them.
 #define DSNODE_EVENT_MSG_VEHICLE(X) X(type) X(make) X(model) X(color) X(region) X(license)
 #define DSNODE_EVENT_MSG_PERSON(X) X(gender) X(hair) X(cap) X(apparel)
-#define DSNODE_EVENT_MSG_FACE(X) X(gender) X(hair) X(cap) X(glasses) X(facialhair) X(name) X(eyecolor)
+#define DSNODE_EVENT_MSG_FACE(X) \
+  X(gender) \
+  X(hair) \
+  X(cap) \
+  X(glasses) \
+  X(facialhair) \
+  X(name) \
+  X(eyecolor)
+// end generated: event msg lists
 
-#define DSNODE_EVENT_MSG_STRING_MEMBER(name) std::string name;
-
-struct EventMsgRect {
+// generated: event msg structs (npm run generate)
+struct EventMsgRect {  // NvDsRect
   float top = 0, left = 0, width = 0, height = 0;
 };
 struct EventMsgLocation {  // NvDsGeoLocation
@@ -61,35 +70,37 @@ struct EventMsgLocation {  // NvDsGeoLocation
 struct EventMsgCoordinate {  // NvDsCoordinate
   double x = 0, y = 0, z = 0;
 };
-struct EventMsgVehicle {
-  DSNODE_EVENT_MSG_VEHICLE(DSNODE_EVENT_MSG_STRING_MEMBER)
+struct EventMsgVehicle {  // NvDsVehicleObject
+  std::string type, make, model, color, region, license;
 };
-struct EventMsgPerson {
-  DSNODE_EVENT_MSG_PERSON(DSNODE_EVENT_MSG_STRING_MEMBER)
+struct EventMsgPerson {  // NvDsPersonObject
+  std::string gender, hair, cap, apparel;
   uint32_t age = 0;
 };
-struct EventMsgFace {
-  DSNODE_EVENT_MSG_FACE(DSNODE_EVENT_MSG_STRING_MEMBER)
+struct EventMsgFace {  // NvDsFaceObject
+  std::string gender, hair, cap, glasses, facialhair, name, eyecolor;
   uint32_t age = 0;
 };
 
 // Which extension object extMsg holds: the one of objType (vehicle, person, face), or none.
 enum class EventMsgExtension : int32_t { kNone = 0, kVehicle = 1, kPerson = 2, kFace = 3 };
 
-struct EventMsg {
-#define DSNODE_EVENT_MSG_NUMBER_MEMBER(name, type, kind) type name = 0;
-  DSNODE_EVENT_MSG_NUMBERS(DSNODE_EVENT_MSG_NUMBER_MEMBER)
-#undef DSNODE_EVENT_MSG_NUMBER_MEMBER
+struct EventMsg {  // NvDsEventMsgMeta
+  int32_t type = 0, objType = 0;
   EventMsgRect bbox;
   EventMsgLocation location;
   EventMsgCoordinate coordinate;
-  std::vector<double> objSignature;  // NvDsObjectSignature (signature, size)
-  DSNODE_EVENT_MSG_STRINGS(DSNODE_EVENT_MSG_STRING_MEMBER)
+  std::vector<double> objSignature;
+  int32_t objClassId = 0, sensorId = 0, moduleId = 0, placeId = 0, componentId = 0, frameId = 0;
+  double confidence = 0;
+  uint64_t trackingId = 0;
+  std::string ts, objectId, sensorStr, otherAttrs, videoPath;
   EventMsgExtension extension = EventMsgExtension::kNone;
   EventMsgVehicle vehicle;
   EventMsgPerson person;
   EventMsgFace face;
 };
+// end generated: event msg structs
 
 // The NvDsObjectType an extension belongs to (-1 for none).
 int32_t event_msg_extension_object_type(EventMsgExtension extension);

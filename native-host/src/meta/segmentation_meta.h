@@ -3,9 +3,9 @@
 // object (secondary), read by nvsegvisual and by elements downstream. ds-element reads it and
 // writes it, on both backends, so a TypeScript segmentation element can feed nvsegvisual.
 //
-// The scalar members are listed once, in DSNODE_SEGMENTATION_MEMBERS; the two maps travel
-// beside them: views into the meta when read (valid for the transform call), owned vectors when
-// written.
+// The scalar members are rows of sdk/src/protocol/meta-fields.mjs (SEGMENTATION), generated as
+// DSNODE_SEGMENTATION_MEMBERS; the two maps travel beside them: views into the meta when read
+// (valid for the transform call), owned vectors when written.
 #ifndef DSNODE_META_SEGMENTATION_META_H
 #define DSNODE_META_SEGMENTATION_META_H
 
@@ -20,11 +20,13 @@ namespace dsnode::meta {
 inline constexpr int32_t kMetaTypeSegmentation = 13;
 
 // X(type, NVIDIA's member, JS name, what it holds)
-#define DSNODE_SEGMENTATION_MEMBERS(X)                                                           \
-  X(uint32_t, classes, "classes", "number of classes")                                           \
-  X(uint32_t, width, "width", "class map width, px")                                             \
-  X(uint32_t, height, "height", "class map height, px")                                          \
-  X(int32_t, unique_id, "uniqueId", "the unique id of the element that attached it")
+// generated: segmentation members (npm run generate)
+#define DSNODE_SEGMENTATION_MEMBERS(X) \
+  X(uint32_t, classes, "classes", "Number of classes.") \
+  X(uint32_t, width, "width", "Width of the class map in pixels: the network's output width, not the frame's.") \
+  X(uint32_t, height, "height", "Height of the class map in pixels.") \
+  X(int32_t, unique_id, "uniqueId", "Id of the element that attached it.")
+// end generated: segmentation members
 
 #define DSNODE_DECLARE_MEMBER(type, member, js, what) type member{};
 struct SegmentationFields {

@@ -1,4 +1,5 @@
 import type { NativeAnalyticsFrame, NativeAnalyticsObject } from "../native/meta-binding.js";
+import type { AnalyticsMember, AnalyticsValue } from "../protocol/kind-fields.js";
 import { checkBoolean, checkCString, checkInteger, checkObject, checkUint32, invalid, invalidReceived } from "./call/validation.js";
 
 /**
@@ -17,6 +18,7 @@ import { checkBoolean, checkCString, checkInteger, checkObject, checkUint32, inv
  * ```
  */
 export interface AnalyticsFrameMeta {
+  // generated: analytics-frame-members (npm run generate)
   /** Whether each ROI is overcrowded (`ocStatus`), by ROI label. */
   readonly ocStatus: Readonly<Record<string, boolean>>;
   /** Objects in each ROI (`objInROIcnt`), by ROI label. */
@@ -29,6 +31,7 @@ export interface AnalyticsFrameMeta {
   readonly uniqueId: number;
   /** Objects of each class in the frame (`objCnt`), by class id. */
   readonly objCnt: Readonly<Record<number, number>>;
+  // end generated: analytics-frame-members
 }
 
 /**
@@ -46,6 +49,7 @@ export interface AnalyticsFrameMeta {
  * ```
  */
 export interface AnalyticsObjectInfo {
+  // generated: analytics-object-members (npm run generate)
   /** Labels of the ROIs the object is in (`roiStatus`). */
   readonly roiStatus: readonly string[];
   /** Labels of the overcrowded ROIs the object is in (`ocStatus`). */
@@ -58,6 +62,7 @@ export interface AnalyticsObjectInfo {
   readonly uniqueId: number;
   /** Its status text (`objStatus`). */
   readonly objStatus: string;
+  // end generated: analytics-object-members
 }
 
 /**
@@ -82,40 +87,13 @@ export type AnalyticsFrameInit = { -readonly [K in keyof AnalyticsFrameMeta]?: A
  */
 export type AnalyticsObjectInit = { -readonly [K in keyof AnalyticsObjectInfo]?: AnalyticsObjectInfo[K] };
 
-/** What a member holds: a map of ROI/line label to a flag or a count, a map of class id to a count, labels, text or an id. */
-type MemberValue = "flags" | "counts" | "class-counts" | "labels" | "text" | "id";
-
-/** @internal A member: its TS name (NVIDIA's, but unique_id → uniqueId), NVIDIA's name, what it holds. */
-export interface AnalyticsMember<Name extends string> {
-  readonly name: Name;
-  readonly deepstream: string;
-  readonly value: MemberValue;
-}
-
-/** @internal `NvDsAnalyticsFrameMeta`'s members (native-host/src/meta/analytics_meta.h lists the same). */
-export const ANALYTICS_FRAME_MEMBERS: readonly AnalyticsMember<keyof AnalyticsFrameMeta>[] = [
-  { name: "ocStatus", deepstream: "ocStatus", value: "flags" },
-  { name: "objInROIcnt", deepstream: "objInROIcnt", value: "counts" },
-  { name: "objLCCurrCnt", deepstream: "objLCCurrCnt", value: "counts" },
-  { name: "objLCCumCnt", deepstream: "objLCCumCnt", value: "counts" },
-  { name: "uniqueId", deepstream: "unique_id", value: "id" },
-  { name: "objCnt", deepstream: "objCnt", value: "class-counts" },
-];
-
-/** @internal `NvDsAnalyticsObjInfo`'s members (native-host/src/meta/analytics_meta.h lists the same). */
-export const ANALYTICS_OBJECT_MEMBERS: readonly AnalyticsMember<keyof AnalyticsObjectInfo>[] = [
-  { name: "roiStatus", deepstream: "roiStatus", value: "labels" },
-  { name: "ocStatus", deepstream: "ocStatus", value: "labels" },
-  { name: "lcStatus", deepstream: "lcStatus", value: "labels" },
-  { name: "dirStatus", deepstream: "dirStatus", value: "text" },
-  { name: "uniqueId", deepstream: "unique_id", value: "id" },
-  { name: "objStatus", deepstream: "objStatus", value: "text" },
-];
+/** @internal The members of NVIDIA's analytics metas, rows of protocol/meta-fields.mjs (native code expands the same rows). */
+export { ANALYTICS_FRAME_MEMBERS, ANALYTICS_OBJECT_MEMBERS } from "../protocol/kind-fields.js";
 
 /** @internal The binding's value, frozen to the last list. */
 export function frozenAnalytics<T extends AnalyticsFrameMeta | AnalyticsObjectInfo>(
   native: NativeAnalyticsFrame | NativeAnalyticsObject,
-  members: readonly AnalyticsMember<string>[],
+  members: readonly AnalyticsMember[],
 ): T {
   const frozen: Record<string, unknown> = {};
   for (const { name } of members) {
@@ -126,7 +104,7 @@ export function frozenAnalytics<T extends AnalyticsFrameMeta | AnalyticsObjectIn
 }
 
 /** Checks one member of a harness init (`path` names it), giving the value or its default. */
-function checkMember(value: unknown, kind: MemberValue, path: string): unknown {
+function checkMember(value: unknown, kind: AnalyticsValue, path: string): unknown {
   switch (kind) {
     case "id":
       return value === undefined ? 0 : checkUint32(value, path);
@@ -150,7 +128,7 @@ function checkMember(value: unknown, kind: MemberValue, path: string): unknown {
 }
 
 /** @internal A harness init checked against `members` (unknown keys rejected), every member filled. */
-export function analyticsFromInit<T>(init: unknown, members: readonly AnalyticsMember<string>[], path: string): T {
+export function analyticsFromInit<T>(init: unknown, members: readonly AnalyticsMember[], path: string): T {
   const record = checkObject(init, path);
   const names = members.map((member) => member.name);
   for (const key of Object.keys(record)) {

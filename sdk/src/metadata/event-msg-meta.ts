@@ -1,6 +1,8 @@
 import type { NativeEventMsg } from "../native/event-msg-binding.js";
+import { EVENT_MSG_EXTENSIONS, EVENT_MSG_MEMBERS, type EventMember, type EventMemberKind } from "../protocol/kind-fields.js";
 import { checkCString, checkFinite, checkFloat, checkFloatSize, checkInt32, checkObject, checkObjectId, checkUint32, invalid, invalidReceived } from "./call/validation.js";
 
+// generated: event-type (npm run generate)
 /**
  * An event's type (`NvDsEventType`, nvdsmeta_schema.h): `"entry"` `NVDS_EVENT_ENTRY`, `"exit"`,
  * `"moving"`, `"stopped"`, `"empty"`, `"parked"`, `"reset"`, `"custom"` `NVDS_EVENT_CUSTOM`.
@@ -13,7 +15,9 @@ import { checkCString, checkFinite, checkFloat, checkFloatSize, checkInt32, chec
  * ```
  */
 export type EventType = "entry" | "exit" | "moving" | "stopped" | "empty" | "parked" | "reset" | "custom";
+// end generated: event-type
 
+// generated: event-object-type (npm run generate)
 /**
  * The type of the object an event is about (`NvDsObjectType`): `"vehicle"`
  * `NVDS_OBJECT_TYPE_VEHICLE`, `"person"`, `"face"`, `"bag"`, `"bicycle"`, `"roadsign"`,
@@ -43,27 +47,7 @@ export type EventObjectType =
   | "product-ext"
   | "custom"
   | "unknown";
-
-/** `NvDsEventType` values by name. */
-const EVENT_TYPES: Readonly<Record<EventType, number>> = { entry: 0, exit: 1, moving: 2, stopped: 3, empty: 4, parked: 5, reset: 6, custom: 0x101 };
-/** `NvDsObjectType` values by name. */
-const OBJECT_TYPES: Readonly<Record<EventObjectType, number>> = {
-  vehicle: 0,
-  person: 1,
-  face: 2,
-  bag: 3,
-  bicycle: 4,
-  roadsign: 5,
-  "vehicle-ext": 6,
-  "person-ext": 7,
-  "face-ext": 8,
-  "3d": 9,
-  dummy: 10,
-  product: 11,
-  "product-ext": 12,
-  custom: 0x101,
-  unknown: 0x102,
-};
+// end generated: event-object-type
 
 /**
  * The vehicle an event is about (`NvDsVehicleObject`, the `extMsg` of a `"vehicle"` event);
@@ -75,6 +59,7 @@ const OBJECT_TYPES: Readonly<Record<EventObjectType, number>> = {
  * ```
  */
 export interface VehicleObject {
+  // generated: vehicle-object (npm run generate)
   /** `type`: sedan, truck, ... */
   type: string;
   /** `make`. */
@@ -87,6 +72,7 @@ export interface VehicleObject {
   region: string;
   /** `license`: the plate. */
   license: string;
+  // end generated: vehicle-object
 }
 
 /**
@@ -99,6 +85,7 @@ export interface VehicleObject {
  * ```
  */
 export interface PersonObject {
+  // generated: person-object (npm run generate)
   /** `gender`. */
   gender: string;
   /** `hair`: colour. */
@@ -109,6 +96,7 @@ export interface PersonObject {
   apparel: string;
   /** `age`, years (an integer from 0 to 4294967295). */
   age: number;
+  // end generated: person-object
 }
 
 /**
@@ -121,6 +109,7 @@ export interface PersonObject {
  * ```
  */
 export interface FaceObject {
+  // generated: face-object (npm run generate)
   /** `gender`. */
   gender: string;
   /** `hair`: colour. */
@@ -137,6 +126,7 @@ export interface FaceObject {
   eyecolor: string;
   /** `age`, years. */
   age: number;
+  // end generated: face-object
 }
 
 /**
@@ -153,16 +143,17 @@ export interface FaceObject {
  * ```
  */
 export interface EventMsgMeta {
+  // generated: event-msg-members (npm run generate)
   /** `type`: the event. */
   type: EventType;
   /** `objType`: the object's type; decides which of `vehicle`, `person`, `face` nvmsgconv reads. */
   objType: EventObjectType;
   /** `bbox` (`NvDsRect`): the object's box, pixels (floats); nvmsgconv writes it as integers. */
   bbox: {
-    /** `left`, px. */
-    left: number;
     /** `top`, px. */
     top: number;
+    /** `left`, px. */
+    left: number;
     /** `width`, px (>= 0). */
     width: number;
     /** `height`, px (>= 0). */
@@ -218,6 +209,7 @@ export interface EventMsgMeta {
   otherAttrs: string;
   /** `videoPath`: the video file's name; the message's `videoPath`. */
   videoPath: string;
+  // end generated: event-msg-members
   /** `extMsg` of a `"vehicle"` event (`NvDsVehicleObject`); undefined when none. */
   vehicle?: VehicleObject | undefined;
   /** `extMsg` of a `"person"` event (`NvDsPersonObject`); undefined when none. */
@@ -247,119 +239,62 @@ export type EventMsgInit = Pick<EventMsgMeta, "type" | "objType"> &
     face?: Partial<FaceObject> | undefined;
   };
 
-// ---------------------------------------------------------------- the fields, once
+// ---------------------------------------------------------------- the members, from the table
 
-/**
- * How a member is checked and carried: `int32`, `double` (finite), `float` / `floatSize` (a
- * 32-bit float, >= 0 for sizes), `objectId` (-1 or 0..2^53-1), `uint32`, `string` (no NUL),
- * `doubles` (finite numbers), `enum` (a name of `values`), `struct` (its `members`).
- */
-type Kind = "int32" | "double" | "float" | "floatSize" | "objectId" | "uint32" | "string" | "doubles" | "enum" | "struct";
-
-/** One member: its name (DeepStream's, in TS and natively alike), kind and, for enums and structs, what it holds. */
-interface Field {
-  readonly name: string;
-  readonly kind: Kind;
-  readonly values?: Readonly<Record<string, number>>;
-  readonly members?: readonly Field[];
-  /** The name a foreign value outside `values` reads as. */
-  readonly fallback?: string;
-  /** The default when the member is left out (else the kind's zero). */
-  readonly initial?: () => unknown;
-}
-
-const member = (name: string, kind: Kind): Field => ({ name, kind });
-
-/** NvDsEventMsgMeta's members, in DeepStream's order. */
-const FIELDS: readonly Field[] = [
-  { name: "type", kind: "enum", values: EVENT_TYPES, fallback: "custom" },
-  { name: "objType", kind: "enum", values: OBJECT_TYPES, fallback: "unknown" },
-  { name: "bbox", kind: "struct", members: [member("top", "float"), member("left", "float"), member("width", "floatSize"), member("height", "floatSize")] },
-  { name: "location", kind: "struct", members: [member("lat", "double"), member("lon", "double"), member("alt", "double")] },
-  { name: "coordinate", kind: "struct", members: [member("x", "double"), member("y", "double"), member("z", "double")] },
-  member("objSignature", "doubles"),
-  member("objClassId", "int32"),
-  member("sensorId", "int32"),
-  member("moduleId", "int32"),
-  member("placeId", "int32"),
-  member("componentId", "int32"),
-  member("frameId", "int32"),
-  member("confidence", "double"),
-  member("trackingId", "objectId"),
-  { name: "ts", kind: "string", initial: () => new Date().toISOString() },
-  member("objectId", "string"),
-  member("sensorStr", "string"),
-  member("otherAttrs", "string"),
-  member("videoPath", "string"),
-];
-
-/** The extension objects (`extMsg`): the member, the `objType` it belongs to, its members. */
-const EXTENSIONS: readonly { readonly name: "vehicle" | "person" | "face"; readonly objType: EventObjectType; readonly members: readonly Field[] }[] = [
-  { name: "vehicle", objType: "vehicle", members: ["type", "make", "model", "color", "region", "license"].map((name) => member(name, "string")) },
-  { name: "person", objType: "person", members: [...["gender", "hair", "cap", "apparel"].map((name) => member(name, "string")), member("age", "uint32")] },
-  {
-    name: "face",
-    objType: "face",
-    members: [...["gender", "hair", "cap", "glasses", "facialhair", "name", "eyecolor"].map((name) => member(name, "string")), member("age", "uint32")],
-  },
-];
-
-const ZERO: Readonly<Record<Kind, () => unknown>> = {
-  int32: () => 0,
-  double: () => 0,
-  float: () => 0,
-  floatSize: () => 0,
-  objectId: () => 0,
-  uint32: () => 0,
-  string: () => "",
-  doubles: () => [],
-  enum: () => undefined,
-  struct: () => ({}),
+/** The check of each scalar kind: it throws for a bad value and gives the value the binding takes. */
+const SCALAR_CHECKS: Readonly<Record<Exclude<EventMemberKind, "enum" | "struct" | "doubles">, (value: unknown, name: string) => unknown>> = {
+  int32: checkInt32,
+  uint32: checkUint32,
+  double: checkFinite,
+  float: checkFloat,
+  floatSize: checkFloatSize,
+  objectId: checkObjectId,
+  string: checkCString,
 };
 
+/** A member's value when a writer leaves it out: the time for `ts`, else DeepStream's zeroed allocation. */
+function initialValue(field: EventMember): unknown {
+  if (field.initial === "now") return new Date().toISOString();
+  if (field.kind === "string") return "";
+  if (field.kind === "doubles") return [];
+  if (field.kind === "struct") return {};
+  return field.kind === "enum" ? undefined : 0;
+}
+
 /** Checks one member's value (`undefined`: its default) and returns it as the binding takes it. */
-function toNative(field: Field, given: unknown, path: string): unknown {
-  const value = given === undefined ? (field.initial ?? ZERO[field.kind])() : given;
+function toNative(field: EventMember, given: unknown, path: string): unknown {
+  const value = given === undefined ? initialValue(field) : given;
   const name = `${path}.${field.name}`;
   switch (field.kind) {
-    case "int32":
-      return checkInt32(value, name);
-    case "uint32":
-      return checkUint32(value, name);
-    case "double":
-      return checkFinite(value, name);
-    case "float":
-      return checkFloat(value, name);
-    case "floatSize":
-      return checkFloatSize(value, name);
-    case "objectId":
-      return checkObjectId(value, name);
-    case "string":
-      return checkCString(value, name);
     case "doubles": {
       if (!Array.isArray(value) && !(value instanceof Float64Array)) return invalid("an array of finite numbers", name, value, true);
       return Float64Array.from(value as ArrayLike<unknown>, (item, i) => checkFinite(item, `${name}[${i}]`));
     }
     case "enum": {
-      const number = typeof value === "string" && Object.hasOwn(field.values!, value) ? field.values![value] : undefined;
-      return number ?? invalid(`one of ${Object.keys(field.values!).map((key) => `"${key}"`).join(", ")}`, name, value, typeof value !== "string");
+      const values = field.enum!.values;
+      const number = typeof value === "string" && Object.hasOwn(values, value) ? values[value] : undefined;
+      return number ?? invalid(`one of ${Object.keys(values).map((key) => `"${key}"`).join(", ")}`, name, value, typeof value !== "string");
     }
     case "struct":
       return structToNative(field.members!, checkObject(value, name), name);
+    default:
+      return SCALAR_CHECKS[field.kind](value, name);
   }
 }
 
-function structToNative(members: readonly Field[], value: Record<string, unknown>, path: string): Record<string, unknown> {
+function structToNative(members: readonly EventMember[], value: Record<string, unknown>, path: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of members) out[field.name] = toNative(field, value[field.name], path);
   return out;
 }
 
 /** The value of a native member as {@link EventMsgMeta} has it. */
-function fromNative(field: Field, value: unknown): unknown {
+function fromNative(field: EventMember, value: unknown): unknown {
   switch (field.kind) {
-    case "enum":
-      return Object.keys(field.values!).find((key) => field.values![key] === value) ?? field.fallback;
+    case "enum": {
+      const { values, fallback } = field.enum!;
+      return Object.keys(values).find((key) => values[key] === value) ?? fallback;
+    }
     case "doubles":
       return Object.freeze(Array.from(value as Float64Array));
     case "struct":
@@ -369,7 +304,7 @@ function fromNative(field: Field, value: unknown): unknown {
   }
 }
 
-function structFromNative(members: readonly Field[], value: Record<string, unknown>): Record<string, unknown> {
+function structFromNative(members: readonly EventMember[], value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of members) out[field.name] = fromNative(field, value[field.name]);
   return out;
@@ -379,9 +314,9 @@ function structFromNative(members: readonly Field[], value: Record<string, unkno
 export function eventMsgToNative(init: EventMsgInit): NativeEventMsg {
   const path = "EventMsgMeta";
   const value = checkObject(init, "setEventMsg msg");
-  const native = structToNative(FIELDS, value, path);
+  const native = structToNative(EVENT_MSG_MEMBERS, value, path);
   let extensions = 0;
-  for (const extension of EXTENSIONS) {
+  for (const extension of EVENT_MSG_EXTENSIONS) {
     const given = value[extension.name];
     native[extension.name] = null;
     if (given === undefined || given === null) continue;
@@ -398,8 +333,8 @@ export function eventMsgToNative(init: EventMsgInit): NativeEventMsg {
 /** @internal What `asEventMsg()` returns for a native event message (frozen). */
 export function eventMsgFromNative(native: NativeEventMsg): EventMsgMeta {
   const source = native as unknown as Record<string, unknown>;
-  const out = structFromNative(FIELDS, source);
-  for (const extension of EXTENSIONS) {
+  const out = structFromNative(EVENT_MSG_MEMBERS, source);
+  for (const extension of EVENT_MSG_EXTENSIONS) {
     const value = source[extension.name];
     if (value !== null && value !== undefined) out[extension.name] = Object.freeze(structFromNative(extension.members, value as Record<string, unknown>));
   }

@@ -28,6 +28,7 @@ export const PREPROCESS_DATA_TYPES: readonly PreprocessDataType[] = ["float32", 
  * ```
  */
 export interface RoiMeta {
+  // generated: RoiMeta members (npm run generate)
   /** The region in the frame, px (`roi`). */
   readonly roi: Readonly<Box>;
   /** The frame's `batchId` (`frame_meta->batch_id`); undefined when it names none. */
@@ -44,6 +45,7 @@ export interface RoiMeta {
   readonly offsetLeft: number;
   /** Vertical padding offset (`offset_top`). */
   readonly offsetTop: number;
+  // end generated: RoiMeta members
 }
 
 /**
@@ -57,22 +59,24 @@ export interface RoiMeta {
  * ```
  */
 export interface PreprocessTensorMeta {
-  /** The model input layer it is for (`tensor_name`). */
-  readonly tensorName: string;
-  /** Element type (`data_type`). */
-  readonly dataType: PreprocessDataType;
-  /** Shape, batch dimension first (`tensor_shape`). */
-  readonly tensorShape: readonly number[];
+  // generated: PreprocessTensorMeta members (npm run generate)
+  /** Device address of the tensor (`raw_tensor_buffer`). */
+  readonly devicePointer: bigint;
   /** Size in bytes (`buffer_size`). */
   readonly bufferSize: number;
+  /** Shape, batch dimension first (`tensor_shape`). */
+  readonly tensorShape: readonly number[];
+  /** Element type (`data_type`). */
+  readonly dataType: PreprocessDataType;
+  /** The model input layer it is for (`tensor_name`). */
+  readonly tensorName: string;
   /** GPU the memory is on (`gpu_id`). */
   readonly gpuId: number;
   /** Which of the buffer's tensors it is, when the ROIs exceed one batch (`meta_id`). */
   readonly metaId: number;
   /** Whether scaling kept the aspect ratio (`maintain_aspect_ratio`). */
   readonly maintainAspectRatio: boolean;
-  /** Device address of the tensor (`raw_tensor_buffer`). */
-  readonly devicePointer: bigint;
+  // end generated: PreprocessTensorMeta members
 }
 
 /**
@@ -89,12 +93,14 @@ export interface PreprocessTensorMeta {
  * ```
  */
 export interface PreprocessBatchMeta {
+  // generated: PreprocessBatchMeta members (npm run generate)
   /** The `gie-unique-id`s of the nvinfers it is for (`target_unique_ids`). */
   readonly targetUniqueIds: readonly number[];
   /** The prepared tensor (`tensor_meta`); undefined when none. */
   readonly tensor: PreprocessTensorMeta | undefined;
   /** The ROIs, one per tensor batch entry (`roi_vector`). */
   readonly rois: readonly RoiMeta[];
+  // end generated: PreprocessBatchMeta members
 }
 
 /** @internal */

@@ -1,10 +1,15 @@
-import { StaleHandleError } from "../errors/errors.js";
-import type { NativeSegmentation, NativeSegmentationInit } from "../native/meta-binding.js";
-import { checkInt32, checkInteger, checkObject, invalid, invalidReceived } from "./call/validation.js";
+import type { StaleHandleError } from "../errors/errors.js";
+import type { NativeSegmentation, NativeSegmentationInit, UserMetaLevel } from "../native/meta-binding.js";
+import { SEGMENTATION_MEMBERS } from "../protocol/kind-fields.js";
+import { FRAME_INFER_DONE, OBJ_FRAME_INDEX, OBJ_STRIDE, STATE_FRAME_STRIDE, STATE_FRAMES_BASE } from "../protocol/transform-state.js";
+import { checkInteger, checkObject, invalid, invalidReceived } from "./call/validation.js";
 import type { TransformScope } from "./call/transform-scope.js";
+import { scopedNative } from "./scoped-native.js";
 
 const TYPE = "SegmentationMeta";
 const UINT32_MAX = 4294967295;
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
 
 /**
  * A semantic segmentation result to attach (`NvDsInferSegmentationMeta`), as nvinfer with
@@ -19,18 +24,20 @@ const UINT32_MAX = 4294967295;
  * ```
  */
 export interface SegmentationInit {
-  /** Number of classes (`classes`), at least 1. */
+  // generated: segmentation-init (npm run generate)
+  /** See {@link SegmentationMeta.classes}. At least 1. */
   classes: number;
-  /** Width of the class map in pixels (`width`). */
+  /** See {@link SegmentationMeta.width}. At least 1. */
   width: number;
-  /** Height of the class map in pixels (`height`). */
+  /** See {@link SegmentationMeta.height}. At least 1. */
   height: number;
+  /** See {@link SegmentationMeta.uniqueId}. Optional: default 0. */
+  uniqueId?: number;
+  // end generated: segmentation-init
   /** The class of each pixel, row by row (`class_map`): `width × height` class ids or -1. */
   classMap: Int32Array;
   /** Each class's probability at each pixel (`class_probabilities_map`): `classes × width × height` values; none by default. */
   classProbabilities?: Float32Array | undefined;
-  /** Id of the element that made it (`unique_id`, nvinfer's `gie-unique-id`); default 0. */
-  uniqueId?: number;
 }
 
 /**
@@ -43,6 +50,7 @@ export interface SegmentationInit {
  * ```
  */
 export interface SegmentationMetaJSON {
+  // generated: segmentation-json (npm run generate)
   /** See {@link SegmentationMeta.classes}. */
   classes: number;
   /** See {@link SegmentationMeta.width}. */
@@ -51,17 +59,10 @@ export interface SegmentationMetaJSON {
   height: number;
   /** See {@link SegmentationMeta.uniqueId}. */
   uniqueId: number;
+  // end generated: segmentation-json
   /** Whether it carries class probabilities. */
   hasProbabilities: boolean;
 }
-
-/** @internal `NvDsInferSegmentationMeta`'s scalar members: TS name, NVIDIA's name (native-host/src/meta/segmentation_meta.h lists the same). */
-export const SEGMENTATION_MEMBERS = [
-  { name: "classes", deepstream: "classes" },
-  { name: "width", deepstream: "width" },
-  { name: "height", deepstream: "height" },
-  { name: "uniqueId", deepstream: "unique_id" },
-] as const;
 
 /**
  * A semantic segmentation result on a frame (full-frame nvinfer) or an object (secondary
@@ -82,68 +83,25 @@ export const SEGMENTATION_MEMBERS = [
  * ```
  */
 export class SegmentationMeta {
-  readonly #scope: TransformScope;
-  readonly #native: NativeSegmentation;
+  readonly #check: (member: string) => NativeSegmentation;
   #classMap: Int32Array | undefined;
   #probabilities: Float32Array | null | undefined;
 
   /** @internal Segmentation metas come from `asSegmentation()`; user code never constructs them. */
   constructor(scope: TransformScope, native: NativeSegmentation) {
-    this.#scope = scope;
-    this.#native = native;
+    this.#check = scopedNative(scope, native, TYPE);
   }
 
-  #check(member: string): NativeSegmentation {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member);
-    return this.#native;
-  }
-
-  /**
-   * Number of classes (`classes`).
-   *
-   * @example
-   * ```ts
-   * const perClass = new Uint32Array(segmentation.classes);
-   * ```
-   */
-  get classes(): number {
-    return this.#check("classes").classes;
-  }
-
-  /**
-   * Width of the class map in pixels (`width`): the network's output width, not the frame's.
-   *
-   * @example
-   * ```ts
-   * const scaleX = frame.sourceFrameWidth / segmentation.width;
-   * ```
-   */
-  get width(): number {
-    return this.#check("width").width;
-  }
-
-  /**
-   * Height of the class map in pixels (`height`).
-   *
-   * @example
-   * ```ts
-   * const scaleY = frame.sourceFrameHeight / segmentation.height;
-   * ```
-   */
-  get height(): number {
-    return this.#check("height").height;
-  }
-
-  /**
-   * Id of the element that attached it (`unique_id`: nvinfer's `gie-unique-id`).
-   *
-   * @example
-   * ```ts
-   * const mine = segmentation.uniqueId === 2;
-   * ```
-   */
-  get uniqueId(): number {
-    return this.#check("uniqueId").uniqueId;
+  static {
+    // The scalar members' getters, one per row of the table (declared in the interface below).
+    for (const { name } of SEGMENTATION_MEMBERS) {
+      Object.defineProperty(SegmentationMeta.prototype, name, {
+        configurable: true,
+        get(this: SegmentationMeta) {
+          return this.#check(name)[name as keyof NativeSegmentation];
+        },
+      });
+    }
   }
 
   /**
@@ -189,15 +147,56 @@ export class SegmentationMeta {
    */
   toJSON(): SegmentationMetaJSON {
     const native = this.#check("toJSON()");
-    return {
-      classes: native.classes,
-      width: native.width,
-      height: native.height,
-      uniqueId: native.uniqueId,
-      hasProbabilities: native.classProbabilities !== null,
-    };
+    const json: Record<string, unknown> = {};
+    for (const { name } of SEGMENTATION_MEMBERS) json[name] = native[name as keyof NativeSegmentation];
+    return { ...json, hasProbabilities: native.classProbabilities !== null } as SegmentationMetaJSON;
   }
 }
+
+// generated: segmentation-fields (npm run generate)
+/** SegmentationMeta's scalar members: getters made from protocol/kind-fields.ts's SEGMENTATION_MEMBERS (read-only). */
+export interface SegmentationMeta {
+  /**
+   * Number of classes (`classes`).
+   *
+   * @example
+   * ```ts
+   * const perClass = new Uint32Array(segmentation.classes);
+   * ```
+   */
+  readonly classes: number;
+
+  /**
+   * Width of the class map in pixels (`width`): the network's output width, not the frame's.
+   *
+   * @example
+   * ```ts
+   * const scaleX = frame.sourceFrameWidth / segmentation.width;
+   * ```
+   */
+  readonly width: number;
+
+  /**
+   * Height of the class map in pixels (`height`).
+   *
+   * @example
+   * ```ts
+   * const scaleY = frame.sourceFrameHeight / segmentation.height;
+   * ```
+   */
+  readonly height: number;
+
+  /**
+   * Id of the element that attached it (`unique_id`: nvinfer's `gie-unique-id`).
+   *
+   * @example
+   * ```ts
+   * const mine = segmentation.uniqueId === 2;
+   * ```
+   */
+  readonly uniqueId: number;
+}
+// end generated: segmentation-fields
 
 /** @internal A SegmentationInit checked (`name`: how messages name it), as the binding takes it. */
 export function checkSegmentation(init: unknown, name: string): NativeSegmentationInit {
@@ -206,10 +205,13 @@ export function checkSegmentation(init: unknown, name: string): NativeSegmentati
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) invalidReceived(`only the members ${allowed.join(", ")}`, name, `a member ${JSON.stringify(key)}`);
   }
-  const classes = checkInteger(value["classes"], 1, UINT32_MAX, `${name}.classes`);
-  const width = checkInteger(value["width"], 1, UINT32_MAX, `${name}.width`);
-  const height = checkInteger(value["height"], 1, UINT32_MAX, `${name}.height`);
-  const uniqueId = value["uniqueId"] === undefined ? 0 : checkInt32(value["uniqueId"], `${name}.uniqueId`);
+  const fields: Record<string, number> = {};
+  for (const member of SEGMENTATION_MEMBERS) {
+    const given = value[member.name];
+    const [least, most] = member.kind === "uint32" ? [member.min ?? 0, UINT32_MAX] : [member.min ?? INT32_MIN, INT32_MAX];
+    fields[member.name] = given === undefined && member.min === undefined ? 0 : checkInteger(given, least, most, `${name}.${member.name}`);
+  }
+  const { classes, width, height } = fields as { classes: number; width: number; height: number };
   const classMap = value["classMap"];
   if (!(classMap instanceof Int32Array)) return invalid("an Int32Array", `${name}.classMap`, classMap, true);
   if (classMap.length !== width * height) {
@@ -222,5 +224,22 @@ export function checkSegmentation(init: unknown, name: string): NativeSegmentati
       invalidReceived(`${classes * width * height} values (classes × width × height)`, `${name}.classProbabilities`, `${probabilities.length}`);
     }
   }
-  return { classes, width, height, uniqueId, classMap, classProbabilities: probabilities ?? null };
+  return { ...fields, classMap, classProbabilities: probabilities ?? null } as NativeSegmentationInit;
+}
+
+/**
+ * @internal Adds a checked segmentation meta to a frame (`level` 1, `owner` its index) or an
+ * object (`level` 2, `owner` its row) and, as nvinfer does when it attaches one
+ * (gstnvinfer_meta_utils.cpp attach_metadata_segmentation), sets the frame's `inferDone`
+ * (`bInferDone`): the object's frame for an object's. Returns the user meta's index.
+ */
+export function addSegmentation(scope: TransformScope, level: UserMetaLevel, owner: number, segmentation: NativeSegmentationInit): number {
+  const index = scope.meta.addSegmentation(scope.callId, level, owner, segmentation);
+  const frameIndex = level === 1 ? owner : level === 2 ? (scope.table[owner * OBJ_STRIDE + OBJ_FRAME_INDEX] as number) : -1;
+  const slot = STATE_FRAMES_BASE + frameIndex * STATE_FRAME_STRIDE + FRAME_INFER_DONE;
+  if (frameIndex >= 0 && scope.state[slot] !== 1) {
+    scope.state[slot] = 1;
+    scope.meta.writeFrame(scope.callId, frameIndex, scope.state);
+  }
+  return index;
 }

@@ -12,6 +12,7 @@ import type { NativeSensorInfo } from "../native/component-meta-binding.js";
  * ```
  */
 export interface SensorInfo {
+  // generated: SensorInfo members (npm run generate)
   /** The source's id (`source_id`). */
   readonly sourceId: number;
   /** The source's URI (`uri`). */
@@ -20,6 +21,7 @@ export interface SensorInfo {
   readonly sensorId: string | undefined;
   /** The sensor's name (`sensor_name`). */
   readonly sensorName: string | undefined;
+  // end generated: SensorInfo members
 }
 
 /** @internal */

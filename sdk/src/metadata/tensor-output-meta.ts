@@ -1,6 +1,7 @@
-import { StaleHandleError } from "../errors/errors.js";
+import type { StaleHandleError } from "../errors/errors.js";
 import type { NativeTensorLayer, NativeTensorOutput } from "../native/meta-binding.js";
 import type { TransformScope } from "./call/transform-scope.js";
+import { scopedNative } from "./scoped-native.js";
 
 const TYPE = "TensorOutputMeta";
 
@@ -138,19 +139,12 @@ export interface TensorOutputMetaJSON {
  * ```
  */
 export class TensorOutputMeta {
-  readonly #scope: TransformScope;
-  readonly #native: NativeTensorOutput;
+  readonly #check: (member: string) => NativeTensorOutput;
   #layers: readonly TensorLayer[] | undefined;
 
   /** @internal Tensor outputs come from `tensorItems`; user code never constructs them. */
   constructor(scope: TransformScope, native: NativeTensorOutput) {
-    this.#scope = scope;
-    this.#native = native;
-  }
-
-  #check(member: string): NativeTensorOutput {
-    if (!this.#scope.alive) throw new StaleHandleError(TYPE, member);
-    return this.#native;
+    this.#check = scopedNative(scope, native, TYPE);
   }
 
   /**

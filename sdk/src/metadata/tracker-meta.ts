@@ -24,6 +24,7 @@ export const TRACKER_STATES: readonly TrackerState[] = ["empty", "active", "inac
  * ```
  */
 export interface TrackerTargetFrame {
+  // generated: TrackerTargetFrame members (npm run generate)
   /** Frame number (`frameNum`). */
   readonly frameNum: number;
   /** The box, scaled to the frame (`tBbox`). */
@@ -38,6 +39,7 @@ export interface TrackerTargetFrame {
   readonly visibility: number;
   /** Feet location on the world ground (`ptWorldFeet`), [x, y]. */
   readonly worldFeet: readonly [number, number];
+  // end generated: TrackerTargetFrame members
 }
 
 /**
@@ -49,6 +51,7 @@ export interface TrackerTargetFrame {
  * ```
  */
 export interface TrackerTarget {
+  // generated: TrackerTarget members (npm run generate)
   /** Tracking id (`uniqueId`): the `objectId` its object has, read as `objectId` is (-1 for UNTRACKED_OBJECT_ID). */
   readonly uniqueId: number;
   /** Class id (`classId`). */
@@ -57,6 +60,7 @@ export interface TrackerTarget {
   readonly objLabel: string;
   /** Its frames (`list[0..numObj)`), oldest first as nvtracker lists them. */
   readonly frames: readonly TrackerTargetFrame[];
+  // end generated: TrackerTarget members
 }
 
 /**
@@ -68,12 +72,14 @@ export interface TrackerTarget {
  * ```
  */
 export interface TrackerStream {
+  // generated: TrackerStream members (npm run generate)
   /** The stream (`streamID`: the frames' `padIndex`). */
   readonly streamId: number;
   /** The stream id inside nvtracker (`surfaceStreamID`). */
   readonly surfaceStreamId: bigint;
   /** The targets (`list[0..numFilled)`). */
   readonly targets: readonly TrackerTarget[];
+  // end generated: TrackerStream members
 }
 
 /**
@@ -92,8 +98,10 @@ export interface TrackerStream {
  * ```
  */
 export interface TrackerTargetList {
+  // generated: TrackerTargetList members (npm run generate)
   /** The streams (`list[0..numFilled)`). */
   readonly streams: readonly TrackerStream[];
+  // end generated: TrackerTargetList members
 }
 
 /**
@@ -108,6 +116,7 @@ export interface TrackerTargetList {
  * ```
  */
 export interface ReidMeta {
+  // generated: ReidMeta members (npm run generate)
   /** Floats per embedding (`featureSize`). */
   readonly featureSize: number;
   /** Embeddings (`numFilled` of the batch's, 1 for an object's). */
@@ -120,6 +129,7 @@ export interface ReidMeta {
   readonly data: Float32Array | undefined;
   /** The device copy (`ptr_dev`), 0n when none. */
   readonly devicePointer: bigint;
+  // end generated: ReidMeta members
   /**
    * Embedding `index` as a view into {@link ReidMeta.data}; undefined out of range or without
    * host data.

@@ -5,7 +5,7 @@ import { PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_KIND_NAMES, type NativeSegmentatio
 import { ANALYTICS_FRAME_MEMBERS, ANALYTICS_OBJECT_MEMBERS, frozenAnalytics, type AnalyticsFrameMeta, type AnalyticsObjectInfo } from "./analytics-meta.js";
 import { eventMsgFromNative, eventMsgToNative, type EventMsgInit, type EventMsgMeta } from "./event-msg-meta.js";
 import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
-import { checkSegmentation, SegmentationMeta, type SegmentationInit, type SegmentationMetaJSON } from "./segmentation-meta.js";
+import { addSegmentation, checkSegmentation, SegmentationMeta, type SegmentationInit, type SegmentationMetaJSON } from "./segmentation-meta.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
 import { readComponent, type ComponentMetaKind, type ComponentReads } from "./component-user-meta.js";
 import type { TransformScope } from "./call/transform-scope.js";
@@ -477,6 +477,7 @@ export class UserMeta {
    * `NVDSINFER_SEGMENTATION_META`), as nvinfer attaches for a segmentation network: add it to a
    * frame (full-frame) or an object and nvsegvisual, or any element reading nvinfer's
    * segmentation, finds it. The maps are copied when it is added; buffer copies (tee) carry it.
+   * Adding it sets the frame's `inferDone` (the object's frame for an object), as nvinfer does.
    *
    * @example
    * ```ts
@@ -504,7 +505,7 @@ export class UserMeta {
         if (user.#kind === "event-msg") {
           user.#index = meta.addEventMsg(scope.callId, level, owner, user.#eventMsg!);
         } else if (user.#kind === "segmentation" && user.#segmentation !== undefined) {
-          user.#index = meta.addSegmentation(scope.callId, level, owner, user.#segmentation);
+          user.#index = addSegmentation(scope, level, owner, user.#segmentation);
           user.#segmentation = undefined;
         } else {
           if (user.#kind !== "bytes" && user.#kind !== "json") {

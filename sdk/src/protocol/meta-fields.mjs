@@ -560,3 +560,532 @@ export const CLASSIFIER = {
     },
   ],
 };
+
+// ---------------------------------------------------------------- the kinds of NVIDIA components' user metas
+//
+// The user metas that DeepStream components attach and ds-element reads (some it writes too):
+// the event message nvmsgconv converts, nvdsanalytics' frame and object metas, nvinfer's
+// segmentation meta. One row per member, as above: `npm run generate` writes from them the
+// X-macro lists of native-host/src/meta/{event_msg,analytics_meta,segmentation_meta}.h (the
+// model structs, validators, DeepStream copies and JS readers expand them), the TypeScript
+// descriptors of sdk/src/protocol/kind-fields.ts (walked by the metadata files) and the members
+// of the public TypeScript types. Adding a member: one row, `npm run generate`, tests.
+//
+// Columns of a member: name (TypeScript; DeepStream's member unless `ds` says otherwise), ds,
+// c (the model's C++ type), kind (MEMBER_KINDS), doc (its TSDoc), and per kind: `enum` (the
+// enum of an `enum` member), `struct` (the struct of a `struct` member), `initial` ("now":
+// the current time, ISO 8601, when a writer leaves it out).
+
+/**
+ * What each member kind is: `ts`, its TypeScript type in the public types (`%` is the enum or
+ * struct named by the row); `cKind`, the X-macro's kind argument where a list carries one.
+ */
+export const MEMBER_KINDS = {
+  int32: { ts: "number", cKind: "int32" },
+  uint32: { ts: "number", cKind: "uint32" },
+  double: { ts: "number", cKind: "double" },
+  float: { ts: "number", cKind: "float" },
+  floatSize: { ts: "number", cKind: "float" },
+  // A guint64 tracking id: -1 in TypeScript is UNTRACKED_OBJECT_ID.
+  objectId: { ts: "number", cKind: "objectId" },
+  // An integer of an NvDs enum, a name in TypeScript (EVENT_ENUMS).
+  enum: { ts: "%", cKind: "int32" },
+  // A nul-terminated string; empty natively is NULL in DeepStream where the member is a pointer.
+  string: { ts: "string" },
+  // NvDsObjectSignature: a list of doubles.
+  doubles: { ts: "readonly number[]" },
+  struct: { ts: "%" },
+  // nvdsanalytics' maps and lists (std::unordered_map / std::vector in NVIDIA's structs).
+  flagMap: { ts: "Readonly<Record<string, boolean>>", c: "AnalyticsFlags", value: "flags" },
+  countMap: { ts: "Readonly<Record<string, number>>", c: "AnalyticsCounts", value: "counts" },
+  totalMap: { ts: "Readonly<Record<string, number>>", c: "AnalyticsTotals", value: "counts" },
+  classCountMap: { ts: "Readonly<Record<number, number>>", c: "AnalyticsClassCounts", value: "class-counts" },
+  labels: { ts: "readonly string[]", c: "AnalyticsLabels", value: "labels" },
+};
+
+/**
+ * The NvDs enums of the event message (nvdsmeta_schema.h): their names in TypeScript (DeepStream's,
+ * lower case, `_` as `-`), in DeepStream's order, with their values. `fallback`: what a value
+ * another component wrote outside these reads as.
+ */
+export const EVENT_ENUMS = {
+  EventType: {
+    ds: "NvDsEventType",
+    fallback: "custom",
+    doc:
+      "An event's type (`NvDsEventType`, nvdsmeta_schema.h): `\"entry\"` `NVDS_EVENT_ENTRY`, `\"exit\"`,\n" +
+      "`\"moving\"`, `\"stopped\"`, `\"empty\"`, `\"parked\"`, `\"reset\"`, `\"custom\"` `NVDS_EVENT_CUSTOM`.\n" +
+      "nvmsgconv writes it as the message's `event.type`. A value another component wrote outside\n" +
+      "these reads as `\"custom\"`.",
+    example: 'const type: EventType = crossed ? "entry" : "moving";',
+    values: { entry: 0, exit: 1, moving: 2, stopped: 3, empty: 4, parked: 5, reset: 6, custom: 0x101 },
+  },
+  EventObjectType: {
+    ds: "NvDsObjectType",
+    fallback: "unknown",
+    doc:
+      "The type of the object an event is about (`NvDsObjectType`): `\"vehicle\"`\n" +
+      "`NVDS_OBJECT_TYPE_VEHICLE`, `\"person\"`, `\"face\"`, `\"bag\"`, `\"bicycle\"`, `\"roadsign\"`,\n" +
+      "`\"vehicle-ext\"`, `\"person-ext\"`, `\"face-ext\"`, `\"3d\"`, `\"dummy\"`, `\"product\"`,\n" +
+      "`\"product-ext\"`, `\"custom\"`, `\"unknown\"` `NVDS_OBJECT_TYPE_UNKNOWN`. It decides which\n" +
+      "extension object nvmsgconv reads (`vehicle`, `person`, `face`). A value another component\n" +
+      "wrote outside these reads as `\"unknown\"`.",
+    example: 'const objType: EventObjectType = obj.classId === 0 ? "vehicle" : "person";',
+    values: {
+      vehicle: 0,
+      person: 1,
+      face: 2,
+      bag: 3,
+      bicycle: 4,
+      roadsign: 5,
+      "vehicle-ext": 6,
+      "person-ext": 7,
+      "face-ext": 8,
+      "3d": 9,
+      dummy: 10,
+      product: 11,
+      "product-ext": 12,
+      custom: 0x101,
+      unknown: 0x102,
+    },
+  },
+};
+
+/**
+ * The value structs an event message holds, in DeepStream's member order. `macro`: the name of
+ * their X-macro list (DSNODE_EVENT_MSG_<macro>, X(member)).
+ */
+export const EVENT_MSG_STRUCTS = {
+  EventMsgRect: {
+    ds: "NvDsRect",
+    macro: "BBOX",
+    members: [
+      { name: "top", c: "float", kind: "float", doc: "`top`, px." },
+      { name: "left", c: "float", kind: "float", doc: "`left`, px." },
+      { name: "width", c: "float", kind: "floatSize", doc: "`width`, px (>= 0)." },
+      { name: "height", c: "float", kind: "floatSize", doc: "`height`, px (>= 0)." },
+    ],
+  },
+  EventMsgLocation: {
+    ds: "NvDsGeoLocation",
+    macro: "LOCATION",
+    members: [
+      { name: "lat", c: "double", kind: "double", doc: "`lat`: latitude." },
+      { name: "lon", c: "double", kind: "double", doc: "`lon`: longitude." },
+      { name: "alt", c: "double", kind: "double", doc: "`alt`: altitude." },
+    ],
+  },
+  EventMsgCoordinate: {
+    ds: "NvDsCoordinate",
+    macro: "COORDINATE",
+    members: [
+      { name: "x", c: "double", kind: "double", doc: "`x`." },
+      { name: "y", c: "double", kind: "double", doc: "`y`." },
+      { name: "z", c: "double", kind: "double", doc: "`z`." },
+    ],
+  },
+};
+
+/**
+ * DeepStream's event message (`NvDsEventMsgMeta`, nvdsmeta_schema.h): what nvmsgconv turns into
+ * a message by default. Members in DeepStream's order, under DeepStream's names in both languages.
+ * Numbers are listed in DSNODE_EVENT_MSG_NUMBERS (X(member, C type, kind)), strings in
+ * DSNODE_EVENT_MSG_STRINGS; `bbox`, `location`, `coordinate` are EVENT_MSG_STRUCTS.
+ */
+export const EVENT_MSG = {
+  owner: "EventMsgMeta",
+  ds: "NvDsEventMsgMeta",
+  model: "EventMsg",
+  fields: [
+    { name: "type", c: "int32_t", kind: "enum", enum: "EventType", doc: "`type`: the event." },
+    {
+      name: "objType",
+      c: "int32_t",
+      kind: "enum",
+      enum: "EventObjectType",
+      doc: "`objType`: the object's type; decides which of `vehicle`, `person`, `face` nvmsgconv reads.",
+    },
+    { name: "bbox", kind: "struct", struct: "EventMsgRect", doc: "`bbox` (`NvDsRect`): the object's box, pixels (floats); nvmsgconv writes it as integers." },
+    { name: "location", kind: "struct", struct: "EventMsgLocation", doc: "`location` (`NvDsGeoLocation`): the object's latitude, longitude, altitude." },
+    { name: "coordinate", kind: "struct", struct: "EventMsgCoordinate", doc: "`coordinate` (`NvDsCoordinate`): the object's x, y, z." },
+    { name: "objSignature", c: "std::vector<double>", kind: "doubles", doc: "`objSignature`: the object's signature values (finite numbers); empty for none." },
+    { name: "objClassId", c: "int32_t", kind: "int32", doc: "`objClassId`: the object's class id (an int32)." },
+    { name: "sensorId", c: "int32_t", kind: "int32", doc: "`sensorId`: the sensor, as nvmsgconv's configuration numbers it (`[sensorN]`; an int32)." },
+    { name: "moduleId", c: "int32_t", kind: "int32", doc: "`moduleId`: the analytics module (`[analyticsN]` of nvmsgconv's configuration; an int32)." },
+    { name: "placeId", c: "int32_t", kind: "int32", doc: "`placeId`: the place (`[placeN]` of nvmsgconv's configuration; an int32)." },
+    {
+      name: "componentId",
+      c: "int32_t",
+      kind: "int32",
+      doc: "`componentId`: the component that made the event; nvmsgconv's `comp-id` keeps only its own (an int32).",
+    },
+    { name: "frameId", c: "int32_t", kind: "int32", doc: "`frameId`: the frame's number (deepstream-test4 gives it `frame_num`; an int32)." },
+    { name: "confidence", c: "double", kind: "double", doc: "`confidence` (a finite number, double precision)." },
+    {
+      name: "trackingId",
+      c: "uint64_t",
+      kind: "objectId",
+      doc: "`trackingId`: the object's tracking id; -1 for `UNTRACKED_OBJECT_ID`, as `ObjectMeta.objectId`.",
+    },
+    {
+      name: "ts",
+      c: "std::string",
+      kind: "string",
+      initial: "now",
+      doc:
+        "`ts`: the event's time, the message's `@timestamp`, as deepstream-test4 writes it (RFC 3339\n" +
+        "in UTC with milliseconds, `2026-04-11T04:59:59.828Z`: `Date.prototype.toISOString()`). Default:\n" +
+        "the time `setEventMsg` was called.",
+    },
+    { name: "objectId", c: "std::string", kind: "string", doc: "`objectId`: the object's id string (deepstream-test4 gives it the object's label)." },
+    { name: "sensorStr", c: "std::string", kind: "string", doc: "`sensorStr`: the sensor's id string; the minimal schema's `sensorId` when set." },
+    { name: "otherAttrs", c: "std::string", kind: "string", doc: "`otherAttrs`: other attributes of the object, free text." },
+    { name: "videoPath", c: "std::string", kind: "string", doc: "`videoPath`: the video file's name; the message's `videoPath`." },
+  ],
+};
+
+/**
+ * The extension objects of an event message (its `extMsg`, the struct of its `objType`): the
+ * member of EventMsgMeta, the object type, DeepStream's struct, the model struct and the X-macro
+ * list of its strings (DSNODE_EVENT_MSG_<macro>, X(member)); `age` is carried beside them.
+ */
+export const EVENT_MSG_EXTENSIONS = [
+  {
+    name: "vehicle",
+    objType: "vehicle",
+    ds: "NvDsVehicleObject",
+    model: "EventMsgVehicle",
+    macro: "VEHICLE",
+    owner: "VehicleObject",
+    members: [
+      { name: "type", c: "std::string", kind: "string", doc: "`type`: sedan, truck, ..." },
+      { name: "make", c: "std::string", kind: "string", doc: "`make`." },
+      { name: "model", c: "std::string", kind: "string", doc: "`model`." },
+      { name: "color", c: "std::string", kind: "string", doc: "`color`." },
+      { name: "region", c: "std::string", kind: "string", doc: "`region`: where the licence plate is from." },
+      { name: "license", c: "std::string", kind: "string", doc: "`license`: the plate." },
+    ],
+  },
+  {
+    name: "person",
+    objType: "person",
+    ds: "NvDsPersonObject",
+    model: "EventMsgPerson",
+    macro: "PERSON",
+    owner: "PersonObject",
+    members: [
+      { name: "gender", c: "std::string", kind: "string", doc: "`gender`." },
+      { name: "hair", c: "std::string", kind: "string", doc: "`hair`: colour." },
+      { name: "cap", c: "std::string", kind: "string", doc: "`cap`: the cap worn, if any." },
+      { name: "apparel", c: "std::string", kind: "string", doc: "`apparel`." },
+      { name: "age", c: "uint32_t", kind: "uint32", doc: "`age`, years (an integer from 0 to 4294967295)." },
+    ],
+  },
+  {
+    name: "face",
+    objType: "face",
+    ds: "NvDsFaceObject",
+    model: "EventMsgFace",
+    macro: "FACE",
+    owner: "FaceObject",
+    members: [
+      { name: "gender", c: "std::string", kind: "string", doc: "`gender`." },
+      { name: "hair", c: "std::string", kind: "string", doc: "`hair`: colour." },
+      { name: "cap", c: "std::string", kind: "string", doc: "`cap`: the cap worn, if any." },
+      { name: "glasses", c: "std::string", kind: "string", doc: "`glasses`: the glasses worn, if any." },
+      { name: "facialhair", c: "std::string", kind: "string", doc: "`facialhair`: colour." },
+      { name: "name", c: "std::string", kind: "string", doc: "`name`." },
+      { name: "eyecolor", c: "std::string", kind: "string", doc: "`eyecolor`." },
+      { name: "age", c: "uint32_t", kind: "uint32", doc: "`age`, years." },
+    ],
+  },
+];
+
+/**
+ * nvdsanalytics' frame meta (`NvDsAnalyticsFrameMeta`, nvds_analytics_meta.h), in NVIDIA's
+ * member order; the TypeScript names are NVIDIA's but `unique_id`. X-macro:
+ * DSNODE_ANALYTICS_FRAME_MEMBERS, X(C++ type, member, JS name, what it holds).
+ */
+export const ANALYTICS_FRAME = {
+  owner: "AnalyticsFrameMeta",
+  ds: "NvDsAnalyticsFrameMeta",
+  model: "AnalyticsFrameMeta",
+  macro: "DSNODE_ANALYTICS_FRAME_MEMBERS",
+  fields: [
+    { name: "ocStatus", kind: "flagMap", doc: "Whether each ROI is overcrowded (`ocStatus`), by ROI label." },
+    { name: "objInROIcnt", kind: "countMap", doc: "Objects in each ROI (`objInROIcnt`), by ROI label." },
+    { name: "objLCCurrCnt", kind: "totalMap", doc: "Line crossings in this frame (`objLCCurrCnt`), by line label." },
+    { name: "objLCCumCnt", kind: "totalMap", doc: "Line crossings since the stream started (`objLCCumCnt`), by line label." },
+    { name: "uniqueId", ds: "unique_id", c: "uint32_t", kind: "uint32", doc: "The nvdsanalytics instance's `unique-id` (`unique_id`)." },
+    { name: "objCnt", kind: "classCountMap", doc: "Objects of each class in the frame (`objCnt`), by class id." },
+  ],
+};
+
+/** nvdsanalytics' object meta (`NvDsAnalyticsObjInfo`); X-macro DSNODE_ANALYTICS_OBJECT_MEMBERS. */
+export const ANALYTICS_OBJECT = {
+  owner: "AnalyticsObjectInfo",
+  ds: "NvDsAnalyticsObjInfo",
+  model: "AnalyticsObjectInfo",
+  macro: "DSNODE_ANALYTICS_OBJECT_MEMBERS",
+  fields: [
+    { name: "roiStatus", kind: "labels", doc: "Labels of the ROIs the object is in (`roiStatus`)." },
+    { name: "ocStatus", kind: "labels", doc: "Labels of the overcrowded ROIs the object is in (`ocStatus`)." },
+    { name: "lcStatus", kind: "labels", doc: "Labels of the lines it crossed in this frame (`lcStatus`)." },
+    { name: "dirStatus", c: "std::string", kind: "string", doc: "Its direction, as the configured direction label says (`dirStatus`)." },
+    { name: "uniqueId", ds: "unique_id", c: "uint32_t", kind: "uint32", doc: "The nvdsanalytics instance's `unique-id` (`unique_id`)." },
+    { name: "objStatus", c: "std::string", kind: "string", doc: "Its status text (`objStatus`)." },
+  ],
+};
+
+/**
+ * nvinfer's segmentation meta (`NvDsInferSegmentationMeta`, gstnvdsinfer.h), its scalar members
+ * (the class map and probabilities travel beside them). X-macro DSNODE_SEGMENTATION_MEMBERS,
+ * X(C++ type, member, JS name, what it holds). `min`: the least value a writer may give (the
+ * member is then required); `init`: what a writer leaving it out gets.
+ */
+export const SEGMENTATION = {
+  owner: "SegmentationMeta",
+  ds: "NvDsInferSegmentationMeta",
+  model: "SegmentationFields",
+  macro: "DSNODE_SEGMENTATION_MEMBERS",
+  fields: [
+    {
+      name: "classes",
+      c: "uint32_t",
+      kind: "uint32",
+      min: 1,
+      doc: "Number of classes (`classes`).",
+      example: "const perClass = new Uint32Array(segmentation.classes);",
+    },
+    {
+      name: "width",
+      c: "uint32_t",
+      kind: "uint32",
+      min: 1,
+      doc: "Width of the class map in pixels (`width`): the network's output width, not the frame's.",
+      example: "const scaleX = frame.sourceFrameWidth / segmentation.width;",
+    },
+    {
+      name: "height",
+      c: "uint32_t",
+      kind: "uint32",
+      min: 1,
+      doc: "Height of the class map in pixels (`height`).",
+      example: "const scaleY = frame.sourceFrameHeight / segmentation.height;",
+    },
+    {
+      name: "uniqueId",
+      ds: "unique_id",
+      c: "int32_t",
+      kind: "int32",
+      doc: "Id of the element that attached it (`unique_id`: nvinfer's `gie-unique-id`).",
+      example: "const mine = segmentation.uniqueId === 2;",
+      init: "default 0",
+    },
+  ],
+};
+
+// ---------------------------------------------------------------- nvtracker, nvdspreprocess, the sensor information
+//
+// What ds-element reads, read-only, of nvtracker's and nvdspreprocess's metas and of the frame's
+// sensor information: one row per member of the model structs (native-host/src/meta/
+// {tracker_meta,preprocess_meta,component_meta}.h, generated) and of the public TypeScript types
+// (metadata/{tracker-meta,preprocess-meta,sensor-info}.ts, generated members). Columns: name (the
+// TypeScript member; none for a model-only member), model (the C++ member), ds (DeepStream's
+// member, when named otherwise), c (the C++ type; `array`: a C array of that many), default (the
+// C++ initializer, when not 0, false, nullptr or empty), ts (the public TypeScript type), note (a
+// C++ comment), doc (the TSDoc). A struct's `note` comments its C++ declaration.
+
+/** nvtracker's metas (nvds_tracker_meta.h): the past-frame, terminated and shadow lists, the re-ID embeddings. */
+export const TRACKER_STRUCTS = {
+  TrackerTargetFrame: {
+    ds: "NvDsTargetMiscDataFrame",
+    owner: "TrackerTargetFrame",
+    members: [
+      { name: "frameNum", model: "frame_num", c: "uint32_t", ts: "number", doc: "Frame number (`frameNum`)." },
+      {
+        name: "bbox",
+        model: "bbox",
+        ds: "tBbox",
+        c: "BboxCoords",
+        ts: "Readonly<Box>",
+        note: "tBbox's geometry (nvtracker fills only left/top/width/height)",
+        doc: "The box, scaled to the frame (`tBbox`).",
+      },
+      { name: "confidence", model: "confidence", c: "float", ts: "number", doc: "Tracking confidence (`confidence`)." },
+      { name: "age", model: "age", c: "uint32_t", ts: "number", doc: "Tracking age, frames (`age`)." },
+      { name: "trackerState", model: "tracker_state", c: "int32_t", ts: "TrackerState", note: "TRACKER_STATE", doc: "Tracker state (`trackerState`)." },
+      { name: "visibility", model: "visibility", c: "float", ts: "number", doc: "Visibility of the box with respect to the image border (`visibility`)." },
+      {
+        name: "worldFeet",
+        model: "world_feet",
+        ds: "ptWorldFeet",
+        c: "float",
+        array: 2,
+        default: "{0, 0}",
+        ts: "readonly [number, number]",
+        doc: "Feet location on the world ground (`ptWorldFeet`), [x, y].",
+      },
+    ],
+  },
+  TrackerTarget: {
+    ds: "NvDsTargetMiscDataObject",
+    owner: "TrackerTarget",
+    members: [
+      {
+        name: "uniqueId",
+        model: "unique_id",
+        c: "uint64_t",
+        ts: "number",
+        doc: "Tracking id (`uniqueId`): the `objectId` its object has, read as `objectId` is (-1 for UNTRACKED_OBJECT_ID).",
+      },
+      { name: "classId", model: "class_id", c: "uint16_t", ts: "number", doc: "Class id (`classId`)." },
+      { name: "objLabel", model: "obj_label", c: "std::string", ts: "string", doc: "Class label (`objLabel`)." },
+      {
+        name: "frames",
+        model: "frames",
+        ds: "list[0..numObj)",
+        c: "std::vector<TrackerTargetFrame>",
+        ts: "readonly TrackerTargetFrame[]",
+        doc: "Its frames (`list[0..numObj)`), oldest first as nvtracker lists them.",
+      },
+    ],
+  },
+  TrackerStream: {
+    ds: "NvDsTargetMiscDataStream",
+    owner: "TrackerStream",
+    members: [
+      { name: "streamId", model: "stream_id", ds: "streamID", c: "uint32_t", ts: "number", doc: "The stream (`streamID`: the frames' `padIndex`)." },
+      { name: "surfaceStreamId", model: "surface_stream_id", ds: "surfaceStreamID", c: "uint64_t", ts: "bigint", doc: "The stream id inside nvtracker (`surfaceStreamID`)." },
+      { name: "targets", model: "targets", ds: "list[0..numFilled)", c: "std::vector<TrackerTarget>", ts: "readonly TrackerTarget[]", doc: "The targets (`list[0..numFilled)`)." },
+    ],
+  },
+  TrackerTargetBatch: {
+    ds: "NvDsTargetMiscDataBatch",
+    owner: "TrackerTargetList",
+    note: "The past-frame, terminated and shadow metas share this shape.",
+    members: [{ name: "streams", model: "streams", ds: "list[0..numFilled)", c: "std::vector<TrackerStream>", ts: "readonly TrackerStream[]", doc: "The streams (`list[0..numFilled)`)." }],
+  },
+  ReidTensor: {
+    ds: "NvDsReidTensorBatch / NvDsObjReid",
+    owner: "ReidMeta",
+    note: "num_vectors: numFilled of a batch's, 1 for an object's. Pointers not owned: the meta's.",
+    members: [
+      { name: "featureSize", model: "feature_size", c: "uint32_t", ts: "number", doc: "Floats per embedding (`featureSize`)." },
+      { name: "numVectors", model: "num_vectors", c: "uint32_t", ts: "number", doc: "Embeddings (`numFilled` of the batch's, 1 for an object's)." },
+      {
+        name: "data",
+        model: "host",
+        ds: "ptr_host",
+        c: "const float *",
+        ts: "Float32Array | undefined",
+        note: "ptr_host, not owned",
+        doc:
+          "The host copy (`ptr_host`), `featureSize × numVectors` floats, zero-copy; undefined when\n" +
+          "there is none. The memory belongs to nvtracker: the view is emptied (detached) when the\n" +
+          "transform() call ends, so copy what you keep (`data.slice()`).",
+      },
+      { name: "devicePointer", model: "device", ds: "ptr_dev", c: "const void *", ts: "bigint", note: "ptr_dev, not owned", doc: "The device copy (`ptr_dev`), 0n when none." },
+    ],
+  },
+};
+
+/** nvdspreprocess's metas (nvdspreprocess_meta.h, nvds_roi_meta.h). */
+export const PREPROCESS_STRUCTS = {
+  RoiMeta: {
+    ds: "NvDsRoiMeta",
+    owner: "RoiMeta",
+    note: "The frame and object it belongs to are given by what they hold that JS can name.",
+    members: [
+      { name: "roi", model: "roi", c: "BboxCoords", ts: "Readonly<Box>", note: "roi's geometry", doc: "The region in the frame, px (`roi`)." },
+      { model: "has_frame", c: "bool", note: "frame_meta != NULL" },
+      {
+        name: "frameBatchId",
+        model: "frame_batch_id",
+        c: "uint32_t",
+        ts: "number | undefined",
+        note: "frame_meta->batch_id",
+        doc: "The frame's `batchId` (`frame_meta->batch_id`); undefined when it names none.",
+      },
+      {
+        name: "frameSourceId",
+        model: "frame_source_id",
+        c: "uint32_t",
+        ts: "number | undefined",
+        note: "frame_meta->source_id",
+        doc: "The frame's `sourceId` (`frame_meta->source_id`); undefined when it names none.",
+      },
+      { model: "has_object", c: "bool", note: "object_meta != NULL" },
+      {
+        name: "objectId",
+        model: "object_id",
+        c: "uint64_t",
+        ts: "number | undefined",
+        note: "object_meta->object_id",
+        doc: "The object's `objectId` when the ROI is an object (`object_meta->object_id`, read as `objectId` is); else undefined.",
+      },
+      { name: "scaleRatioX", model: "scale_ratio_x", c: "double", ts: "number", doc: "Horizontal scale from the ROI to the tensor (`scale_ratio_x`)." },
+      { name: "scaleRatioY", model: "scale_ratio_y", c: "double", ts: "number", doc: "Vertical scale (`scale_ratio_y`)." },
+      { name: "offsetLeft", model: "offset_left", c: "double", ts: "number", doc: "Horizontal padding offset in the tensor, px (`offset_left`)." },
+      { name: "offsetTop", model: "offset_top", c: "double", ts: "number", doc: "Vertical padding offset (`offset_top`)." },
+    ],
+  },
+  PreprocessTensor: {
+    ds: "NvDsPreProcessTensorMeta",
+    owner: "PreprocessTensorMeta",
+    note: "raw_tensor_buffer is device memory (nvdspreprocess's CUDA tensor pool, on gpu_id).",
+    members: [
+      {
+        name: "devicePointer",
+        model: "raw_tensor_buffer",
+        c: "const void *",
+        ts: "bigint",
+        note: "device memory: its address only",
+        doc: "Device address of the tensor (`raw_tensor_buffer`).",
+      },
+      { name: "bufferSize", model: "buffer_size", c: "uint64_t", ts: "number", doc: "Size in bytes (`buffer_size`)." },
+      { name: "tensorShape", model: "tensor_shape", c: "std::vector<int32_t>", ts: "readonly number[]", doc: "Shape, batch dimension first (`tensor_shape`)." },
+      {
+        name: "dataType",
+        model: "data_type",
+        c: "PreprocessDataType",
+        default: "PreprocessDataType::kFp32",
+        ts: "PreprocessDataType",
+        doc: "Element type (`data_type`).",
+      },
+      { name: "tensorName", model: "tensor_name", c: "std::string", ts: "string", doc: "The model input layer it is for (`tensor_name`)." },
+      { name: "gpuId", model: "gpu_id", c: "uint32_t", ts: "number", doc: "GPU the memory is on (`gpu_id`)." },
+      { name: "metaId", model: "meta_id", c: "uint32_t", ts: "number", doc: "Which of the buffer's tensors it is, when the ROIs exceed one batch (`meta_id`)." },
+      { name: "maintainAspectRatio", model: "maintain_aspect_ratio", c: "bool", ts: "boolean", doc: "Whether scaling kept the aspect ratio (`maintain_aspect_ratio`)." },
+    ],
+  },
+  PreprocessBatch: {
+    ds: "GstNvDsPreProcessBatchMeta",
+    owner: "PreprocessBatchMeta",
+    members: [
+      {
+        name: "targetUniqueIds",
+        model: "target_unique_ids",
+        c: "std::vector<uint64_t>",
+        ts: "readonly number[]",
+        doc: "The `gie-unique-id`s of the nvinfers it is for (`target_unique_ids`).",
+      },
+      { model: "has_tensor", c: "bool", note: "tensor_meta != NULL" },
+      { name: "tensor", model: "tensor", ds: "tensor_meta", c: "PreprocessTensor", ts: "PreprocessTensorMeta | undefined", doc: "The prepared tensor (`tensor_meta`); undefined when none." },
+      { name: "rois", model: "rois", ds: "roi_vector", c: "std::vector<RoiMeta>", ts: "readonly RoiMeta[]", doc: "The ROIs, one per tensor batch entry (`roi_vector`)." },
+    ],
+  },
+};
+
+/** The frame's sensor information (`NvDsFrameMeta.sensorInfo_meta`, `NvDsSensorInfo_meta`); NULL strings are nullopt natively. */
+export const SENSOR_INFO = {
+  ds: "NvDsSensorInfo_meta",
+  owner: "SensorInfo",
+  note: "DeepStream's frame owns the strings (g_strdup'd by the source bin, g_free'd by its release).",
+  members: [
+    { name: "sourceId", model: "source_id", c: "uint32_t", ts: "number", doc: "The source's id (`source_id`)." },
+    { name: "uri", model: "uri", c: "std::optional<std::string>", ts: "string | undefined", doc: "The source's URI (`uri`)." },
+    { name: "sensorId", model: "sensor_id", c: "std::optional<std::string>", ts: "string | undefined", doc: "The sensor's id (`sensor_id`)." },
+    { name: "sensorName", model: "sensor_name", c: "std::optional<std::string>", ts: "string | undefined", doc: "The sensor's name (`sensor_name`)." },
+  ],
+};
