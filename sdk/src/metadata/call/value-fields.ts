@@ -11,6 +11,7 @@
 import { COLOR_PARAMS_FIELDS, FONT_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
 import type { ObjectCore } from "./object-core.js";
 import {
+  ARROW_HEADS,
   checkArrowHead,
   checkBoolean,
   checkBoundedString,
@@ -122,10 +123,20 @@ export function makeValue(fields: readonly ValueField[], init: unknown, name: st
   return Object.freeze(made);
 }
 
-/** A native value as a frozen copy (colours frozen too). */
+/** What a scalar kind is natively when it differs from TypeScript (an arrow head is 0, 1 or 2). */
+const FROM_NATIVE: Partial<Record<ValueKind, (value: unknown) => unknown>> = {
+  arrowHead: (value) => ARROW_HEADS[value as number] ?? "end",
+};
+
+/** A native value as a frozen copy (colours and nested structs frozen too). */
 export function valueFromNative(fields: readonly ValueField[], native: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  const copy = valueCopy(fields, native);
-  for (const field of fields) if (!scalar(field)) Object.freeze(copy[field.name]);
+  const copy: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = native[field.name];
+    if (field.kind === COLOR) copy[field.name] = valueFromNative(COLOR_PARAMS_FIELDS, value as Record<string, unknown>);
+    else if (scalar(field)) copy[field.name] = FROM_NATIVE[field.kind]?.(value) ?? value;
+    else copy[field.name] = valueFromNative(NESTED[field.kind as keyof typeof NESTED], value as Record<string, unknown>);
+  }
   return Object.freeze(copy);
 }
 
