@@ -13,8 +13,6 @@ import {
   checkBoolean,
   checkCString,
   checkFloat,
-  checkFloatSize,
-  checkInt32,
   checkObject,
   checkUint32,
   checkUnit,
@@ -463,17 +461,6 @@ export function makeColor(init: unknown, name: string, fallback: Readonly<Color>
   });
 }
 
-/** @internal `current` with the given components of an init (all checked): live-view assignment semantics. */
-export function mergeColor(current: Readonly<Color>, init: unknown, name: string): Color {
-  const value = checkObject(init, name);
-  return {
-    red: value.red === undefined ? current.red : checkUnit(value.red, `${name}.red`),
-    green: value.green === undefined ? current.green : checkUnit(value.green, `${name}.green`),
-    blue: value.blue === undefined ? current.blue : checkUnit(value.blue, `${name}.blue`),
-    alpha: value.alpha === undefined ? current.alpha : checkUnit(value.alpha, `${name}.alpha`),
-  };
-}
-
 function optional<T>(value: unknown, fallback: T, check: (value: unknown, name: string) => T, name: string): T {
   return value === undefined ? fallback : check(value, name);
 }
@@ -598,9 +585,4 @@ export function circleFromNative(circle: NativeCircle): CircleParams {
 export function maskFromNative(mask: NativeMask | null): MaskParams | undefined {
   if (mask === null || (mask.width === 0 && mask.height === 0 && mask.data.length === 0)) return undefined;
   return Object.freeze({ data: mask.data, threshold: mask.threshold, width: mask.width, height: mask.height });
-}
-
-/** @internal Plain copies (for toJSON). */
-export function plainColor(color: Readonly<Color>): Color {
-  return { red: color.red, green: color.green, blue: color.blue, alpha: color.alpha };
 }
