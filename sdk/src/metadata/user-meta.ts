@@ -99,6 +99,9 @@ export interface UserMetaJSON {
   segmentation?: SegmentationMetaJSON;
 }
 
+/** What a meta read from the buffer carries, as a typed value (UserMeta.asTensorOutput, ...). */
+type Carried = TensorOutputMeta | AnalyticsFrameMeta | AnalyticsObjectInfo | SegmentationMeta;
+
 /**
  * Metadata of your own attached to the batch, a frame or an object (`NvDsUserMeta`): a type
  * string of the form `ORG.COMPONENT.DESCRIPTION` (DeepStream's `nvds_get_user_meta_type`) and
@@ -130,9 +133,9 @@ export class UserMeta {
   #payload: Uint8Array | undefined = new Uint8Array(0);
   #json: unknown;
   #jsonParsed = false;
-  #tensor: TensorOutputMeta | undefined;
   #eventMsg: NativeEventMsg | undefined;
-  #typed: AnalyticsFrameMeta | AnalyticsObjectInfo | SegmentationMeta | undefined;
+  /** What a read-from-the-buffer meta carries, read once (see #carried). */
+  #typed: Carried | undefined;
   #segmentation: NativeSegmentationInit | undefined;
   #component: ComponentReads | undefined;
 
@@ -281,14 +284,14 @@ export class UserMeta {
    * ```
    */
   asTensorOutput(): TensorOutputMeta | undefined {
-    this.#check("asTensorOutput()", "calling");
-    if (this.#kind !== "tensor-output") return undefined;
-    if (this.#tensor === undefined) {
-      const scope = this.#scope;
-      const meta = scope.meta;
-      this.#tensor = new TensorOutputMeta(scope, meta.readTensorOutput(scope.callId, this.#index));
-    }
-    return this.#tensor;
+    return this.#carried("asTensorOutput", "tensor-output", (scope, index) => new TensorOutputMeta(scope, scope.meta.readTensorOutput(scope.callId, index)));
+  }
+
+  /** What a `kind` meta carries, made once by `read`; undefined for other kinds (and while `ready` is false). */
+  #carried<T extends Carried>(method: string, kind: UserMetaKind, read: (scope: TransformScope, index: number) => T, ready = true): T | undefined {
+    this.#check(`${method}()`, "calling");
+    if (this.#kind !== kind || !ready) return undefined;
+    return (this.#typed ??= read(this.#scope, this.#index)) as T;
   }
 
   /**
@@ -331,11 +334,9 @@ export class UserMeta {
   asEventMsg(): EventMsgMeta | undefined {
     this.#check("asEventMsg()", "calling");
     if (this.#kind !== "event-msg") return undefined;
-    if (this.#eventMsg === undefined) {
-      const scope = this.#scope;
-      this.#eventMsg = scope.meta.readEventMsg(scope.callId, this.#index);
-    }
-    return eventMsgFromNative(this.#eventMsg);
+    // Staged by setEventMsg, or read from the buffer once.
+    const scope = this.#scope;
+    return eventMsgFromNative((this.#eventMsg ??= scope.meta.readEventMsg(scope.callId, this.#index)));
   }
 
   /**
@@ -431,10 +432,9 @@ export class UserMeta {
    * ```
    */
   asAnalyticsFrame(): AnalyticsFrameMeta | undefined {
-    this.#check("asAnalyticsFrame()", "calling");
-    if (this.#kind !== "analytics-frame") return undefined;
-    const scope = this.#scope;
-    return (this.#typed ??= frozenAnalytics<AnalyticsFrameMeta>(scope.meta.readAnalyticsFrame(scope.callId, this.#index), ANALYTICS_FRAME_MEMBERS)) as AnalyticsFrameMeta;
+    return this.#carried("asAnalyticsFrame", "analytics-frame", (scope, index) =>
+      frozenAnalytics<AnalyticsFrameMeta>(scope.meta.readAnalyticsFrame(scope.callId, index), ANALYTICS_FRAME_MEMBERS),
+    );
   }
 
   /**
@@ -448,10 +448,9 @@ export class UserMeta {
    * ```
    */
   asAnalyticsObject(): AnalyticsObjectInfo | undefined {
-    this.#check("asAnalyticsObject()", "calling");
-    if (this.#kind !== "analytics-object") return undefined;
-    const scope = this.#scope;
-    return (this.#typed ??= frozenAnalytics<AnalyticsObjectInfo>(scope.meta.readAnalyticsObject(scope.callId, this.#index), ANALYTICS_OBJECT_MEMBERS)) as AnalyticsObjectInfo;
+    return this.#carried("asAnalyticsObject", "analytics-object", (scope, index) =>
+      frozenAnalytics<AnalyticsObjectInfo>(scope.meta.readAnalyticsObject(scope.callId, index), ANALYTICS_OBJECT_MEMBERS),
+    );
   }
 
   /**
@@ -466,10 +465,8 @@ export class UserMeta {
    * ```
    */
   asSegmentation(): SegmentationMeta | undefined {
-    this.#check("asSegmentation()", "calling");
-    if (this.#kind !== "segmentation" || this.#status !== ADDED) return undefined;
-    const scope = this.#scope;
-    return (this.#typed ??= new SegmentationMeta(scope, scope.meta.readSegmentation(scope.callId, this.#index))) as SegmentationMeta;
+    const added = this.#status === ADDED;
+    return this.#carried("asSegmentation", "segmentation", (scope, index) => new SegmentationMeta(scope, scope.meta.readSegmentation(scope.callId, index)), added);
   }
 
   /**
