@@ -4,7 +4,7 @@ import type { NativeEventMsg } from "../native/event-msg-binding.js";
 import { PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_KIND_NAMES, type NativeSegmentationInit, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
 import { ANALYTICS_FRAME_MEMBERS, ANALYTICS_OBJECT_MEMBERS, frozenAnalytics, type AnalyticsFrameMeta, type AnalyticsObjectInfo } from "./analytics-meta.js";
 import { eventMsgFromNative, eventMsgToNative, type EventMsgInit, type EventMsgMeta } from "./event-msg-meta.js";
-import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, HandleCore, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
 import { checkSegmentation, SegmentationMeta, type SegmentationInit, type SegmentationMetaJSON } from "./segmentation-meta.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
 import { readComponent, type ComponentMetaKind, type ComponentReads } from "./component-user-meta.js";
@@ -122,8 +122,8 @@ type Carried = TensorOutputMeta | AnalyticsFrameMeta | AnalyticsObjectInfo | Seg
  * ```
  */
 export class UserMeta {
-  readonly #scope: TransformScope;
-  #status: HandleState;
+  /** Its call and state, and the check every member makes first. */
+  readonly #core: HandleCore;
   #index = -1;
   #level: UserMetaLevel = BATCH_LEVEL;
   #owner = -1;
@@ -141,12 +141,7 @@ export class UserMeta {
 
   /** @internal User metas come from `batch.acquireUserMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
-    this.#scope = scope;
-    this.#status = STAGED;
-  }
-
-  #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    checkUsable(this.#scope, this.#status, TYPE, member, action);
+    this.#core = new HandleCore(scope, TYPE);
   }
 
   /**
@@ -159,7 +154,7 @@ export class UserMeta {
    * ```
    */
   get metaType(): string {
-    this.#check("metaType");
+    this.#core.check("metaType");
     return this.#metaType;
   }
 
@@ -174,10 +169,10 @@ export class UserMeta {
    * ```
    */
   get metaTypeId(): number {
-    this.#check("metaTypeId");
+    this.#core.check("metaTypeId");
     if (this.#metaTypeId < 0) {
-      if (this.#status !== ADDED) return 0;
-      const scope = this.#scope;
+      if (this.#core.status !== ADDED) return 0;
+      const scope = this.#core.scope;
       const meta = scope.meta;
       const read = meta.listUserMetas(scope.callId, this.#level, this.#owner).find((user) => user.index === this.#index);
       this.#metaTypeId = read?.metaTypeId ?? 0;
@@ -194,7 +189,7 @@ export class UserMeta {
    * ```
    */
   get kind(): UserMetaKind {
-    this.#check("kind");
+    this.#core.check("kind");
     return this.#kind;
   }
 
@@ -208,7 +203,7 @@ export class UserMeta {
    * ```
    */
   get bytes(): Uint8Array | undefined {
-    this.#check("bytes");
+    this.#core.check("bytes");
     return this.#payload;
   }
 
@@ -221,7 +216,7 @@ export class UserMeta {
    * ```
    */
   get json(): unknown {
-    this.#check("json");
+    this.#core.check("json");
     if (this.#kind !== "json" || this.#payload === undefined) return undefined;
     if (!this.#jsonParsed) {
       this.#json = JSON.parse(decoder.decode(this.#payload));
@@ -239,7 +234,7 @@ export class UserMeta {
    * ```
    */
   setBytes(type: string, bytes: Uint8Array): void {
-    this.#check("setBytes()", "writing");
+    this.#core.check("setBytes()", "writing");
     const metaType = checkUserMetaType(type, "UserMeta.metaType");
     if (!(bytes instanceof Uint8Array)) invalid("a Uint8Array", "UserMeta.setBytes bytes", bytes, true);
     this.#metaType = metaType;
@@ -257,7 +252,7 @@ export class UserMeta {
    * ```
    */
   setJson(type: string, value: unknown): void {
-    this.#check("setJson()", "writing");
+    this.#core.check("setJson()", "writing");
     const metaType = checkUserMetaType(type, "UserMeta.metaType");
     let text: string | undefined;
     try {
@@ -289,9 +284,9 @@ export class UserMeta {
 
   /** What a `kind` meta carries, made once by `read`; undefined for other kinds (and while `ready` is false). */
   #carried<T extends Carried>(method: string, kind: UserMetaKind, read: (scope: TransformScope, index: number) => T, ready = true): T | undefined {
-    this.#check(`${method}()`, "calling");
+    this.#core.check(`${method}()`, "calling");
     if (this.#kind !== kind || !ready) return undefined;
-    return (this.#typed ??= read(this.#scope, this.#index)) as T;
+    return (this.#typed ??= read(this.#core.scope, this.#index)) as T;
   }
 
   /**
@@ -313,7 +308,7 @@ export class UserMeta {
    * ```
    */
   setEventMsg(msg: EventMsgInit): void {
-    this.#check("setEventMsg()", "writing");
+    this.#core.check("setEventMsg()", "writing");
     this.#eventMsg = eventMsgToNative(msg);
     this.#metaType = "";
     this.#kind = "event-msg";
@@ -332,10 +327,10 @@ export class UserMeta {
    * ```
    */
   asEventMsg(): EventMsgMeta | undefined {
-    this.#check("asEventMsg()", "calling");
+    this.#core.check("asEventMsg()", "calling");
     if (this.#kind !== "event-msg") return undefined;
     // Staged by setEventMsg, or read from the buffer once.
-    const scope = this.#scope;
+    const scope = this.#core.scope;
     return eventMsgFromNative((this.#eventMsg ??= scope.meta.readEventMsg(scope.callId, this.#index)));
   }
 
@@ -392,9 +387,9 @@ export class UserMeta {
   }
 
   #read<K extends keyof ComponentReads>(reader: K): ComponentReads[K] {
-    this.#check(`${reader}()`, "calling");
+    this.#core.check(`${reader}()`, "calling");
     if (this.#component === undefined) {
-      const scope = this.#scope;
+      const scope = this.#core.scope;
       this.#component = readComponent(scope.meta, scope.callId, this.#index, this.#kind);
     }
     return this.#component[reader];
@@ -409,7 +404,7 @@ export class UserMeta {
    * ```
    */
   toJSON(): UserMetaJSON {
-    this.#check("toJSON()");
+    this.#core.check("toJSON()");
     const json: UserMetaJSON = { metaType: this.#metaType, metaTypeId: this.metaTypeId, kind: this.#kind };
     if (this.#kind === "json") json.json = this.json;
     else if (this.#kind === "bytes" && this.#payload !== undefined) json.bytes = Array.from(this.#payload);
@@ -417,7 +412,7 @@ export class UserMeta {
     else if (this.#kind === "event-msg") json.eventMsg = this.asEventMsg();
     else if (this.#kind === "analytics-frame") json.analyticsFrame = this.asAnalyticsFrame();
     else if (this.#kind === "analytics-object") json.analyticsObject = this.asAnalyticsObject();
-    else if (this.#kind === "segmentation" && this.#status === ADDED) json.segmentation = this.asSegmentation()?.toJSON();
+    else if (this.#kind === "segmentation" && this.#core.status === ADDED) json.segmentation = this.asSegmentation()?.toJSON();
     return json;
   }
 
@@ -465,7 +460,7 @@ export class UserMeta {
    * ```
    */
   asSegmentation(): SegmentationMeta | undefined {
-    const added = this.#status === ADDED;
+    const added = this.#core.status === ADDED;
     return this.#carried("asSegmentation", "segmentation", (scope, index) => new SegmentationMeta(scope, scope.meta.readSegmentation(scope.callId, index)), added);
   }
 
@@ -483,7 +478,7 @@ export class UserMeta {
    * ```
    */
   setSegmentation(segmentation: SegmentationInit): void {
-    this.#check("setSegmentation()", "writing");
+    this.#core.check("setSegmentation()", "writing");
     this.#segmentation = checkSegmentation(segmentation, "UserMeta.setSegmentation segmentation");
     this.#metaType = "";
     this.#kind = "segmentation";
@@ -495,8 +490,8 @@ export class UserMeta {
     userInternals = {
       add(scope, level, owner, user, operationOwner) {
         if (!(user instanceof UserMeta)) notAHandle(TYPE, `${operationOwner}.addUserMeta user`, user);
-        checkSameCall(user.#scope, scope, TYPE, "addUserMeta");
-        checkAddable(user.#status, TYPE, "addUserMeta", "removeUserMeta");
+        checkSameCall(user.#core.scope, scope, TYPE, "addUserMeta");
+        checkAddable(user.#core.status, TYPE, "addUserMeta", "removeUserMeta");
         const meta = scope.meta;
         if (user.#kind === "event-msg") {
           user.#index = meta.addEventMsg(scope.callId, level, owner, user.#eventMsg!);
@@ -511,20 +506,20 @@ export class UserMeta {
           const payload = user.#payload ?? new Uint8Array(0);
           user.#index = meta.addUserMeta(scope.callId, level, owner, metaType, user.#kind === "json" ? PAYLOAD_JSON : PAYLOAD_BYTES, payload);
         }
-        user.#status = ADDED;
+        user.#core.status = ADDED;
         user.#level = level;
         user.#owner = owner;
         (scope.userMetas ??= new Map()).set(user.#index, user);
       },
       remove(scope, level, owner, user, operationOwner, ownerName) {
         if (!(user instanceof UserMeta)) notAHandle(TYPE, `${operationOwner}.removeUserMeta user`, user);
-        checkSameCall(user.#scope, scope, TYPE, "removeUserMeta");
-        if (user.#status !== ADDED || user.#level !== level || user.#owner !== owner) {
-          notIn(user.#status, TYPE, ownerName, "removeUserMeta", "removeUserMeta");
+        checkSameCall(user.#core.scope, scope, TYPE, "removeUserMeta");
+        if (user.#core.status !== ADDED || user.#level !== level || user.#owner !== owner) {
+          notIn(user.#core.status, TYPE, ownerName, "removeUserMeta", "removeUserMeta");
         }
         const meta = scope.meta;
         meta.removeUserMeta(scope.callId, level, owner, user.#index);
-        user.#status = REMOVED;
+        user.#core.status = REMOVED;
         scope.userMetas?.delete(user.#index);
       },
       list(scope, level, owner) {
@@ -539,7 +534,7 @@ export class UserMeta {
         return known;
       }
       const user = new UserMeta(scope);
-      user.#status = ADDED;
+      user.#core.status = ADDED;
       user.#index = read.index;
       user.#level = level;
       user.#owner = owner;

@@ -9,6 +9,7 @@
  * @internal
  */
 import { COLOR_PARAMS_FIELDS, FONT_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
+import type { HandleCore } from "./handle-checks.js";
 import type { ObjectCore } from "./object-core.js";
 import {
   ARROW_HEADS,
@@ -62,14 +63,12 @@ export function zeroValues(fields: readonly ValueField[]): Record<string, unknow
   return values;
 }
 
-/** What the accessors need of a class whose members are held in a plain object. */
+/** What the accessors need of a handle class whose members are held in a plain object (its internals give it). */
 export interface ValueAccess<T> {
-  /** The name in messages ("LabelInfo"). */
-  readonly owner: string;
-  /** Throws unless the handle may be read or written, naming `member`. */
-  check(self: T, member: string, action: "reading" | "writing"): void;
+  /** The handle's call and state, and the check every member makes first. */
+  coreOf(self: T): HandleCore;
   /** The object holding the members. */
-  values(self: T): Record<string, unknown>;
+  valuesOf(self: T): Record<string, unknown>;
 }
 
 /** Defines a getter and a checked setter per scalar field (not `list` ones) on `target.prototype`. */
@@ -78,17 +77,17 @@ export function defineValueFields<T extends object>(target: { prototype: T }, fi
     if (field.list || !scalar(field)) continue;
     const check = CHECKS[field.kind];
     const { name } = field;
-    const qualified = `${access.owner}.${name}`;
     Object.defineProperty(target.prototype, name, {
       configurable: true,
       enumerable: false,
       get(this: T) {
-        access.check(this, name, "reading");
-        return access.values(this)[name];
+        access.coreOf(this).check(name, "reading");
+        return access.valuesOf(this)[name];
       },
       set(this: T, value: unknown) {
-        access.check(this, name, "writing");
-        access.values(this)[name] = check(value, qualified);
+        const core = access.coreOf(this);
+        core.check(name, "writing");
+        access.valuesOf(this)[name] = check(value, `${core.type}.${name}`);
       },
     });
   }
