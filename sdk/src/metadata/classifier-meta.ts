@@ -1,12 +1,12 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeClassifier, NativeClassifierRead } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, HandleCore, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
 import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
 import type { ObjectCore } from "./call/object-core.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { CLASSIFIER_FIELDS } from "../protocol/value-fields.js";
 import { checkUint32 } from "./call/validation.js";
-import { defineValueFields, valueCopy, zeroValues, type ValueAccess } from "./call/value-fields.js";
+import { defineValueFields, valueCopy, ValueCore, type ValueAccess } from "./call/value-fields.js";
 
 const TYPE = "ClassifierMeta";
 
@@ -68,13 +68,11 @@ export interface ClassifierMetaJSON {
  * ```
  */
 export class ClassifierMeta {
-  /** Its call and state, and the check every member makes first. */
-  readonly #core: HandleCore;
+  /** Its call, state and members (CLASSIFIER_FIELDS; accessors defined below), and the check every member makes first. */
+  readonly #core: ValueCore;
   #index = -1;
   #owner: ObjectCore | undefined;
   #numLabels: number | undefined;
-  /** The members of CLASSIFIER_FIELDS but numLabels (accessors defined below). */
-  readonly #values = zeroValues(CLASSIFIER_FIELDS);
   /** The label infos in list order (staged, or mirroring the buffer's list once added). */
   readonly #labels: LabelInfo[] = [];
   #labelItems: readonly LabelInfo[] | undefined;
@@ -83,7 +81,7 @@ export class ClassifierMeta {
 
   /** @internal Classifiers come from `batch.acquireClassifierMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
-    this.#core = new HandleCore(scope, TYPE);
+    this.#core = new ValueCore(scope, TYPE, CLASSIFIER_FIELDS);
   }
 
   /**
@@ -208,7 +206,7 @@ export class ClassifierMeta {
   toJSON(): ClassifierMetaJSON {
     this.#core.check("toJSON()");
     return {
-      ...(valueCopy(CLASSIFIER_FIELDS, { ...this.#values, numLabels: this.numLabels }) as unknown as Omit<ClassifierMetaJSON, "labelInfoItems">),
+      ...(valueCopy(CLASSIFIER_FIELDS, { ...this.#core.values, numLabels: this.numLabels }) as unknown as Omit<ClassifierMetaJSON, "labelInfoItems">),
       labelInfoItems: this.#labels.map((label) => label.toJSON()),
     };
   }
@@ -216,11 +214,10 @@ export class ClassifierMeta {
   static {
     classifierInternals = {
       coreOf: (classifier) => classifier.#core,
-      valuesOf: (classifier) => classifier.#values,
       ownerOf: (classifier) => classifier.#owner,
       indexOf: (classifier) => classifier.#index,
       toNative: (classifier) => ({
-        ...(valueCopy(CLASSIFIER_FIELDS, { ...classifier.#values, numLabels: classifier.#numLabels ?? classifier.#labels.length }) as unknown as Omit<
+        ...(valueCopy(CLASSIFIER_FIELDS, { ...classifier.#core.values, numLabels: classifier.#numLabels ?? classifier.#labels.length }) as unknown as Omit<
           NativeClassifier,
           "labels"
         >),
@@ -246,7 +243,7 @@ export class ClassifierMeta {
           return known;
         }
         const classifier = new ClassifierMeta(scope);
-        Object.assign(classifier.#values, valueCopy(CLASSIFIER_FIELDS, read as unknown as Record<string, unknown>));
+        Object.assign(classifier.#core.values, valueCopy(CLASSIFIER_FIELDS, read as unknown as Record<string, unknown>));
         classifier.#numLabels = read.numLabels;
         for (const labelRead of read.labels) {
           classifier.#labels.push(scope.labelInfos?.get(labelRead.index) ?? labelInternals.fromNative(scope, labelRead, classifier));

@@ -1,10 +1,10 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
-import { ADDED, HandleCore, REMOVED } from "./call/handle-checks.js";
+import { ADDED, REMOVED } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { LABEL_INFO_FIELDS } from "../protocol/value-fields.js";
-import { defineValueFields, valueCopy, zeroValues, type ValueAccess } from "./call/value-fields.js";
+import { defineValueFields, valueCopy, ValueCore, type ValueAccess } from "./call/value-fields.js";
 
 const TYPE = "LabelInfo";
 
@@ -65,16 +65,14 @@ export interface LabelInfoJSON {
  * ```
  */
 export class LabelInfo {
-  /** Its call and state, and the check every member makes first. */
-  readonly #core: HandleCore;
+  /** Its call, state and members (LABEL_INFO_FIELDS; accessors defined below), and the check every member makes first. */
+  readonly #core: ValueCore;
   #index = -1;
   #classifier: ClassifierMeta | undefined;
-  /** The members of LABEL_INFO_FIELDS (accessors defined below). */
-  readonly #values = zeroValues(LABEL_INFO_FIELDS);
 
   /** @internal Label infos come from `batch.acquireLabelInfo()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
-    this.#core = new HandleCore(scope, TYPE);
+    this.#core = new ValueCore(scope, TYPE, LABEL_INFO_FIELDS);
   }
 
   /**
@@ -87,20 +85,19 @@ export class LabelInfo {
    */
   toJSON(): LabelInfoJSON {
     this.#core.check("toJSON()");
-    return valueCopy(LABEL_INFO_FIELDS, this.#values) as unknown as LabelInfoJSON;
+    return valueCopy(LABEL_INFO_FIELDS, this.#core.values) as unknown as LabelInfoJSON;
   }
 
   static {
     labelInternals = {
       coreOf: (label) => label.#core,
-      valuesOf: (label) => label.#values,
       classifierOf: (label) => label.#classifier,
       indexOf: (label) => label.#index,
       setIndex: (label, index) => {
         label.#index = index;
         (label.#core.scope.labelInfos ??= new Map()).set(index, label);
       },
-      toNative: (label) => valueCopy(LABEL_INFO_FIELDS, label.#values) as unknown as NativeLabelInfo,
+      toNative: (label) => valueCopy(LABEL_INFO_FIELDS, label.#core.values) as unknown as NativeLabelInfo,
       markAdded: (label, classifier, index) => {
         label.#core.status = ADDED;
         label.#classifier = classifier;
@@ -113,7 +110,7 @@ export class LabelInfo {
       },
       fromNative: (scope, read, classifier) => {
         const label = new LabelInfo(scope);
-        Object.assign(label.#values, valueCopy(LABEL_INFO_FIELDS, read as unknown as Record<string, unknown>));
+        Object.assign(label.#core.values, valueCopy(LABEL_INFO_FIELDS, read as unknown as Record<string, unknown>));
         labelInternals.markAdded(label, classifier, read.index);
         return label;
       },

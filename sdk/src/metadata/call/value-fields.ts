@@ -9,8 +9,9 @@
  * @internal
  */
 import { COLOR_PARAMS_FIELDS, FONT_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
-import type { HandleCore } from "./handle-checks.js";
+import { HandleCore } from "./handle-checks.js";
 import type { ObjectCore } from "./object-core.js";
+import type { TransformScope } from "./transform-scope.js";
 import {
   ARROW_HEADS,
   checkArrowHead,
@@ -63,12 +64,22 @@ export function zeroValues(fields: readonly ValueField[]): Record<string, unknow
   return values;
 }
 
-/** What the accessors need of a handle class whose members are held in a plain object (its internals give it). */
+/**
+ * The core of a handle whose members are held in a plain object (LabelInfo, ClassifierMeta):
+ * its call, state and check (HandleCore) and the members, zero until written.
+ */
+export class ValueCore extends HandleCore {
+  readonly values: Record<string, unknown>;
+
+  constructor(scope: TransformScope, type: string, fields: readonly ValueField[]) {
+    super(scope, type);
+    this.values = zeroValues(fields);
+  }
+}
+
+/** What the accessors need of such a handle class (its internals give it). */
 export interface ValueAccess<T> {
-  /** The handle's call and state, and the check every member makes first. */
-  coreOf(self: T): HandleCore;
-  /** The object holding the members. */
-  valuesOf(self: T): Record<string, unknown>;
+  coreOf(self: T): ValueCore;
 }
 
 /** Defines a getter and a checked setter per scalar field (not `list` ones) on `target.prototype`. */
@@ -81,13 +92,14 @@ export function defineValueFields<T extends object>(target: { prototype: T }, fi
       configurable: true,
       enumerable: false,
       get(this: T) {
-        access.coreOf(this).check(name, "reading");
-        return access.valuesOf(this)[name];
+        const core = access.coreOf(this);
+        core.check(name, "reading");
+        return core.values[name];
       },
       set(this: T, value: unknown) {
         const core = access.coreOf(this);
         core.check(name, "writing");
-        access.valuesOf(this)[name] = check(value, `${core.type}.${name}`);
+        core.values[name] = check(value, `${core.type}.${name}`);
       },
     });
   }
