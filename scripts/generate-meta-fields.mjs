@@ -416,10 +416,19 @@ function valueFieldsTs() {
   ].join("\n");
 }
 
-/** A value member's TypeScript type: `as` "value" (a live or plain value), "init" (being written) or "native". */
+/** The TypeScript types of a struct member, by struct and by how it is seen (see tsValueType). */
+const STRUCT_TS_TYPES = {
+  ColorParams: { value: "Color", frozen: "Readonly<Color>", init: "ColorInit", native: "NativeColor" },
+  FontParams: { value: "FontParams", frozen: "Readonly<FontParams>", init: "FontParamsInit", native: "NativeFont" },
+};
+
+/**
+ * A value member's TypeScript type: `as` "value" (a live or plain value), "frozen" (a display
+ * meta's read-only value), "init" (being written) or "native" (what the binding takes).
+ */
 function tsValueType(member, as) {
-  if (member.struct === "ColorParams") return { value: "Color", init: "ColorInit", native: "NativeColor" }[as];
-  return KINDS[member.kind].ts;
+  if (member.struct !== undefined) return STRUCT_TS_TYPES[member.struct][as];
+  return (as === "native" ? KINDS[member.kind].native : undefined) ?? KINDS[member.kind].ts;
 }
 
 /** Members of an interface: each value member with its doc (`see`: a {@link} to the documented member). */
@@ -433,8 +442,8 @@ function valueInterfaceMembers(members, as, see) {
       out.push(tsLineDoc("", m.doc), `get ${m.name}(): ${tsValueType(m, "value")};`);
       out.push(tsLineDoc("", "Assigns the given components (or members); the others keep their values."), `set ${m.name}(value: ${tsValueType(m, "init")});`);
     } else {
-      if (m.doc !== undefined && as === "value") out.push(tsLineDoc("", m.doc));
-      out.push(`${m.name}: ${tsValueType(m, as)};`);
+      if (m.doc !== undefined && (as === "value" || as === "frozen")) out.push(tsLineDoc("", m.doc));
+      out.push(`${as === "frozen" ? "readonly " : ""}${m.name}: ${tsValueType(m, as)};`);
     }
   }
   return out.join("\n");
@@ -454,6 +463,32 @@ function valueAccessorInterface(record) {
   });
   out.push("}");
   return out.join("\n");
+}
+
+// ---------------------------------------------------------------- TypeScript: display value types
+
+/** How each display struct's TypeScript interface is seen: "value" (a live view on an object, plain elsewhere) or "frozen". */
+const DISPLAY_TS_STRUCTS = { ColorParams: "value", BboxCoords: "value", FontParams: "value", TextParams: "value", LineParams: "frozen", ArrowParams: "frozen", CircleParams: "frozen" };
+
+/**
+ * metadata/values.ts's regions: the members of each display struct's interface and of its
+ * `*Init` (RectParams has its own regions: its box is `extends Box`); Color and Box have no
+ * `*Init` interface (`Partial<...>`).
+ */
+function displayValueTypes() {
+  const regions = {};
+  for (const [name, as] of Object.entries(DISPLAY_TS_STRUCTS)) {
+    const { ts, members } = STRUCTS[name];
+    const region = snake(name).replace(/_/g, "-");
+    regions[region] = valueInterfaceMembers(members, as);
+    if (name !== "ColorParams" && name !== "BboxCoords") regions[`${region}-init`] = valueInterfaceMembers(members, "init", ts);
+  }
+  return regions;
+}
+
+/** native/meta-binding.ts's regions: what the binding takes and returns for each display struct. */
+function nativeDisplayTypes() {
+  return Object.fromEntries(["FontParams", "TextParams", "LineParams", "ArrowParams", "CircleParams"].map((name) => [`native-${snake(name).replace(/_/g, "-")}`, valueInterfaceMembers(STRUCTS[name].members, "native")]));
 }
 
 // ---------------------------------------------------------------- C++
@@ -1160,6 +1195,7 @@ const outputs = [
       "native-rect": valueInterfaceMembers(STRUCTS.RectParams.members, "native"),
       "native-label-info": valueInterfaceMembers(LABEL_INFO.fields, "native"),
       "native-classifier": valueInterfaceMembers(CLASSIFIER.fields, "native"),
+      ...nativeDisplayTypes(),
     },
   ],
   [
@@ -1167,6 +1203,7 @@ const outputs = [
     {
       "rect-params": valueInterfaceMembers(STRUCTS.RectParams.members.filter((m) => m.inline === undefined), "value"),
       "rect-params-init": valueInterfaceMembers(STRUCTS.RectParams.members.filter((m) => m.inline === undefined), "init", "RectParams"),
+      ...displayValueTypes(),
     },
   ],
   [

@@ -1,19 +1,17 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeClassifier, NativeClassifierRead } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
 import { LabelInfo, labelInternals, type LabelInfoJSON } from "./label-info.js";
 import type { ObjectCore } from "./call/object-core.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { CLASSIFIER_FIELDS } from "../protocol/value-fields.js";
 import { checkUint32 } from "./call/validation.js";
-import { defineValueFields, valueCopy, zeroValues } from "./call/value-fields.js";
+import { defineValueFields, valueCopy, ValueCore, type ValueAccess } from "./call/value-fields.js";
 
 const TYPE = "ClassifierMeta";
 
 /** @internal What ObjectMeta needs of a ClassifierMeta's private state. */
-export interface ClassifierInternals {
-  scopeOf(classifier: ClassifierMeta): TransformScope;
-  statusOf(classifier: ClassifierMeta): HandleState;
+export interface ClassifierInternals extends ValueAccess<ClassifierMeta> {
   ownerOf(classifier: ClassifierMeta): ObjectCore | undefined;
   indexOf(classifier: ClassifierMeta): number;
   toNative(classifier: ClassifierMeta): NativeClassifier;
@@ -70,13 +68,11 @@ export interface ClassifierMetaJSON {
  * ```
  */
 export class ClassifierMeta {
-  readonly #scope: TransformScope;
-  #status: HandleState;
+  /** Its call, state and members (CLASSIFIER_FIELDS; accessors defined below), and the check every member makes first. */
+  readonly #core: ValueCore;
   #index = -1;
   #owner: ObjectCore | undefined;
   #numLabels: number | undefined;
-  /** The members of CLASSIFIER_FIELDS but numLabels (accessors defined below). */
-  readonly #values = zeroValues(CLASSIFIER_FIELDS);
   /** The label infos in list order (staged, or mirroring the buffer's list once added). */
   readonly #labels: LabelInfo[] = [];
   #labelItems: readonly LabelInfo[] | undefined;
@@ -85,12 +81,7 @@ export class ClassifierMeta {
 
   /** @internal Classifiers come from `batch.acquireClassifierMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
-    this.#scope = scope;
-    this.#status = STAGED;
-  }
-
-  #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    checkUsable(this.#scope, this.#status, TYPE, member, action);
+    this.#core = new ValueCore(scope, TYPE, CLASSIFIER_FIELDS);
   }
 
   /**
@@ -104,12 +95,12 @@ export class ClassifierMeta {
    * ```
    */
   get numLabels(): number {
-    this.#check("numLabels");
+    this.#core.check("numLabels");
     return this.#numLabels ?? this.#labels.length;
   }
   /** Checked first (see above): an invalid value throws and changes nothing. */
   set numLabels(value: number) {
-    this.#check("numLabels", "writing");
+    this.#core.check("numLabels", "writing");
     this.#numLabels = checkUint32(value, "ClassifierMeta.numLabels");
   }
 
@@ -123,7 +114,7 @@ export class ClassifierMeta {
    * ```
    */
   get labelInfoItems(): readonly LabelInfo[] {
-    this.#check("labelInfoItems");
+    this.#core.check("labelInfoItems");
     return (this.#labelItems ??= Object.freeze(this.#labels.slice()));
   }
 
@@ -139,12 +130,12 @@ export class ClassifierMeta {
    * ```
    */
   addLabelInfo(label: LabelInfo): void {
-    this.#check("addLabelInfo()", "calling");
+    this.#core.check("addLabelInfo()", "calling");
     if (!(label instanceof LabelInfo)) notAHandle("LabelInfo", "ClassifierMeta.addLabelInfo label", label);
-    checkSameCall(labelInternals.scopeOf(label), this.#scope, "LabelInfo", "addLabelInfo");
-    checkAddable(labelInternals.statusOf(label), "LabelInfo", "addLabelInfo", "removeLabelInfo");
-    if (this.#status === ADDED) {
-      const scope = this.#scope;
+    checkSameCall(labelInternals.coreOf(label).scope, this.#core.scope, "LabelInfo", "addLabelInfo");
+    checkAddable(labelInternals.coreOf(label).status, "LabelInfo", "addLabelInfo", "removeLabelInfo");
+    if (this.#core.status === ADDED) {
+      const scope = this.#core.scope;
       const meta = scope.meta;
       const index = meta.addLabelInfo(scope.callId, this.#index, labelInternals.toNative(label));
       labelInternals.markAdded(label, this, index);
@@ -167,15 +158,15 @@ export class ClassifierMeta {
    * ```
    */
   removeLabelInfo(label: LabelInfo): void {
-    this.#check("removeLabelInfo()", "calling");
+    this.#core.check("removeLabelInfo()", "calling");
     if (!(label instanceof LabelInfo)) notAHandle("LabelInfo", "ClassifierMeta.removeLabelInfo label", label);
-    checkSameCall(labelInternals.scopeOf(label), this.#scope, "LabelInfo", "removeLabelInfo");
+    checkSameCall(labelInternals.coreOf(label).scope, this.#core.scope, "LabelInfo", "removeLabelInfo");
     const position = this.#labels.indexOf(label);
     if (position < 0 || labelInternals.classifierOf(label) !== this) {
-      notIn(labelInternals.statusOf(label), "LabelInfo", "classifier", "removeLabelInfo", "removeLabelInfo");
+      notIn(labelInternals.coreOf(label).status, "LabelInfo", "classifier", "removeLabelInfo", "removeLabelInfo");
     }
-    if (this.#status === ADDED) {
-      const scope = this.#scope;
+    if (this.#core.status === ADDED) {
+      const scope = this.#core.scope;
       const meta = scope.meta;
       if (labelInternals.indexOf(label) < 0) this.#learnLabelIndices();
       meta.removeLabelInfo(scope.callId, this.#index, labelInternals.indexOf(label));
@@ -189,8 +180,8 @@ export class ClassifierMeta {
   /** Labels sent with addClassifier have no index yet: native code gives them when listed. */
   #learnLabelIndices(): void {
     const owner = this.#owner as ObjectCore;
-    const meta = this.#scope.meta;
-    for (const read of meta.listClassifiers(this.#scope.callId, owner.row)) {
+    const meta = this.#core.scope.meta;
+    for (const read of meta.listClassifiers(this.#core.scope.callId, owner.row)) {
       if (read.index === this.#index) this.#adoptLabelIndices(read);
     }
   }
@@ -213,44 +204,36 @@ export class ClassifierMeta {
    * ```
    */
   toJSON(): ClassifierMetaJSON {
-    this.#check("toJSON()");
+    this.#core.check("toJSON()");
     return {
-      ...(valueCopy(CLASSIFIER_FIELDS, { ...this.#values, numLabels: this.numLabels }) as unknown as Omit<ClassifierMetaJSON, "labelInfoItems">),
+      ...(valueCopy(CLASSIFIER_FIELDS, { ...this.#core.values, numLabels: this.numLabels }) as unknown as Omit<ClassifierMetaJSON, "labelInfoItems">),
       labelInfoItems: this.#labels.map((label) => label.toJSON()),
     };
   }
 
   static {
-    // uniqueComponentId, classifierType, ... : one accessor per CLASSIFIER_FIELDS entry but the
-    // list's numLabels (declared below, in `interface ClassifierMeta`).
-    defineValueFields(ClassifierMeta, CLASSIFIER_FIELDS, {
-      owner: TYPE,
-      check: (classifier, member, action) => classifier.#check(member, action),
-      values: (classifier) => classifier.#values,
-    });
     classifierInternals = {
-      scopeOf: (classifier) => classifier.#scope,
-      statusOf: (classifier) => classifier.#status,
+      coreOf: (classifier) => classifier.#core,
       ownerOf: (classifier) => classifier.#owner,
       indexOf: (classifier) => classifier.#index,
       toNative: (classifier) => ({
-        ...(valueCopy(CLASSIFIER_FIELDS, { ...classifier.#values, numLabels: classifier.#numLabels ?? classifier.#labels.length }) as unknown as Omit<
+        ...(valueCopy(CLASSIFIER_FIELDS, { ...classifier.#core.values, numLabels: classifier.#numLabels ?? classifier.#labels.length }) as unknown as Omit<
           NativeClassifier,
           "labels"
         >),
         labels: classifier.#labels.map((label) => labelInternals.toNative(label)),
       }),
       markAdded: (classifier, owner, index) => {
-        classifier.#status = ADDED;
+        classifier.#core.status = ADDED;
         classifier.#owner = owner;
         classifier.#index = index;
         classifier.#numLabels ??= classifier.#labels.length;
         classifier.#labelIndicesKnown = classifier.#labels.length === 0;
-        (classifier.#scope.classifiers ??= new Map()).set(index, classifier);
+        (classifier.#core.scope.classifiers ??= new Map()).set(index, classifier);
       },
       markRemoved: (classifier) => {
-        classifier.#status = REMOVED;
-        classifier.#scope.classifiers?.delete(classifier.#index);
+        classifier.#core.status = REMOVED;
+        classifier.#core.scope.classifiers?.delete(classifier.#index);
         for (const label of classifier.#labels) labelInternals.markRemoved(label);
       },
       fromNative: (scope, owner, read) => {
@@ -260,7 +243,7 @@ export class ClassifierMeta {
           return known;
         }
         const classifier = new ClassifierMeta(scope);
-        Object.assign(classifier.#values, valueCopy(CLASSIFIER_FIELDS, read as unknown as Record<string, unknown>));
+        Object.assign(classifier.#core.values, valueCopy(CLASSIFIER_FIELDS, read as unknown as Record<string, unknown>));
         classifier.#numLabels = read.numLabels;
         for (const labelRead of read.labels) {
           classifier.#labels.push(scope.labelInfos?.get(labelRead.index) ?? labelInternals.fromNative(scope, labelRead, classifier));
@@ -270,6 +253,9 @@ export class ClassifierMeta {
         return classifier;
       },
     };
+    // uniqueComponentId, classifierType, ... : one accessor per CLASSIFIER_FIELDS entry but the
+    // list's numLabels (declared below, in `interface ClassifierMeta`).
+    defineValueFields(ClassifierMeta, CLASSIFIER_FIELDS, classifierInternals);
   }
 }
 

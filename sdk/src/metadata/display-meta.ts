@@ -1,6 +1,6 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeDisplay, NativeDisplayContent } from "../native/meta-binding.js";
-import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, HandleCore, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import {
   arrowFromNative,
@@ -83,8 +83,8 @@ export interface DisplayMetaJSON {
  * ```
  */
 export class DisplayMeta {
-  readonly #scope: TransformScope;
-  #status: HandleState;
+  /** Its call and state, and the check every member makes first. */
+  readonly #core: HandleCore;
   /** The physical metas' indices once added (one per link of the chain). */
   #indices: readonly number[] = [];
   #frameIndex = -1;
@@ -97,12 +97,7 @@ export class DisplayMeta {
 
   /** @internal Display metas come from `batch.acquireDisplayMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
-    this.#scope = scope;
-    this.#status = STAGED;
-  }
-
-  #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    checkUsable(this.#scope, this.#status, TYPE, member, action);
+    this.#core = new HandleCore(scope, TYPE);
   }
 
   /**
@@ -114,7 +109,7 @@ export class DisplayMeta {
    * ```
    */
   get rects(): readonly Readonly<RectParams>[] {
-    this.#check("rects");
+    this.#core.check("rects");
     return this.#rects;
   }
 
@@ -127,7 +122,7 @@ export class DisplayMeta {
    * ```
    */
   get texts(): readonly Readonly<TextParams>[] {
-    this.#check("texts");
+    this.#core.check("texts");
     return this.#texts;
   }
 
@@ -140,7 +135,7 @@ export class DisplayMeta {
    * ```
    */
   get lines(): readonly LineParams[] {
-    this.#check("lines");
+    this.#core.check("lines");
     return this.#lines;
   }
 
@@ -153,7 +148,7 @@ export class DisplayMeta {
    * ```
    */
   get arrows(): readonly ArrowParams[] {
-    this.#check("arrows");
+    this.#core.check("arrows");
     return this.#arrows;
   }
 
@@ -166,7 +161,7 @@ export class DisplayMeta {
    * ```
    */
   get circles(): readonly CircleParams[] {
-    this.#check("circles");
+    this.#core.check("circles");
     return this.#circles;
   }
 
@@ -180,13 +175,13 @@ export class DisplayMeta {
    * ```
    */
   get miscOsdData(): readonly [number, number, number, number] {
-    this.#check("miscOsdData");
+    this.#core.check("miscOsdData");
     return this.#miscOsdData;
   }
 
   /** Checks and appends one element; the name in its messages is its place, e.g. `DisplayMeta.rects[3]`. */
   #add<T>(operation: string, member: string, list: T[], make: (init: unknown, name: string) => T, init: unknown): this {
-    this.#check(operation, "writing");
+    this.#core.check(operation, "writing");
     list.push(make(init, `DisplayMeta.${member}[${list.length}]`));
     return this;
   }
@@ -265,7 +260,7 @@ export class DisplayMeta {
    * ```
    */
   toJSON(): DisplayMetaJSON {
-    this.#check("toJSON()");
+    this.#core.check("toJSON()");
     // Elements are frozen plain values: JSON-safe as they are.
     return {
       rects: this.#rects.slice(),
@@ -281,8 +276,8 @@ export class DisplayMeta {
     displayInternals = {
       add(scope, frameIndex, display) {
         if (!(display instanceof DisplayMeta)) notAHandle(TYPE, "FrameMeta.addDisplayMeta display", display);
-        checkSameCall(display.#scope, scope, TYPE, "addDisplayMeta");
-        checkAddable(display.#status, TYPE, "addDisplayMeta", "removeDisplayMeta");
+        checkSameCall(display.#core.scope, scope, TYPE, "addDisplayMeta");
+        checkAddable(display.#core.status, TYPE, "addDisplayMeta", "removeDisplayMeta");
         const meta = scope.meta;
         const content: NativeDisplayContent = {
           rects: display.#rects,
@@ -292,7 +287,7 @@ export class DisplayMeta {
           circles: display.#circles,
         };
         const indices = meta.addDisplay(scope.callId, frameIndex, content);
-        display.#status = ADDED;
+        display.#core.status = ADDED;
         display.#frameIndex = frameIndex;
         display.#indices = Object.freeze(indices.slice());
         // One link: it is the physical meta, so displayMetaItems lists this very handle.
@@ -300,9 +295,9 @@ export class DisplayMeta {
       },
       remove(scope, frameIndex, display) {
         if (!(display instanceof DisplayMeta)) notAHandle(TYPE, "FrameMeta.removeDisplayMeta display", display);
-        checkSameCall(display.#scope, scope, TYPE, "removeDisplayMeta");
-        if (display.#status !== ADDED || display.#frameIndex !== frameIndex) {
-          notIn(display.#status, TYPE, "frame", "removeDisplayMeta", "removeDisplayMeta");
+        checkSameCall(display.#core.scope, scope, TYPE, "removeDisplayMeta");
+        if (display.#core.status !== ADDED || display.#frameIndex !== frameIndex) {
+          notIn(display.#core.status, TYPE, "frame", "removeDisplayMeta", "removeDisplayMeta");
         }
         const meta = scope.meta;
         // A chained display meta removes every link it was split into.
@@ -310,11 +305,11 @@ export class DisplayMeta {
           meta.removeDisplay(scope.callId, frameIndex, index);
           const linked = scope.displays?.get(index);
           if (linked !== undefined) {
-            linked.#status = REMOVED;
+            linked.#core.status = REMOVED;
             scope.displays?.delete(index);
           }
         }
-        display.#status = REMOVED;
+        display.#core.status = REMOVED;
       },
       list(scope, frameIndex) {
         return Object.freeze(scope.meta.listDisplays(scope.callId, frameIndex).map((read) => fromNative(scope, frameIndex, read)));
@@ -328,7 +323,7 @@ export class DisplayMeta {
         return known;
       }
       const display = new DisplayMeta(scope);
-      display.#status = ADDED;
+      display.#core.status = ADDED;
       display.#frameIndex = frameIndex;
       display.#indices = Object.freeze([read.index]);
       display.#rects = read.rects.map(rectFromNative);

@@ -1,17 +1,15 @@
 import { StaleHandleError } from "../errors/errors.js";
 import type { NativeLabelInfo } from "../native/meta-binding.js";
 import type { ClassifierMeta } from "./classifier-meta.js";
-import { ADDED, checkUsable, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
+import { ADDED, REMOVED } from "./call/handle-checks.js";
 import type { TransformScope } from "./call/transform-scope.js";
 import { LABEL_INFO_FIELDS } from "../protocol/value-fields.js";
-import { defineValueFields, valueCopy, zeroValues } from "./call/value-fields.js";
+import { defineValueFields, valueCopy, ValueCore, type ValueAccess } from "./call/value-fields.js";
 
 const TYPE = "LabelInfo";
 
 /** @internal What ClassifierMeta needs of a LabelInfo's private state. */
-export interface LabelInternals {
-  scopeOf(label: LabelInfo): TransformScope;
-  statusOf(label: LabelInfo): HandleState;
+export interface LabelInternals extends ValueAccess<LabelInfo> {
   classifierOf(label: LabelInfo): ClassifierMeta | undefined;
   indexOf(label: LabelInfo): number;
   setIndex(label: LabelInfo, index: number): void;
@@ -67,21 +65,14 @@ export interface LabelInfoJSON {
  * ```
  */
 export class LabelInfo {
-  readonly #scope: TransformScope;
-  #status: HandleState;
+  /** Its call, state and members (LABEL_INFO_FIELDS; accessors defined below), and the check every member makes first. */
+  readonly #core: ValueCore;
   #index = -1;
   #classifier: ClassifierMeta | undefined;
-  /** The members of LABEL_INFO_FIELDS (accessors defined below). */
-  readonly #values = zeroValues(LABEL_INFO_FIELDS);
 
   /** @internal Label infos come from `batch.acquireLabelInfo()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
-    this.#scope = scope;
-    this.#status = STAGED;
-  }
-
-  #check(member: string, action: "reading" | "writing" = "reading"): void {
-    checkUsable(this.#scope, this.#status, TYPE, member, action);
+    this.#core = new ValueCore(scope, TYPE, LABEL_INFO_FIELDS);
   }
 
   /**
@@ -93,45 +84,40 @@ export class LabelInfo {
    * ```
    */
   toJSON(): LabelInfoJSON {
-    this.#check("toJSON()");
-    return valueCopy(LABEL_INFO_FIELDS, this.#values) as unknown as LabelInfoJSON;
+    this.#core.check("toJSON()");
+    return valueCopy(LABEL_INFO_FIELDS, this.#core.values) as unknown as LabelInfoJSON;
   }
 
   static {
-    // numClasses, resultLabel, ... : one accessor per LABEL_INFO_FIELDS entry (declared below,
-    // in `interface LabelInfo`).
-    defineValueFields(LabelInfo, LABEL_INFO_FIELDS, {
-      owner: TYPE,
-      check: (label, member, action) => label.#check(member, action),
-      values: (label) => label.#values,
-    });
     labelInternals = {
-      scopeOf: (label) => label.#scope,
-      statusOf: (label) => label.#status,
+      coreOf: (label) => label.#core,
       classifierOf: (label) => label.#classifier,
       indexOf: (label) => label.#index,
       setIndex: (label, index) => {
         label.#index = index;
-        (label.#scope.labelInfos ??= new Map()).set(index, label);
+        (label.#core.scope.labelInfos ??= new Map()).set(index, label);
       },
-      toNative: (label) => valueCopy(LABEL_INFO_FIELDS, label.#values) as unknown as NativeLabelInfo,
+      toNative: (label) => valueCopy(LABEL_INFO_FIELDS, label.#core.values) as unknown as NativeLabelInfo,
       markAdded: (label, classifier, index) => {
-        label.#status = ADDED;
+        label.#core.status = ADDED;
         label.#classifier = classifier;
         label.#index = index;
-        if (index >= 0) (label.#scope.labelInfos ??= new Map()).set(index, label);
+        if (index >= 0) (label.#core.scope.labelInfos ??= new Map()).set(index, label);
       },
       markRemoved: (label) => {
-        label.#status = REMOVED;
-        if (label.#index >= 0) label.#scope.labelInfos?.delete(label.#index);
+        label.#core.status = REMOVED;
+        if (label.#index >= 0) label.#core.scope.labelInfos?.delete(label.#index);
       },
       fromNative: (scope, read, classifier) => {
         const label = new LabelInfo(scope);
-        Object.assign(label.#values, valueCopy(LABEL_INFO_FIELDS, read as unknown as Record<string, unknown>));
+        Object.assign(label.#core.values, valueCopy(LABEL_INFO_FIELDS, read as unknown as Record<string, unknown>));
         labelInternals.markAdded(label, classifier, read.index);
         return label;
       },
     };
+    // numClasses, resultLabel, ... : one accessor per LABEL_INFO_FIELDS entry (declared below,
+    // in `interface LabelInfo`).
+    defineValueFields(LabelInfo, LABEL_INFO_FIELDS, labelInternals);
   }
 }
 

@@ -327,21 +327,11 @@ describe("staging and defaults", () => {
         rectJSON({ left: 1, borderColor: { red: 1, green: 0, blue: 0, alpha: 1 } }),
       ],
       texts: [
-        textJSON({ displayText: "hi", font: { name: "Serif", size: 10, color: { red: 1, green: 1, blue: 1, alpha: 1 } } }),
+        textJSON({ displayText: "hi", font: { name: "Serif", size: 10, color: WHITE } }),
       ],
-      lines: [{ x1: 0, y1: 0, x2: 0, y2: 0, lineWidth: 0, lineColor: { red: 0, green: 0, blue: 0, alpha: 1 } }],
-      arrows: [{ x1: 0, y1: 0, x2: 0, y2: 0, arrowWidth: 0, arrowHead: "end", arrowColor: { red: 0, green: 0, blue: 0, alpha: 1 } }],
-      circles: [
-        {
-          xc: 0,
-          yc: 0,
-          radius: 0,
-          circleColor: { red: 0, green: 0, blue: 0, alpha: 1 },
-          hasBgColor: true,
-          bgColor: { red: 0, green: 0, blue: 0, alpha: 0 },
-          circleWidth: 0,
-        },
-      ],
+      lines: [{ x1: 0, y1: 0, x2: 0, y2: 0, lineWidth: 0, lineColor: BLACK }],
+      arrows: [{ x1: 0, y1: 0, x2: 0, y2: 0, arrowWidth: 0, arrowHead: "end", arrowColor: BLACK }],
+      circles: [{ xc: 0, yc: 0, radius: 0, circleColor: BLACK, hasBgColor: true, bgColor: TRANSPARENT, circleWidth: 0 }],
       miscOsdData: [0, 0, 0, 0],
     });
     expect(Object.isFrozen(display.rects[0])).toBe(true);

@@ -350,7 +350,7 @@ export class ObjectMeta {
     const core = this.#core;
     core.check(`${operation}()`, "calling");
     if (!(classifier instanceof ClassifierMeta)) notAHandle("ClassifierMeta", `ObjectMeta.${operation} classifier`, classifier);
-    checkSameCall(classifierInternals.scopeOf(classifier), core.scope, "ClassifierMeta", operation);
+    checkSameCall(classifierInternals.coreOf(classifier).scope, core.scope, "ClassifierMeta", operation);
     return core;
   }
 
@@ -368,7 +368,7 @@ export class ObjectMeta {
    */
   addClassifierMeta(classifier: ClassifierMeta): void {
     const core = this.#checkClassifier(classifier, "addClassifierMeta");
-    checkAddable(classifierInternals.statusOf(classifier), "ClassifierMeta", "addClassifierMeta", "removeClassifierMeta");
+    checkAddable(classifierInternals.coreOf(classifier).status, "ClassifierMeta", "addClassifierMeta", "removeClassifierMeta");
     const scope = core.scope;
     const index = scope.meta.addClassifier(scope.callId, core.row, classifierInternals.toNative(classifier));
     classifierInternals.markAdded(classifier, core, index);
@@ -389,7 +389,7 @@ export class ObjectMeta {
   removeClassifierMeta(classifier: ClassifierMeta): void {
     const core = this.#checkClassifier(classifier, "removeClassifierMeta");
     const scope = core.scope;
-    const status = classifierInternals.statusOf(classifier);
+    const status = classifierInternals.coreOf(classifier).status;
     if (status !== ADDED || classifierInternals.ownerOf(classifier) !== core) {
       notIn(status, "ClassifierMeta", "object", "removeClassifierMeta", "removeClassifierMeta");
     }

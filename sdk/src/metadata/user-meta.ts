@@ -4,7 +4,7 @@ import type { NativeEventMsg } from "../native/event-msg-binding.js";
 import { PAYLOAD_BYTES, PAYLOAD_JSON, PAYLOAD_KIND_NAMES, type NativeSegmentationInit, type NativeUserMeta, type UserMetaLevel } from "../native/meta-binding.js";
 import { ANALYTICS_FRAME_MEMBERS, ANALYTICS_OBJECT_MEMBERS, frozenAnalytics, type AnalyticsFrameMeta, type AnalyticsObjectInfo } from "./analytics-meta.js";
 import { eventMsgFromNative, eventMsgToNative, type EventMsgInit, type EventMsgMeta } from "./event-msg-meta.js";
-import { ADDED, checkAddable, checkSameCall, checkUsable, notAHandle, notIn, REMOVED, STAGED, type HandleState } from "./call/handle-checks.js";
+import { ADDED, checkAddable, checkSameCall, HandleCore, notAHandle, notIn, REMOVED } from "./call/handle-checks.js";
 import { addSegmentation, checkSegmentation, SegmentationMeta, type SegmentationInit, type SegmentationMetaJSON } from "./segmentation-meta.js";
 import { TensorOutputMeta, type TensorOutputMetaJSON } from "./tensor-output-meta.js";
 import { readComponent, type ComponentMetaKind, type ComponentReads } from "./component-user-meta.js";
@@ -99,6 +99,9 @@ export interface UserMetaJSON {
   segmentation?: SegmentationMetaJSON;
 }
 
+/** What a meta read from the buffer carries, as a typed value (UserMeta.asTensorOutput, ...). */
+type Carried = TensorOutputMeta | AnalyticsFrameMeta | AnalyticsObjectInfo | SegmentationMeta;
+
 /**
  * Metadata of your own attached to the batch, a frame or an object (`NvDsUserMeta`): a type
  * string of the form `ORG.COMPONENT.DESCRIPTION` (DeepStream's `nvds_get_user_meta_type`) and
@@ -119,8 +122,8 @@ export interface UserMetaJSON {
  * ```
  */
 export class UserMeta {
-  readonly #scope: TransformScope;
-  #status: HandleState;
+  /** Its call and state, and the check every member makes first. */
+  readonly #core: HandleCore;
   #index = -1;
   #level: UserMetaLevel = BATCH_LEVEL;
   #owner = -1;
@@ -130,20 +133,15 @@ export class UserMeta {
   #payload: Uint8Array | undefined = new Uint8Array(0);
   #json: unknown;
   #jsonParsed = false;
-  #tensor: TensorOutputMeta | undefined;
   #eventMsg: NativeEventMsg | undefined;
-  #typed: AnalyticsFrameMeta | AnalyticsObjectInfo | SegmentationMeta | undefined;
+  /** What a read-from-the-buffer meta carries, read once (see #carried). */
+  #typed: Carried | undefined;
   #segmentation: NativeSegmentationInit | undefined;
   #component: ComponentReads | undefined;
 
   /** @internal User metas come from `batch.acquireUserMeta()` or the buffer; user code never constructs them. */
   constructor(scope: TransformScope) {
-    this.#scope = scope;
-    this.#status = STAGED;
-  }
-
-  #check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
-    checkUsable(this.#scope, this.#status, TYPE, member, action);
+    this.#core = new HandleCore(scope, TYPE);
   }
 
   /**
@@ -156,7 +154,7 @@ export class UserMeta {
    * ```
    */
   get metaType(): string {
-    this.#check("metaType");
+    this.#core.check("metaType");
     return this.#metaType;
   }
 
@@ -171,10 +169,10 @@ export class UserMeta {
    * ```
    */
   get metaTypeId(): number {
-    this.#check("metaTypeId");
+    this.#core.check("metaTypeId");
     if (this.#metaTypeId < 0) {
-      if (this.#status !== ADDED) return 0;
-      const scope = this.#scope;
+      if (this.#core.status !== ADDED) return 0;
+      const scope = this.#core.scope;
       const meta = scope.meta;
       const read = meta.listUserMetas(scope.callId, this.#level, this.#owner).find((user) => user.index === this.#index);
       this.#metaTypeId = read?.metaTypeId ?? 0;
@@ -191,7 +189,7 @@ export class UserMeta {
    * ```
    */
   get kind(): UserMetaKind {
-    this.#check("kind");
+    this.#core.check("kind");
     return this.#kind;
   }
 
@@ -205,7 +203,7 @@ export class UserMeta {
    * ```
    */
   get bytes(): Uint8Array | undefined {
-    this.#check("bytes");
+    this.#core.check("bytes");
     return this.#payload;
   }
 
@@ -218,7 +216,7 @@ export class UserMeta {
    * ```
    */
   get json(): unknown {
-    this.#check("json");
+    this.#core.check("json");
     if (this.#kind !== "json" || this.#payload === undefined) return undefined;
     if (!this.#jsonParsed) {
       this.#json = JSON.parse(decoder.decode(this.#payload));
@@ -236,7 +234,7 @@ export class UserMeta {
    * ```
    */
   setBytes(type: string, bytes: Uint8Array): void {
-    this.#check("setBytes()", "writing");
+    this.#core.check("setBytes()", "writing");
     const metaType = checkUserMetaType(type, "UserMeta.metaType");
     if (!(bytes instanceof Uint8Array)) invalid("a Uint8Array", "UserMeta.setBytes bytes", bytes, true);
     this.#metaType = metaType;
@@ -254,7 +252,7 @@ export class UserMeta {
    * ```
    */
   setJson(type: string, value: unknown): void {
-    this.#check("setJson()", "writing");
+    this.#core.check("setJson()", "writing");
     const metaType = checkUserMetaType(type, "UserMeta.metaType");
     let text: string | undefined;
     try {
@@ -281,14 +279,14 @@ export class UserMeta {
    * ```
    */
   asTensorOutput(): TensorOutputMeta | undefined {
-    this.#check("asTensorOutput()", "calling");
-    if (this.#kind !== "tensor-output") return undefined;
-    if (this.#tensor === undefined) {
-      const scope = this.#scope;
-      const meta = scope.meta;
-      this.#tensor = new TensorOutputMeta(scope, meta.readTensorOutput(scope.callId, this.#index));
-    }
-    return this.#tensor;
+    return this.#carried("asTensorOutput", "tensor-output", (scope, index) => new TensorOutputMeta(scope, scope.meta.readTensorOutput(scope.callId, index)));
+  }
+
+  /** What a `kind` meta carries, made once by `read`; undefined for other kinds (and while `ready` is false). */
+  #carried<T extends Carried>(method: string, kind: UserMetaKind, read: (scope: TransformScope, index: number) => T, ready = true): T | undefined {
+    this.#core.check(`${method}()`, "calling");
+    if (this.#kind !== kind || !ready) return undefined;
+    return (this.#typed ??= read(this.#core.scope, this.#index)) as T;
   }
 
   /**
@@ -310,7 +308,7 @@ export class UserMeta {
    * ```
    */
   setEventMsg(msg: EventMsgInit): void {
-    this.#check("setEventMsg()", "writing");
+    this.#core.check("setEventMsg()", "writing");
     this.#eventMsg = eventMsgToNative(msg);
     this.#metaType = "";
     this.#kind = "event-msg";
@@ -329,13 +327,11 @@ export class UserMeta {
    * ```
    */
   asEventMsg(): EventMsgMeta | undefined {
-    this.#check("asEventMsg()", "calling");
+    this.#core.check("asEventMsg()", "calling");
     if (this.#kind !== "event-msg") return undefined;
-    if (this.#eventMsg === undefined) {
-      const scope = this.#scope;
-      this.#eventMsg = scope.meta.readEventMsg(scope.callId, this.#index);
-    }
-    return eventMsgFromNative(this.#eventMsg);
+    // Staged by setEventMsg, or read from the buffer once.
+    const scope = this.#core.scope;
+    return eventMsgFromNative((this.#eventMsg ??= scope.meta.readEventMsg(scope.callId, this.#index)));
   }
 
   /**
@@ -391,9 +387,9 @@ export class UserMeta {
   }
 
   #read<K extends keyof ComponentReads>(reader: K): ComponentReads[K] {
-    this.#check(`${reader}()`, "calling");
+    this.#core.check(`${reader}()`, "calling");
     if (this.#component === undefined) {
-      const scope = this.#scope;
+      const scope = this.#core.scope;
       this.#component = readComponent(scope.meta, scope.callId, this.#index, this.#kind);
     }
     return this.#component[reader];
@@ -408,7 +404,7 @@ export class UserMeta {
    * ```
    */
   toJSON(): UserMetaJSON {
-    this.#check("toJSON()");
+    this.#core.check("toJSON()");
     const json: UserMetaJSON = { metaType: this.#metaType, metaTypeId: this.metaTypeId, kind: this.#kind };
     if (this.#kind === "json") json.json = this.json;
     else if (this.#kind === "bytes" && this.#payload !== undefined) json.bytes = Array.from(this.#payload);
@@ -416,7 +412,7 @@ export class UserMeta {
     else if (this.#kind === "event-msg") json.eventMsg = this.asEventMsg();
     else if (this.#kind === "analytics-frame") json.analyticsFrame = this.asAnalyticsFrame();
     else if (this.#kind === "analytics-object") json.analyticsObject = this.asAnalyticsObject();
-    else if (this.#kind === "segmentation" && this.#status === ADDED) json.segmentation = this.asSegmentation()?.toJSON();
+    else if (this.#kind === "segmentation" && this.#core.status === ADDED) json.segmentation = this.asSegmentation()?.toJSON();
     return json;
   }
 
@@ -431,10 +427,9 @@ export class UserMeta {
    * ```
    */
   asAnalyticsFrame(): AnalyticsFrameMeta | undefined {
-    this.#check("asAnalyticsFrame()", "calling");
-    if (this.#kind !== "analytics-frame") return undefined;
-    const scope = this.#scope;
-    return (this.#typed ??= frozenAnalytics<AnalyticsFrameMeta>(scope.meta.readAnalyticsFrame(scope.callId, this.#index), ANALYTICS_FRAME_MEMBERS)) as AnalyticsFrameMeta;
+    return this.#carried("asAnalyticsFrame", "analytics-frame", (scope, index) =>
+      frozenAnalytics<AnalyticsFrameMeta>(scope.meta.readAnalyticsFrame(scope.callId, index), ANALYTICS_FRAME_MEMBERS),
+    );
   }
 
   /**
@@ -448,10 +443,9 @@ export class UserMeta {
    * ```
    */
   asAnalyticsObject(): AnalyticsObjectInfo | undefined {
-    this.#check("asAnalyticsObject()", "calling");
-    if (this.#kind !== "analytics-object") return undefined;
-    const scope = this.#scope;
-    return (this.#typed ??= frozenAnalytics<AnalyticsObjectInfo>(scope.meta.readAnalyticsObject(scope.callId, this.#index), ANALYTICS_OBJECT_MEMBERS)) as AnalyticsObjectInfo;
+    return this.#carried("asAnalyticsObject", "analytics-object", (scope, index) =>
+      frozenAnalytics<AnalyticsObjectInfo>(scope.meta.readAnalyticsObject(scope.callId, index), ANALYTICS_OBJECT_MEMBERS),
+    );
   }
 
   /**
@@ -466,10 +460,8 @@ export class UserMeta {
    * ```
    */
   asSegmentation(): SegmentationMeta | undefined {
-    this.#check("asSegmentation()", "calling");
-    if (this.#kind !== "segmentation" || this.#status !== ADDED) return undefined;
-    const scope = this.#scope;
-    return (this.#typed ??= new SegmentationMeta(scope, scope.meta.readSegmentation(scope.callId, this.#index))) as SegmentationMeta;
+    const added = this.#core.status === ADDED;
+    return this.#carried("asSegmentation", "segmentation", (scope, index) => new SegmentationMeta(scope, scope.meta.readSegmentation(scope.callId, index)), added);
   }
 
   /**
@@ -487,7 +479,7 @@ export class UserMeta {
    * ```
    */
   setSegmentation(segmentation: SegmentationInit): void {
-    this.#check("setSegmentation()", "writing");
+    this.#core.check("setSegmentation()", "writing");
     this.#segmentation = checkSegmentation(segmentation, "UserMeta.setSegmentation segmentation");
     this.#metaType = "";
     this.#kind = "segmentation";
@@ -499,8 +491,8 @@ export class UserMeta {
     userInternals = {
       add(scope, level, owner, user, operationOwner) {
         if (!(user instanceof UserMeta)) notAHandle(TYPE, `${operationOwner}.addUserMeta user`, user);
-        checkSameCall(user.#scope, scope, TYPE, "addUserMeta");
-        checkAddable(user.#status, TYPE, "addUserMeta", "removeUserMeta");
+        checkSameCall(user.#core.scope, scope, TYPE, "addUserMeta");
+        checkAddable(user.#core.status, TYPE, "addUserMeta", "removeUserMeta");
         const meta = scope.meta;
         if (user.#kind === "event-msg") {
           user.#index = meta.addEventMsg(scope.callId, level, owner, user.#eventMsg!);
@@ -515,20 +507,20 @@ export class UserMeta {
           const payload = user.#payload ?? new Uint8Array(0);
           user.#index = meta.addUserMeta(scope.callId, level, owner, metaType, user.#kind === "json" ? PAYLOAD_JSON : PAYLOAD_BYTES, payload);
         }
-        user.#status = ADDED;
+        user.#core.status = ADDED;
         user.#level = level;
         user.#owner = owner;
         (scope.userMetas ??= new Map()).set(user.#index, user);
       },
       remove(scope, level, owner, user, operationOwner, ownerName) {
         if (!(user instanceof UserMeta)) notAHandle(TYPE, `${operationOwner}.removeUserMeta user`, user);
-        checkSameCall(user.#scope, scope, TYPE, "removeUserMeta");
-        if (user.#status !== ADDED || user.#level !== level || user.#owner !== owner) {
-          notIn(user.#status, TYPE, ownerName, "removeUserMeta", "removeUserMeta");
+        checkSameCall(user.#core.scope, scope, TYPE, "removeUserMeta");
+        if (user.#core.status !== ADDED || user.#level !== level || user.#owner !== owner) {
+          notIn(user.#core.status, TYPE, ownerName, "removeUserMeta", "removeUserMeta");
         }
         const meta = scope.meta;
         meta.removeUserMeta(scope.callId, level, owner, user.#index);
-        user.#status = REMOVED;
+        user.#core.status = REMOVED;
         scope.userMetas?.delete(user.#index);
       },
       list(scope, level, owner) {
@@ -543,7 +535,7 @@ export class UserMeta {
         return known;
       }
       const user = new UserMeta(scope);
-      user.#status = ADDED;
+      user.#core.status = ADDED;
       user.#index = read.index;
       user.#level = level;
       user.#owner = owner;

@@ -1,19 +1,18 @@
 /**
  * The value types metadata is made of (DeepStream's NvOSD_* structs, camelCased) and the
  * functions that turn what a user passes into checked, frozen values. The `*Init` types are
- * what setters and `add*` methods accept: every member optional.
+ * what setters and `add*` methods accept: every member optional. The members of each
+ * interface, with their docs, are generated from the table (protocol/meta-fields.mjs STRUCTS).
  */
-import type { NativeArrow, NativeCircle, NativeColor, NativeLine, NativeMask, NativeRect, NativeText } from "../native/meta-binding.js";
+import type { NativeArrow, NativeCircle, NativeLine, NativeMask, NativeRect, NativeText } from "../native/meta-binding.js";
 import { NVINFER_OBJECT } from "../protocol/transform-state.js";
-import { ARROW_PARAMS_FIELDS, CIRCLE_PARAMS_FIELDS, LINE_PARAMS_FIELDS, RECT_PARAMS_FIELDS } from "../protocol/value-fields.js";
+import { ARROW_PARAMS_FIELDS, CIRCLE_PARAMS_FIELDS, LINE_PARAMS_FIELDS, RECT_PARAMS_FIELDS, TEXT_PARAMS_FIELDS } from "../protocol/value-fields.js";
 import { makeValue, valueFromNative } from "./call/value-fields.js";
 import {
   ARROW_HEADS,
   checkBoolean,
   checkCString,
   checkFloat,
-  checkFloatSize,
-  checkInt32,
   checkObject,
   checkUint32,
   checkUnit,
@@ -32,6 +31,7 @@ import {
  * ```
  */
 export interface Color {
+  // generated: color-params (npm run generate)
   /** Red, 0..1. */
   red: number;
   /** Green, 0..1. */
@@ -40,6 +40,7 @@ export interface Color {
   blue: number;
   /** Opacity, 0 (transparent) .. 1 (opaque). */
   alpha: number;
+  // end generated: color-params
 }
 
 /**
@@ -63,6 +64,7 @@ export type ColorInit = Partial<Color>;
  * ```
  */
 export interface Box {
+  // generated: bbox-coords (npm run generate)
   /** Left edge, px. */
   left: number;
   /** Top edge, px. */
@@ -71,6 +73,7 @@ export interface Box {
   width: number;
   /** Height, px (>= 0). */
   height: number;
+  // end generated: bbox-coords
 }
 
 /**
@@ -160,6 +163,7 @@ export interface RectParamsInit extends BoxInit {
  * ```
  */
 export interface FontParams {
+  // generated: font-params (npm run generate)
   /** Font family as Pango knows it (`font_name`), e.g. "Serif". */
   name: string;
   /** Size in points (`font_size`). */
@@ -168,6 +172,7 @@ export interface FontParams {
   get color(): Color;
   /** Assigns the given components (or members); the others keep their values. */
   set color(value: ColorInit);
+  // end generated: font-params
 }
 
 /**
@@ -179,12 +184,14 @@ export interface FontParams {
  * ```
  */
 export interface FontParamsInit {
+  // generated: font-params-init (npm run generate)
   /** See {@link FontParams.name}. */
   name?: string;
   /** See {@link FontParams.size}. */
   size?: number;
   /** See {@link FontParams.color}. */
   color?: ColorInit;
+  // end generated: font-params-init
 }
 
 /**
@@ -200,6 +207,7 @@ export interface FontParamsInit {
  * ```
  */
 export interface TextParams {
+  // generated: text-params (npm run generate)
   /** The text (`display_text`); no NUL characters. */
   displayText: string;
   /** Horizontal position, px (`x_offset`, uint32). */
@@ -216,6 +224,7 @@ export interface TextParams {
   get bgColor(): Color;
   /** Assigns the given components (or members); the others keep their values. */
   set bgColor(value: ColorInit);
+  // end generated: text-params
 }
 
 /**
@@ -230,6 +239,7 @@ export interface TextParams {
  * ```
  */
 export interface TextParamsInit {
+  // generated: text-params-init (npm run generate)
   /** See {@link TextParams.displayText}. */
   displayText?: string;
   /** See {@link TextParams.xOffset}. */
@@ -242,6 +252,7 @@ export interface TextParamsInit {
   setBgColor?: boolean;
   /** See {@link TextParams.bgColor}. */
   bgColor?: ColorInit;
+  // end generated: text-params-init
 }
 
 /**
@@ -274,18 +285,20 @@ export interface MaskParams {
  * ```
  */
 export interface LineParams {
-  /** Start x, px. */
+  // generated: line-params (npm run generate)
+  /** Start x, px (`x1`). */
   readonly x1: number;
-  /** Start y, px. */
+  /** Start y, px (`y1`). */
   readonly y1: number;
-  /** End x, px. */
+  /** End x, px (`x2`). */
   readonly x2: number;
-  /** End y, px. */
+  /** End y, px (`y2`). */
   readonly y2: number;
-  /** Width, px (`line_width`). */
+  /** Line width, px (`line_width`). */
   readonly lineWidth: number;
-  /** Colour (`line_color`). */
+  /** Line colour (`line_color`). */
   readonly lineColor: Readonly<Color>;
+  // end generated: line-params
 }
 
 /**
@@ -307,20 +320,22 @@ export type ArrowHead = "start" | "end" | "both";
  * ```
  */
 export interface ArrowParams {
-  /** Start x, px. */
+  // generated: arrow-params (npm run generate)
+  /** Start x, px (`x1`). */
   readonly x1: number;
-  /** Start y, px. */
+  /** Start y, px (`y1`). */
   readonly y1: number;
-  /** End x, px. */
+  /** End x, px (`x2`). */
   readonly x2: number;
-  /** End y, px. */
+  /** End y, px (`y2`). */
   readonly y2: number;
-  /** Width, px (`arrow_width`). */
+  /** Arrow width, px (`arrow_width`). */
   readonly arrowWidth: number;
-  /** Where the head is (`arrow_head`). */
+  /** Which ends get a head (`arrow_head`). */
   readonly arrowHead: ArrowHead;
-  /** Colour (`arrow_color`). */
+  /** Arrow colour (`arrow_color`). */
   readonly arrowColor: Readonly<Color>;
+  // end generated: arrow-params
 }
 
 /**
@@ -332,20 +347,22 @@ export interface ArrowParams {
  * ```
  */
 export interface CircleParams {
-  /** Centre x, px. */
+  // generated: circle-params (npm run generate)
+  /** Centre x, px (`xc`). */
   readonly xc: number;
-  /** Centre y, px. */
+  /** Centre y, px (`yc`). */
   readonly yc: number;
-  /** Radius, px. */
+  /** Radius, px (`radius`). */
   readonly radius: number;
   /** Outline colour (`circle_color`). */
   readonly circleColor: Readonly<Color>;
-  /** Whether the circle is filled. */
+  /** Whether the circle is filled with `bgColor` (`has_bg_color`). */
   readonly hasBgColor: boolean;
-  /** Fill colour. */
+  /** Fill colour (`bg_color`), used when `hasBgColor`. */
   readonly bgColor: Readonly<Color>;
   /** Outline width, px (`circle_width`). */
   readonly circleWidth: number;
+  // end generated: circle-params
 }
 
 /**
@@ -357,6 +374,7 @@ export interface CircleParams {
  * ```
  */
 export interface LineParamsInit {
+  // generated: line-params-init (npm run generate)
   /** See {@link LineParams.x1}. */
   x1?: number;
   /** See {@link LineParams.y1}. */
@@ -369,6 +387,7 @@ export interface LineParamsInit {
   lineWidth?: number;
   /** See {@link LineParams.lineColor}. */
   lineColor?: ColorInit;
+  // end generated: line-params-init
 }
 
 /**
@@ -380,6 +399,7 @@ export interface LineParamsInit {
  * ```
  */
 export interface ArrowParamsInit {
+  // generated: arrow-params-init (npm run generate)
   /** See {@link ArrowParams.x1}. */
   x1?: number;
   /** See {@link ArrowParams.y1}. */
@@ -394,6 +414,7 @@ export interface ArrowParamsInit {
   arrowHead?: ArrowHead;
   /** See {@link ArrowParams.arrowColor}. */
   arrowColor?: ColorInit;
+  // end generated: arrow-params-init
 }
 
 /**
@@ -405,6 +426,7 @@ export interface ArrowParamsInit {
  * ```
  */
 export interface CircleParamsInit {
+  // generated: circle-params-init (npm run generate)
   /** See {@link CircleParams.xc}. */
   xc?: number;
   /** See {@link CircleParams.yc}. */
@@ -419,6 +441,7 @@ export interface CircleParamsInit {
   bgColor?: ColorInit;
   /** See {@link CircleParams.circleWidth}. */
   circleWidth?: number;
+  // end generated: circle-params-init
 }
 
 // ---------------------------------------------------------------- building checked values
@@ -438,17 +461,6 @@ export function makeColor(init: unknown, name: string, fallback: Readonly<Color>
   });
 }
 
-/** @internal `current` with the given components of an init (all checked): live-view assignment semantics. */
-export function mergeColor(current: Readonly<Color>, init: unknown, name: string): Color {
-  const value = checkObject(init, name);
-  return {
-    red: value.red === undefined ? current.red : checkUnit(value.red, `${name}.red`),
-    green: value.green === undefined ? current.green : checkUnit(value.green, `${name}.green`),
-    blue: value.blue === undefined ? current.blue : checkUnit(value.blue, `${name}.blue`),
-    alpha: value.alpha === undefined ? current.alpha : checkUnit(value.alpha, `${name}.alpha`),
-  };
-}
-
 function optional<T>(value: unknown, fallback: T, check: (value: unknown, name: string) => T, name: string): T {
   return value === undefined ? fallback : check(value, name);
 }
@@ -458,7 +470,13 @@ export function makeRect(init: unknown, name: string): Readonly<RectParams> {
   return makeValue(RECT_PARAMS_FIELDS, init, name) as unknown as Readonly<RectParams>;
 }
 
-/** @internal A checked, frozen display text. */
+/**
+ * A checked, frozen display text. Written out rather than `makeValue(TEXT_PARAMS_FIELDS, ...)`:
+ * a new text's font defaults to "Serif" 10 pt (so it draws), where the table's members start
+ * at their zero values (an empty font name, size 0), which makeValue gives a missing member.
+ *
+ * @internal
+ */
 export function makeText(init: unknown, name: string): Readonly<TextParams> {
   const value = checkObject(init ?? {}, name);
   const font = checkObject(value.font ?? {}, `${name}.font`);
@@ -478,7 +496,9 @@ export function makeText(init: unknown, name: string): Readonly<TextParams> {
 
 /**
  * The text every object of a bulk add gets (`FrameMeta.addObjects`' `labelText`): nvinfer's
- * font and background unless given; null for `false` (no text).
+ * font and background unless given; null for `false` (no text). Written out for the same
+ * reason as makeText (nvinfer's defaults, not zero values), and only the font and background
+ * are taken: each object's text and offsets are set from its label and box.
  *
  * @internal
  */
@@ -531,11 +551,6 @@ export function makeMask(init: unknown, name: string): MaskParams {
 
 // ---------------------------------------------------------------- native shapes
 
-/** @internal A native colour as a frozen Color. */
-export function colorFromNative(color: NativeColor): Readonly<Color> {
-  return Object.freeze({ red: color.red, green: color.green, blue: color.blue, alpha: color.alpha });
-}
-
 /** @internal */
 export function rectFromNative(rect: NativeRect): Readonly<RectParams> {
   return valueFromNative(RECT_PARAMS_FIELDS, rect as unknown as Record<string, unknown>) as unknown as Readonly<RectParams>;
@@ -543,32 +558,17 @@ export function rectFromNative(rect: NativeRect): Readonly<RectParams> {
 
 /** @internal */
 export function textFromNative(text: NativeText): Readonly<TextParams> {
-  return Object.freeze({
-    displayText: text.displayText,
-    xOffset: text.xOffset,
-    yOffset: text.yOffset,
-    font: Object.freeze({ name: text.font.name, size: text.font.size, color: colorFromNative(text.font.color) }),
-    setBgColor: text.setBgColor,
-    bgColor: colorFromNative(text.bgColor),
-  });
+  return valueFromNative(TEXT_PARAMS_FIELDS, text as unknown as Record<string, unknown>) as unknown as Readonly<TextParams>;
 }
 
 /** @internal */
 export function lineFromNative(line: NativeLine): LineParams {
-  return Object.freeze({ x1: line.x1, y1: line.y1, x2: line.x2, y2: line.y2, lineWidth: line.lineWidth, lineColor: colorFromNative(line.lineColor) });
+  return valueFromNative(LINE_PARAMS_FIELDS, line as unknown as Record<string, unknown>) as unknown as LineParams;
 }
 
 /** @internal */
 export function arrowFromNative(arrow: NativeArrow): ArrowParams {
-  return Object.freeze({
-    x1: arrow.x1,
-    y1: arrow.y1,
-    x2: arrow.x2,
-    y2: arrow.y2,
-    arrowWidth: arrow.arrowWidth,
-    arrowHead: ARROW_HEADS[arrow.arrowHead] ?? "end",
-    arrowColor: colorFromNative(arrow.arrowColor),
-  });
+  return valueFromNative(ARROW_PARAMS_FIELDS, arrow as unknown as Record<string, unknown>) as unknown as ArrowParams;
 }
 
 /** @internal */
@@ -578,24 +578,11 @@ export function arrowToNative(arrow: ArrowParams): NativeArrow {
 
 /** @internal */
 export function circleFromNative(circle: NativeCircle): CircleParams {
-  return Object.freeze({
-    xc: circle.xc,
-    yc: circle.yc,
-    radius: circle.radius,
-    circleColor: colorFromNative(circle.circleColor),
-    hasBgColor: circle.hasBgColor,
-    bgColor: colorFromNative(circle.bgColor),
-    circleWidth: circle.circleWidth,
-  });
+  return valueFromNative(CIRCLE_PARAMS_FIELDS, circle as unknown as Record<string, unknown>) as unknown as CircleParams;
 }
 
 /** @internal A native mask as a frozen MaskParams (its data is already a copy). */
 export function maskFromNative(mask: NativeMask | null): MaskParams | undefined {
   if (mask === null || (mask.width === 0 && mask.height === 0 && mask.data.length === 0)) return undefined;
   return Object.freeze({ data: mask.data, threshold: mask.threshold, width: mask.width, height: mask.height });
-}
-
-/** @internal Plain copies (for toJSON). */
-export function plainColor(color: Readonly<Color>): Color {
-  return { red: color.red, green: color.green, blue: color.blue, alpha: color.alpha };
 }

@@ -34,14 +34,25 @@ export interface NativeColor {
   alpha: number;
 }
 
+/** NvOSD_FontParams. */
+export interface NativeFont {
+  // generated: native-font-params (npm run generate)
+  name: string;
+  size: number;
+  color: NativeColor;
+  // end generated: native-font-params
+}
+
 /** NvOSD_TextParams. */
 export interface NativeText {
+  // generated: native-text-params (npm run generate)
   displayText: string;
   xOffset: number;
   yOffset: number;
-  font: { name: string; size: number; color: NativeColor };
+  font: NativeFont;
   setBgColor: boolean;
   bgColor: NativeColor;
+  // end generated: native-text-params
 }
 
 /** NvOSD_MaskParams: `data.length` must be `width * height`. */
@@ -71,16 +82,19 @@ export interface NativeRect {
 
 /** NvOSD_LineParams. */
 export interface NativeLine {
+  // generated: native-line-params (npm run generate)
   x1: number;
   y1: number;
   x2: number;
   y2: number;
   lineWidth: number;
   lineColor: NativeColor;
+  // end generated: native-line-params
 }
 
 /** NvOSD_ArrowParams; arrowHead 0 start, 1 end, 2 both. */
 export interface NativeArrow {
+  // generated: native-arrow-params (npm run generate)
   x1: number;
   y1: number;
   x2: number;
@@ -88,10 +102,12 @@ export interface NativeArrow {
   arrowWidth: number;
   arrowHead: 0 | 1 | 2;
   arrowColor: NativeColor;
+  // end generated: native-arrow-params
 }
 
 /** NvOSD_CircleParams. */
 export interface NativeCircle {
+  // generated: native-circle-params (npm run generate)
   xc: number;
   yc: number;
   radius: number;
@@ -99,6 +115,7 @@ export interface NativeCircle {
   hasBgColor: boolean;
   bgColor: NativeColor;
   circleWidth: number;
+  // end generated: native-circle-params
 }
 
 /** One logical display meta (any number of each kind; native chains physical metas of ≤ 16). */

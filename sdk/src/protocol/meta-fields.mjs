@@ -56,7 +56,7 @@ export const KINDS = {
   // "dup" (g_strdup'd, DeepStream g_free()s it) or "intern" (never freed: an interned string).
   text: { slots: 0, ts: "string", check: "a string without NUL characters" },
   // NvOSD_Arrow_Head_Direction: "start", "end" or "both" in TypeScript, 0, 1 or 2 natively.
-  arrowHead: { slots: 0, ts: "ArrowHead", check: '"start", "end" or "both" (0, 1 or 2 natively)' },
+  arrowHead: { slots: 0, ts: "ArrowHead", native: "0 | 1 | 2", check: '"start", "end" or "both" (0, 1 or 2 natively)' },
   // Model members whose ownership native code handles by hand (pResult_label): never sent.
   owned: { slots: 0, ts: null, check: "kept by native code" },
 };
@@ -70,20 +70,20 @@ export const STRUCTS = {
     ds: "NvOSD_ColorParams",
     ts: "Color",
     members: [
-      { name: "red", ds: "red", c: "double", kind: "unit" },
-      { name: "green", ds: "green", c: "double", kind: "unit" },
-      { name: "blue", ds: "blue", c: "double", kind: "unit" },
-      { name: "alpha", ds: "alpha", c: "double", kind: "unit" },
+      { name: "red", ds: "red", c: "double", kind: "unit", doc: "Red, 0..1." },
+      { name: "green", ds: "green", c: "double", kind: "unit", doc: "Green, 0..1." },
+      { name: "blue", ds: "blue", c: "double", kind: "unit", doc: "Blue, 0..1." },
+      { name: "alpha", ds: "alpha", c: "double", kind: "unit", doc: "Opacity, 0 (transparent) .. 1 (opaque)." },
     ],
   },
   BboxCoords: {
     ds: "NvBbox_Coords",
     ts: "Box",
     members: [
-      { name: "left", ds: "left", c: "float", kind: "float" },
-      { name: "top", ds: "top", c: "float", kind: "float" },
-      { name: "width", ds: "width", c: "float", kind: "floatSize" },
-      { name: "height", ds: "height", c: "float", kind: "floatSize" },
+      { name: "left", ds: "left", c: "float", kind: "float", doc: "Left edge, px." },
+      { name: "top", ds: "top", c: "float", kind: "float", doc: "Top edge, px." },
+      { name: "width", ds: "width", c: "float", kind: "floatSize", doc: "Width, px (>= 0)." },
+      { name: "height", ds: "height", c: "float", kind: "floatSize", doc: "Height, px (>= 0)." },
     ],
   },
   FontParams: {
@@ -91,8 +91,8 @@ export const STRUCTS = {
     ts: "FontParams",
     members: [
       // DeepStream never frees font_name (nvinfer points it at a static string): interned.
-      { name: "name", ds: "font_name", c: "std::string", kind: "text", own: "intern", doc: "Font family, e.g. `\"Serif\"` (`font_name`)." },
-      { name: "size", ds: "font_size", c: "uint32_t", kind: "uint32", doc: "Font size, points (`font_size`)." },
+      { name: "name", ds: "font_name", c: "std::string", kind: "text", own: "intern", doc: "Font family as Pango knows it (`font_name`), e.g. \"Serif\"." },
+      { name: "size", ds: "font_size", c: "uint32_t", kind: "uint32", doc: "Size in points (`font_size`)." },
       { name: "color", ds: "font_color", struct: "ColorParams", fallback: [1, 1, 1, 1], doc: "Text colour (`font_color`)." },
     ],
   },
@@ -101,11 +101,11 @@ export const STRUCTS = {
     ts: "TextParams",
     members: [
       // DeepStream g_free()s display_text when it releases a meta (nvinfer g_strdup()s it).
-      { name: "displayText", ds: "display_text", c: "std::string", kind: "text", own: "dup", doc: "The text drawn (`display_text`)." },
-      { name: "xOffset", ds: "x_offset", c: "uint32_t", kind: "uint32", doc: "Left edge of the text, px (`x_offset`)." },
-      { name: "yOffset", ds: "y_offset", c: "uint32_t", kind: "uint32", doc: "Top edge of the text, px (`y_offset`)." },
-      { name: "font", ds: "font_params", struct: "FontParams", doc: "Font (`font_params`)." },
-      { name: "setBgColor", ds: "set_bg_clr", c: "int32_t", kind: "flag", doc: "Whether the text has a background (`set_bg_clr`)." },
+      { name: "displayText", ds: "display_text", c: "std::string", kind: "text", own: "dup", doc: "The text (`display_text`); no NUL characters." },
+      { name: "xOffset", ds: "x_offset", c: "uint32_t", kind: "uint32", doc: "Horizontal position, px (`x_offset`, uint32)." },
+      { name: "yOffset", ds: "y_offset", c: "uint32_t", kind: "uint32", doc: "Vertical position, px (`y_offset`, uint32)." },
+      { name: "font", ds: "font_params", struct: "FontParams", doc: "The font (`font_params`)." },
+      { name: "setBgColor", ds: "set_bg_clr", c: "int32_t", kind: "flag", doc: "Whether the text gets a background box (`set_bg_clr`)." },
       { name: "bgColor", ds: "text_bg_clr", struct: "ColorParams", fallback: [0, 0, 0, 0], doc: "Background colour (`text_bg_clr`), used when `setBgColor`." },
     ],
   },

@@ -82,3 +82,23 @@ export function checkUsable(
   if (status === REMOVED) throw new MetaStateError(`${type} used after remove${type} (${action} ${member})`);
   if (action === "writing" && status === ADDED) throw readOnly(type, member, `add${type}`);
 }
+
+/**
+ * What every staged-then-added handle (ClassifierMeta, LabelInfo, DisplayMeta, UserMeta) holds:
+ * the call it belongs to, where it is in its life, and the check each of its members makes
+ * first ({@link checkUsable}, naming the handle's type).
+ */
+export class HandleCore {
+  /** {@link STAGED} when acquired; add and remove move it on. */
+  status: HandleState = STAGED;
+
+  constructor(
+    readonly scope: TransformScope,
+    readonly type: string,
+  ) {}
+
+  /** Throws unless the handle may be used for `action` on `member`. */
+  check(member: string, action: "reading" | "writing" | "calling" = "reading"): void {
+    checkUsable(this.scope, this.status, this.type, member, action);
+  }
+}

@@ -9,8 +9,11 @@
  * @internal
  */
 import { COLOR_PARAMS_FIELDS, FONT_PARAMS_FIELDS, type ValueField, type ValueKind } from "../../protocol/value-fields.js";
+import { HandleCore } from "./handle-checks.js";
 import type { ObjectCore } from "./object-core.js";
+import type { TransformScope } from "./transform-scope.js";
 import {
+  ARROW_HEADS,
   checkArrowHead,
   checkBoolean,
   checkBoundedString,
@@ -61,14 +64,22 @@ export function zeroValues(fields: readonly ValueField[]): Record<string, unknow
   return values;
 }
 
-/** What the accessors need of a class whose members are held in a plain object. */
+/**
+ * The core of a handle whose members are held in a plain object (LabelInfo, ClassifierMeta):
+ * its call, state and check (HandleCore) and the members, zero until written.
+ */
+export class ValueCore extends HandleCore {
+  readonly values: Record<string, unknown>;
+
+  constructor(scope: TransformScope, type: string, fields: readonly ValueField[]) {
+    super(scope, type);
+    this.values = zeroValues(fields);
+  }
+}
+
+/** What the accessors need of such a handle class (its internals give it). */
 export interface ValueAccess<T> {
-  /** The name in messages ("LabelInfo"). */
-  readonly owner: string;
-  /** Throws unless the handle may be read or written, naming `member`. */
-  check(self: T, member: string, action: "reading" | "writing"): void;
-  /** The object holding the members. */
-  values(self: T): Record<string, unknown>;
+  coreOf(self: T): ValueCore;
 }
 
 /** Defines a getter and a checked setter per scalar field (not `list` ones) on `target.prototype`. */
@@ -77,17 +88,18 @@ export function defineValueFields<T extends object>(target: { prototype: T }, fi
     if (field.list || !scalar(field)) continue;
     const check = CHECKS[field.kind];
     const { name } = field;
-    const qualified = `${access.owner}.${name}`;
     Object.defineProperty(target.prototype, name, {
       configurable: true,
       enumerable: false,
       get(this: T) {
-        access.check(this, name, "reading");
-        return access.values(this)[name];
+        const core = access.coreOf(this);
+        core.check(name, "reading");
+        return core.values[name];
       },
       set(this: T, value: unknown) {
-        access.check(this, name, "writing");
-        access.values(this)[name] = check(value, qualified);
+        const core = access.coreOf(this);
+        core.check(name, "writing");
+        core.values[name] = check(value, `${core.type}.${name}`);
       },
     });
   }
@@ -122,68 +134,158 @@ export function makeValue(fields: readonly ValueField[], init: unknown, name: st
   return Object.freeze(made);
 }
 
-/** A native value as a frozen copy (colours frozen too). */
+/** What a scalar kind is natively when it differs from TypeScript (an arrow head is 0, 1 or 2). */
+const FROM_NATIVE: Partial<Record<ValueKind, (value: unknown) => unknown>> = {
+  arrowHead: (value) => ARROW_HEADS[value as number] ?? "end",
+};
+
+/** A native value as a frozen copy (colours and nested structs frozen too). */
 export function valueFromNative(fields: readonly ValueField[], native: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  const copy = valueCopy(fields, native);
-  for (const field of fields) if (!scalar(field)) Object.freeze(copy[field.name]);
+  const copy: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = native[field.name];
+    if (field.kind === COLOR) copy[field.name] = valueFromNative(COLOR_PARAMS_FIELDS, value as Record<string, unknown>);
+    else if (scalar(field)) copy[field.name] = FROM_NATIVE[field.kind]?.(value) ?? value;
+    else copy[field.name] = valueFromNative(NESTED[field.kind as keyof typeof NESTED], value as Record<string, unknown>);
+  }
   return Object.freeze(copy);
 }
 
-// ---------------------------------------------------------------- live views over an object's row
+// ---------------------------------------------------------------- live views over an object's members
 
 /**
- * A live view over one struct in an object's row (`obj.rectParams`, its `borderColor`,
- * `obj.detectorBboxInfo`): one accessor per member, defined on each subclass's prototype by
- * {@link defineRowFields}; a colour member is a nested view.
+ * Where a live view's members are held: doubles of the object's row (`obj.rectParams`, the
+ * boxes) or a plain object (the object's text params, sent as a whole when changed).
  */
-export class RowStruct {
+export interface ViewStore {
+  /** A scalar member's value (a flag as a boolean). */
+  read(field: ValueField): unknown;
+  /** What stores an already checked scalar value. */
+  writer(field: ValueField, value: unknown): () => void;
+  /** The store of a colour or nested struct member. */
+  nested(field: ValueField): ViewStore;
+  /** Records a write: the object is sent at commit. */
+  changed(): void;
+}
+
+/** Members held in consecutive doubles of the object's row, from `offset` on. */
+export class RowStore implements ViewStore {
   readonly #core: ObjectCore;
   readonly #offset: number;
-  readonly #path: string;
-  readonly #fields: readonly ValueField[];
-  /** The views of colour members, made on first use. */
-  readonly #colors = new Map<string, RowStruct>();
 
-  constructor(core: ObjectCore, offset: number, path: string, fields: readonly ValueField[]) {
+  constructor(core: ObjectCore, offset: number) {
     this.#core = core;
     this.#offset = offset;
+  }
+
+  read(field: ValueField): unknown {
+    const value = this.#core.scope.table[this.#core.base + this.#offset + (field.offset as number)];
+    return field.kind === "flag" ? value !== 0 : value;
+  }
+
+  writer(field: ValueField, value: unknown): () => void {
+    const core = this.#core;
+    const slot = this.#offset + (field.offset as number);
+    // A flag reads as a boolean and is stored as 0 or 1.
+    const stored = typeof value === "boolean" ? (value ? 1 : 0) : (value as number);
+    return () => {
+      core.scope.table[core.base + slot] = stored;
+    };
+  }
+
+  nested(field: ValueField): ViewStore {
+    return new RowStore(this.#core, this.#offset + (field.offset as number));
+  }
+
+  changed(): void {
+    this.#core.touch();
+  }
+}
+
+/** Members held in a plain object of the object's JS side (`pick` finds it when used: the text is loaded lazily). */
+export class ObjectStore implements ViewStore {
+  readonly #core: ObjectCore;
+  readonly #pick: (core: ObjectCore) => Record<string, unknown>;
+
+  constructor(core: ObjectCore, pick: (core: ObjectCore) => Record<string, unknown>) {
+    this.#core = core;
+    this.#pick = pick;
+  }
+
+  read(field: ValueField): unknown {
+    return this.#pick(this.#core)[field.name];
+  }
+
+  writer(field: ValueField, value: unknown): () => void {
+    return () => {
+      this.#pick(this.#core)[field.name] = value;
+    };
+  }
+
+  nested(field: ValueField): ViewStore {
+    const pick = this.#pick;
+    return new ObjectStore(this.#core, (core) => pick(core)[field.name] as Record<string, unknown>);
+  }
+
+  changed(): void {
+    this.#core.textChanged = true;
+    this.#core.touch();
+  }
+}
+
+/** The members of a colour or nested struct member. */
+const nestedFields = (field: ValueField): readonly ValueField[] => (field.kind === COLOR ? COLOR_PARAMS_FIELDS : NESTED[field.kind as keyof typeof NESTED]);
+
+/**
+ * A live view over one struct of an object (`obj.rectParams`, its `borderColor`,
+ * `obj.detectorBboxInfo`, `obj.textParams`, its `font`): one accessor per member, defined on
+ * each subclass's prototype by {@link defineViewFields}; a colour or nested struct member is a
+ * nested view. Every read and write is checked as the object's own accessors are, naming the
+ * member's path (`textParams.font.size`).
+ */
+export class StructView {
+  readonly #core: ObjectCore;
+  readonly #store: ViewStore;
+  readonly #path: string;
+  readonly #fields: readonly ValueField[];
+  /** The views of colour and nested struct members, made on first use. */
+  readonly #views = new Map<string, StructView>();
+
+  constructor(core: ObjectCore, store: ViewStore, path: string, fields: readonly ValueField[]) {
+    this.#core = core;
+    this.#store = store;
     this.#path = path;
     this.#fields = fields;
   }
 
-  /** The view of a colour member. */
-  color(field: ValueField): RowStruct {
-    let color = this.#colors.get(field.name);
-    if (color === undefined) {
-      color = new RowColor(this.#core, this.#offset + (field.offset as number), `${this.#path}.${field.name}`);
-      this.#colors.set(field.name, color);
+  /** The view of a colour or nested struct member. */
+  nested(field: ValueField): StructView {
+    let view = this.#views.get(field.name);
+    if (view === undefined) {
+      const View = viewClass(nestedFields(field));
+      view = new View(this.#core, this.#store.nested(field), `${this.#path}.${field.name}`, nestedFields(field));
+      this.#views.set(field.name, view);
     }
-    return color;
+    return view;
   }
 
-  /** The value of a scalar member (`member`: its name in stale messages). */
+  /** The value of a scalar member, after the checks. */
   read(field: ValueField): unknown {
-    const value = this.#core.read(this.#offset + (field.offset as number), `${this.#path}.${field.name}`);
-    return field.kind === "flag" ? value !== 0 : value;
+    this.#core.check(`${this.#path}.${field.name}`);
+    return this.#store.read(field);
   }
 
   /** Checks `value` for a scalar member and writes it. */
   write(field: ValueField, value: unknown): void {
-    const core = this.#core;
-    core.check(`${this.#path}.${field.name}`, "writing");
+    this.#core.check(`${this.#path}.${field.name}`, "writing");
     this.resolveMember(field, value)();
-    core.touch();
+    this.#store.changed();
   }
 
   /** Checks a value for one member; returns what writes it. */
   resolveMember(field: ValueField, value: unknown): () => void {
-    if (field.kind === COLOR) return this.color(field).resolve(value);
-    const core = this.#core;
-    const checked = toSlot(CHECKS[field.kind as ValueKind](value, `ObjectMeta.${this.#path}.${field.name}`));
-    const slot = this.#offset + (field.offset as number);
-    return () => {
-      core.scope.table[core.base + slot] = checked;
-    };
+    if (!scalar(field)) return this.nested(field).resolve(value);
+    return this.#store.writer(field, CHECKS[field.kind](value, `ObjectMeta.${this.#path}.${field.name}`));
   }
 
   /** Checks the given members of `init` (all before any is written); returns what writes them. */
@@ -200,7 +302,7 @@ export class RowStruct {
   assign(init: unknown): void {
     this.#core.check(this.#path, "writing");
     this.resolve(init)();
-    this.#core.touch();
+    this.#store.changed();
   }
 
   /** Throws if the object may not be read, naming a member. */
@@ -212,47 +314,47 @@ export class RowStruct {
   toJSON(): Record<string, unknown> {
     this.#core.check(this.#path);
     const json: Record<string, unknown> = {};
-    for (const field of this.#fields) json[field.name] = field.kind === COLOR ? this.color(field).toJSON() : this.read(field);
+    for (const field of this.#fields) json[field.name] = scalar(field) ? this.read(field) : this.nested(field).toJSON();
     return json;
   }
 }
 
-/** A flag reads as a boolean and is stored as 0 or 1. */
-const toSlot = (value: unknown): number => (typeof value === "boolean" ? (value ? 1 : 0) : (value as number));
-
-/** Defines, on a RowStruct subclass, one accessor per field (colours as nested live views). */
-export function defineRowFields(target: { prototype: RowStruct }, fields: readonly ValueField[]): void {
+/** Defines, on a StructView subclass, one accessor per field (colours and nested structs as nested live views). */
+export function defineViewFields(target: { prototype: StructView }, fields: readonly ValueField[]): void {
   for (const field of fields) {
-    const descriptor: PropertyDescriptor =
-      field.kind === COLOR
-        ? {
-            get(this: RowStruct) {
-              this.check(field.name);
-              return this.color(field);
-            },
-            set(this: RowStruct, value: unknown) {
-              this.color(field).assign(value);
-            },
-          }
-        : {
-            get(this: RowStruct) {
-              return this.read(field);
-            },
-            set(this: RowStruct, value: unknown) {
-              this.write(field, value);
-            },
-          };
+    const descriptor: PropertyDescriptor = scalar(field)
+      ? {
+          get(this: StructView) {
+            return this.read(field);
+          },
+          set(this: StructView, value: unknown) {
+            this.write(field, value);
+          },
+        }
+      : {
+          get(this: StructView) {
+            this.check(field.name);
+            return this.nested(field);
+          },
+          set(this: StructView, value: unknown) {
+            this.nested(field).assign(value);
+          },
+        };
     Object.defineProperty(target.prototype, field.name, { configurable: true, ...descriptor });
   }
 }
 
-/** A colour in four consecutive doubles of the row. */
-class RowColor extends RowStruct {
-  constructor(core: ObjectCore, offset: number, path: string) {
-    super(core, offset, path, COLOR_PARAMS_FIELDS);
-  }
+type ViewClass = new (core: ObjectCore, store: ViewStore, path: string, fields: readonly ValueField[]) => StructView;
+/** The view class of each nested struct's members (a colour, a font), made on first use. */
+const viewClasses = new Map<readonly ValueField[], ViewClass>();
 
-  static {
-    defineRowFields(RowColor, COLOR_PARAMS_FIELDS);
+/** A StructView subclass with the accessors of `fields`. */
+export function viewClass(fields: readonly ValueField[]): ViewClass {
+  let View = viewClasses.get(fields);
+  if (View === undefined) {
+    View = class extends StructView {};
+    defineViewFields(View, fields);
+    viewClasses.set(fields, View);
   }
+  return View;
 }
