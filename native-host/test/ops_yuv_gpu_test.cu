@@ -26,23 +26,16 @@
 #include <vector>
 
 #include "check.h"
+#include "cuda_check.h"
 #include "ops/ops.h"
 
 using namespace dsnode::ops;
 using dsnode_test::check;
+using dsnode_test::median;
 using dsnode_test::failed;
 using dsnode_test::passed;
 
 namespace {
-
-#define CUDA_OK(call)                                                                                   \
-  do {                                                                                                  \
-    const cudaError_t cuda_ok_error = (call);                                                           \
-    if (cuda_ok_error != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(cuda_ok_error)); \
-      std::exit(2);                                                                                     \
-    }                                                                                                   \
-  } while (0)
 
 // One frame in one host allocation (planes at their offsets) and its device copy.
 struct Frame {
@@ -164,11 +157,6 @@ void test_formats() {
   for (int i = 0; i < 70; ++i) frames.push_back(make_frame(random, 37 + i, 29, PixelFormat::kI420, ColorMatrix::kBT601, ColorRange::kFull, true));
   compare("70 I420 frames (two launches)", frames, params);
   release(frames);
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 double time_batch(std::vector<Frame> &frames, const PreprocessParams &params, int iterations) {

@@ -32,7 +32,9 @@ namespace dsnode::ops {
 // BGRA = B,G,R,A; ARGB = A,R,G,B; ABGR = A,B,G,R. Alpha/x bytes are ignored. Planar 4:2:0 YUV:
 // NV12 = a Y plane and one plane of U,V pairs; NV21 = the same with V,U pairs; I420 = Y, U and V
 // planes. Each chroma sample covers 2×2 pixels; see ImageView for how they are converted.
+// kNone marks a tensor that is not a frame (the tensor layer's descriptors); no op reads it.
 enum class PixelFormat : int32_t {
+  kNone = -1,
   kRGB = 0,
   kRGBA = 1,
   kBGR = 2,

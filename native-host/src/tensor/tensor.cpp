@@ -60,12 +60,12 @@ bool parse_device(const std::string& name, Device* out) {
 }
 
 const char* format_name(PixelFormat format) {
-  return format == PixelFormat::kNone ? "" : ops::pixel_format_name(to_ops(format));
+  return format == PixelFormat::kNone ? "" : ops::pixel_format_name(format);
 }
 
 bool parse_format(const std::string& name, PixelFormat* out) {
   for (int32_t i = 0; i < ops::kPixelFormatCount; ++i) {
-    if (name == ops::pixel_format_name(static_cast<ops::PixelFormat>(i))) {
+    if (name == ops::pixel_format_name(static_cast<PixelFormat>(i))) {
       *out = static_cast<PixelFormat>(i);
       return true;
     }
@@ -73,8 +73,8 @@ bool parse_format(const std::string& name, PixelFormat* out) {
   return false;
 }
 
-int32_t format_channels(PixelFormat format) { return ops::bytes_per_pixel(to_ops(format)); }
-int32_t format_planes(PixelFormat format) { return ops::plane_count(to_ops(format)); }
+int32_t format_channels(PixelFormat format) { return ops::bytes_per_pixel(format); }
+int32_t format_planes(PixelFormat format) { return ops::plane_count(format); }
 
 const char* color_matrix_name(ops::ColorMatrix matrix) {
   switch (matrix) {
@@ -148,7 +148,7 @@ ops::ImageView image_view(const Desc& frame) {
   view.width = static_cast<int32_t>(frame.shape[1]);
   view.height = static_cast<int32_t>(frame.shape[0]);
   view.pitch = static_cast<int32_t>(frame.strides[0]);
-  view.format = to_ops(frame.format);
+  view.format = frame.format;
   for (int32_t p = 1; p < frame.plane_count; ++p) {
     view.chroma[p - 1] = static_cast<const uint8_t*>(frame.data) + frame.planes[p].byte_offset;
     view.chroma_pitch[p - 1] = static_cast<int32_t>(frame.planes[p].pitch);

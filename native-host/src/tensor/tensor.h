@@ -18,24 +18,9 @@ enum class Device : int32_t { kCpu = kDLCPU, kCuda = kDLCUDA, kCudaHost = kDLCUD
 
 enum class DType : int32_t { kUint8 = 0, kInt8 = 1, kInt32 = 2, kInt64 = 3, kFloat16 = 4, kFloat32 = 5 };
 
-// The frame formats Buffer.extract supports, numbered as ops::PixelFormat (whose table,
-// ops/params.cpp, gives their names and sizes); kNone for a tensor that is not a frame.
-enum class PixelFormat : int32_t {
-  kNone = -1,
-  kRGB = 0,
-  kRGBA = 1,
-  kBGR = 2,
-  kBGRx = 3,
-  kGRAY8 = 4,
-  kRGBx = 5,
-  kBGRA = 6,
-  kARGB = 7,
-  kABGR = 8,
-  kNV12 = 9,
-  kNV21 = 10,
-  kI420 = 11,
-};
-inline ops::PixelFormat to_ops(PixelFormat format) { return static_cast<ops::PixelFormat>(format); }
+// The frame formats Buffer.extract supports: ops' own (whose table, ops/params.cpp, gives their
+// names and sizes); kNone for a tensor that is not a frame.
+using PixelFormat = ops::PixelFormat;
 
 // One plane of a planar frame (NV12, NV21, I420), within the frame's allocation: its first
 // byte at data + byte_offset, rows `pitch` bytes apart.

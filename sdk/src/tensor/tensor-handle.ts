@@ -701,7 +701,13 @@ export function denseStrides(shape: readonly number[]): number[] {
   return strides;
 }
 
-function fromInfo(info: NativeTensorInfo, source: NativeTensorSource, owned: boolean, life: CallLife | undefined): TensorHandle {
+function fromInfo(
+  info: NativeTensorInfo,
+  source: NativeTensorSource,
+  owned: boolean,
+  life: CallLife | undefined,
+  planes?: readonly TensorHandle[],
+): TensorHandle {
   return new TensorHandle({
     device: { type: info.device, id: info.deviceId },
     dtype: info.dtype,
@@ -716,6 +722,8 @@ function fromInfo(info: NativeTensorInfo, source: NativeTensorSource, owned: boo
     life,
     buffer: info.buffer,
     data: undefined,
+    planes,
+    colorimetry: info.colorimetry,
   });
 }
 
@@ -769,43 +777,12 @@ export function deviceTensorFromRunner(init: DeviceMemoryInit): TensorHandle {
  * frame with a view per plane (each resolved natively as the frame's plane `p`).
  */
 export function frameTensorFromNative(info: NativeTensorInfo, life: CallLife, callId: number, batchId: number): TensorHandle {
-  const source: NativeTensorSource = { kind: "frame", callId, batchId };
-  if (info.planes === undefined) return fromInfo(info, source, false, life);
-  const planes = info.planes.map(
-    (plane, index) =>
-      new TensorHandle({
-        device: { type: info.device, id: info.deviceId },
-        dtype: "uint8",
-        shape: plane.shape,
-        strides: plane.strides,
-        byteOffset: plane.byteOffset,
-        byteLength: plane.byteLength,
-        dataPtr: info.dataPtr,
-        format: undefined,
-        owned: false,
-        source: { kind: "frame", callId, batchId, plane: index },
-        life,
-        buffer: info.buffer,
-        data: undefined,
-      }),
+  const source = { kind: "frame" as const, callId, batchId };
+  // Each plane: the frame's memory with the plane's own layout, no format of its own.
+  const planes = info.planes?.map((plane, index) =>
+    fromInfo({ ...info, ...plane, dtype: "uint8", format: undefined, planes: undefined, colorimetry: undefined }, { ...source, plane: index }, false, life),
   );
-  return new TensorHandle({
-    device: { type: info.device, id: info.deviceId },
-    dtype: info.dtype,
-    shape: info.shape,
-    strides: info.strides,
-    byteOffset: info.byteOffset,
-    byteLength: info.byteLength,
-    dataPtr: info.dataPtr,
-    format: info.format,
-    owned: false,
-    source,
-    life,
-    buffer: info.buffer,
-    data: undefined,
-    planes,
-    colorimetry: info.colorimetry,
-  });
+  return fromInfo(info, source, false, life, planes);
 }
 
 /**
