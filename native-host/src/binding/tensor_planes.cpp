@@ -32,9 +32,8 @@ bool add_planes(napi_env env, const Desc& desc, metabind::ObjectBuilder* info) {
 
 bool apply_plane(napi_env env, napi_value source, const char* name, Desc* desc) {
   napi_value plane_value = nullptr;
-  napi_valuetype type = napi_undefined;
-  if (!get_property(env, source, "plane", &plane_value) || napi_typeof(env, plane_value, &type) != napi_ok) return false;
-  if (type == napi_undefined) return true;
+  if (!get_property(env, source, "plane", &plane_value)) return false;
+  if (metabind::is_nullish(env, plane_value)) return true;  // the whole frame
   const std::string plane_name = std::string(name) + ".plane";
   uint32_t plane = 0;
   if (!metabind::read_int<uint32_t>(env, plane_value, FieldName(plane_name.c_str()), &plane)) return false;
