@@ -1,5 +1,5 @@
 // What the CUDA test programs share: CUDA_OK (a failed runtime call ends the program with
-// status 2, "could not run", naming the call) and the median of timings.
+// status 2, "could not run", naming the call), the check for a device, the median of timings.
 #ifndef DSNODE_TEST_CUDA_CHECK_H
 #define DSNODE_TEST_CUDA_CHECK_H
 
@@ -20,6 +20,16 @@
   } while (0)
 
 namespace dsnode_test {
+
+// Ends the program with status 2 ("could not run") where no CUDA device can be used.
+inline void require_cuda_device() {
+  int devices = 0;
+  const cudaError_t error = cudaGetDeviceCount(&devices);
+  if (error != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "no usable CUDA device: %s\n", error != cudaSuccess ? cudaGetErrorString(error) : "none found");
+    std::exit(2);
+  }
+}
 
 inline double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());

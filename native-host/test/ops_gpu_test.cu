@@ -514,11 +514,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  const Status device = cuda_device_status();
-  if (!device.ok()) {
-    std::fprintf(stderr, "no usable CUDA device: %s\n", device.message.c_str());
-    return 2;
-  }
+  dsnode_test::require_cuda_device();
   CUDA_OK(cudaSetDevice(0));
 
   test_half_sweep();

@@ -30,10 +30,7 @@
 #include "ops/ops.h"
 
 using namespace dsnode::ops;
-using dsnode_test::check;
-using dsnode_test::median;
-using dsnode_test::failed;
-using dsnode_test::passed;
+using namespace dsnode_test;  // check, passed, failed, median, require_cuda_device
 
 namespace {
 
@@ -231,11 +228,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  const Status device = cuda_device_status();
-  if (!device.ok()) {
-    std::fprintf(stderr, "no CUDA device: %s\n", device.message.c_str());
-    return 2;
-  }
+  require_cuda_device();
   test_formats();
   std::printf("%d passed, %d failed\n", passed, failed);
   const std::string report = bench(iterations);
