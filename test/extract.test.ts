@@ -1,8 +1,9 @@
 // Buffer.extract in real pipelines. Two pixelprobe elements in a row on videotestsrc
 // frames of one solid colour: the first records what it extracts (descriptor, pixels,
 // preprocess output) and paints one pixel white in place; the second must find that pixel as
-// the brightest, which proves the view is zero-copy and writes reach downstream. An
-// unsupported format (I420) fails the pipeline with the error naming the caps and the fix.
+// the brightest, which proves the view is zero-copy and writes reach downstream. Planar YUV
+// (NV12, I420) is read as it comes, planes and colour conversion included. An unsupported
+// format (YUY2) fails the pipeline with the error naming the caps and the fix.
 //
 // GstCudaMemory (video/x-raw(memory:CUDAMemory)) needs a GPU and GStreamer's nvcodec plugin:
 // see "CUDA memory" at the end, skipped where `cudaupload` is missing or cannot start.
@@ -25,7 +26,16 @@ interface Line {
   last: number[];
   brightest: { x: number; y: number; sum: number };
   dataPtr: string;
-  preprocess: { device: { type: string; id: number }; shape: number[]; dtype: string; first: number; scaleX: number };
+  planes?: { shape: number[]; strides: number[]; byteOffset: number }[];
+  colorimetry?: { matrix: string; range: string };
+  preprocess: {
+    device: { type: string; id: number };
+    shape: number[];
+    dtype: string;
+    first: number;
+    firstRgb: number[];
+    scaleX: number;
+  };
 }
 
 function lines(file: string): Line[] {
@@ -94,16 +104,64 @@ describe("Buffer.extract in a pipeline", () => {
     expect(b.map((line) => line.brightest)).toEqual(Array(FRAMES).fill({ x: 7, y: 5, sum: 255 }));
   });
 
-  it("I420 fails the pipeline with an error naming the caps and the conversion", () => {
-    const dir = scratchDir("extract-i420");
+  it("RGBx and BGRA: four bytes a pixel, colour where the format says", () => {
+    for (const [format, firstBytes] of [
+      ["RGBx", [16, 32, 48]],
+      ["BGRA", [48, 32, 16, 255]],
+    ] as const) {
+      const { a, b } = probe(`video/x-raw,format=${format},width=20,height=10`, format.toLowerCase());
+      for (const line of a) {
+        expect(line).toMatchObject({ shape: [10, 20, 4], strides: [80, 4, 1], format });
+        expect(line.first.slice(0, firstBytes.length)).toEqual(firstBytes);
+        expect(line.preprocess.firstRgb).toEqual([16, 32, 48]);
+      }
+      expect(b.map((line) => line.brightest)).toEqual(Array(FRAMES).fill({ x: 7, y: 5, sum: 765 }));
+      expect(b.map((line) => line.dataPtr)).toEqual(a.map((line) => line.dataPtr));
+    }
+  });
+
+  // videotestsrc writes the colour as YUV itself (BT.601 limited below 576 lines); preprocess
+  // converts it back, within the rounding of the two conversions.
+  it.each([
+    ["NV12", [{ shape: [17, 33, 1], strides: [36, 1, 1], byteOffset: 0 }, { shape: [9, 17, 2], strides: [36, 2, 1], byteOffset: 648 }]],
+    [
+      "I420",
+      [
+        { shape: [17, 33, 1], strides: [36, 1, 1], byteOffset: 0 },
+        { shape: [9, 17, 1], strides: [20, 1, 1], byteOffset: 648 },
+        { shape: [9, 17, 1], strides: [20, 1, 1], byteOffset: 828 },
+      ],
+    ],
+  ] as const)("%s: one frame with its planes, converted to RGB by preprocess, painted in place", (format, planes) => {
+    const { a, b } = probe(`video/x-raw,format=${format},width=33,height=17`, format.toLowerCase());
+    expect(a).toHaveLength(FRAMES);
+    for (const line of a) {
+      expect(line).toMatchObject({
+        device: { type: "cpu", id: 0 },
+        shape: [17, 33, 1],
+        strides: [36, 1, 1],
+        format,
+        planes,
+        colorimetry: { matrix: "bt601", range: "limited" },
+        preprocess: { shape: [1, 3, 16, 16], dtype: "float32" },
+      });
+      line.preprocess.firstRgb.forEach((value, c) => expect(Math.abs(value - [16, 32, 48][c]!)).toBeLessThanOrEqual(2));
+    }
+    // The Y plane painted white at (7, 5) by the first element, seen by the second: zero-copy.
+    expect(b.map((line) => line.brightest)).toEqual(Array(FRAMES).fill({ x: 7, y: 5, sum: 255 }));
+    expect(b.map((line) => line.dataPtr)).toEqual(a.map((line) => line.dataPtr));
+  });
+
+  it("YUY2 fails the pipeline with an error naming the caps and the conversion", () => {
+    const dir = scratchDir("extract-yuy2");
     const run = launch(
-      `videotestsrc num-buffers=1 ! video/x-raw,format=I420,width=32,height=16 ! pixelprobe location=${join(dir, "a.jsonl")} ! fakesink`,
+      `videotestsrc num-buffers=1 ! video/x-raw,format=YUY2,width=32,height=16 ! pixelprobe location=${join(dir, "a.jsonl")} ! fakesink`,
       { dists: [fixturesDist] },
     );
     expect(run.code, run.output).not.toBe(0);
     expect(run.output).toContain(
-      "Expected a packed RGB, RGBA, BGR, BGRx or GRAY8 frame for Buffer.extract but received I420 " +
-        "(video/x-raw, format=(string)I420, width=(int)32, height=(int)16",
+      "Expected an RGB, RGBA, BGR, BGRx, GRAY8, RGBx, BGRA, ARGB, ABGR, NV12, NV21 or I420 frame for Buffer.extract but " +
+        "received YUY2 (video/x-raw, format=(string)YUY2, width=(int)32, height=(int)16",
     );
     expect(run.output).toContain(
       'convert first, e.g. "videoconvert ! video/x-raw,format=RGB" (or "nvvideoconvert ! video/x-raw(memory:NVMM),format=RGBA" in DeepStream)',

@@ -73,4 +73,32 @@ describe.skipIf(nativeBackend !== "deepstream")("NVMM batches from an nvstreammu
     // The ball moves: frames differ from each other, so equal outputs are not equal by accident.
     expect(readFileSync(join(nvmmDir, "frame-0.bin")).equals(readFileSync(join(nvmmDir, "frame-5.bin")))).toBe(false);
   });
+
+  // Planar surfaces: each plane at its own 256-byte pitch and offset (planeParams), the colour
+  // format naming the matrix and range (NV12_709, YUV420, ...: the one table in
+  // frame_access.cpp). The letterbox converts them to RGB exactly as it converts the same
+  // frames in system memory, read with the caps' colorimetry.
+  it.each([
+    ["NV12", "bt709"],
+    ["NV12", "1:4:0:0"],
+    ["I420", "bt601"],
+  ])("%s surfaces (colorimetry %s) letterbox exactly as the same frames in system memory", (format, colorimetry) => {
+    const yuv = `videotestsrc num-buffers=${BATCH} pattern=ball ! video/x-raw,format=${format},width=100,height=60,colorimetry=${colorimetry}`;
+    const name = `${format}-${colorimetry.replaceAll(":", "-")}`;
+    const surfacesDir = scratchDir(`nvmm-${name}`);
+    const memoryDir = scratchDir(`nvmm-${name}-plain`);
+    const surfaces = launch(
+      `${yuv} ! dsnvmmtestmux batch-size=${BATCH} nvbuf-memory-type=${NVBUF_MEM_SYSTEM} ! cudaprobe location=${surfacesDir} ${probe} ! fakesink`,
+      { dists: [fixturesDist, plugins] },
+    );
+    const memory = launch(`${yuv} ! cudaprobe location=${memoryDir} ${probe} ! fakesink`, { dists: [fixturesDist] });
+    expect(surfaces.code, surfaces.output).toBe(0);
+    expect(memory.code, memory.output).toBe(0);
+    const seen = lines(surfacesDir);
+    expect(seen.map((l) => l.framesInBatch)).toEqual(Array(BATCH).fill(BATCH));
+    for (const line of seen) {
+      expect(readFileSync(join(surfacesDir, line.file)).equals(readFileSync(join(memoryDir, line.file))), line.file).toBe(true);
+    }
+    expect(readFileSync(join(surfacesDir, "frame-0.bin")).equals(readFileSync(join(surfacesDir, "frame-3.bin")))).toBe(false);
+  });
 });

@@ -513,9 +513,23 @@ void test_errors() {
   bad.data = nullptr;
   check_error(run(bad, params), "Expected a pixel pointer for frames[0].data but received null", "null pixels");
   bad = frame;
-  bad.format = static_cast<PixelFormat>(9);
+  bad.format = static_cast<PixelFormat>(12);
   check_error(run(bad, params),
-      "Expected one of RGB (0), RGBA (1), BGR (2), BGRx (3), GRAY8 (4) for frames[0].format but received 9", "unknown format");
+      "Expected one of RGB (0), RGBA (1), BGR (2), BGRx (3), GRAY8 (4), RGBx (5), BGRA (6), ARGB (7), ABGR (8), NV12 (9), "
+      "NV21 (10), I420 (11) for frames[0].format but received 12",
+      "unknown format");
+  bad = frame;
+  bad.format = PixelFormat::kNV12;
+  check_error(run(bad, params), "Expected a chroma plane for frames[0].chroma[0] but received null", "NV12 without chroma");
+  bad.chroma[0] = frame.data;
+  bad.chroma_pitch[0] = 1;
+  check_error(run(bad, params),
+      "Expected a pitch of at least 2 bytes (NV12 chroma of a frame 2 wide) for frames[0].chroma_pitch[0] but received 1",
+      "NV12 chroma pitch");
+  bad.chroma_pitch[0] = 2;
+  bad.matrix = static_cast<ColorMatrix>(3);
+  check_error(run(bad, params), "Expected one of kBT601 (0), kBT709 (1), kBT2020 (2) for frames[0].matrix but received 3",
+      "unknown matrix");
 
   PreprocessParams wrong = params;
   wrong.out_width = 0;

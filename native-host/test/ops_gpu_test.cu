@@ -35,24 +35,17 @@
 #include <vector>
 
 #include "check.h"
+#include "cuda_check.h"
 #include "ops/half.h"
 #include "ops/ops.h"
 
 using namespace dsnode::ops;
 using dsnode_test::check;
+using dsnode_test::median;
 using dsnode_test::failed;
 using dsnode_test::passed;
 
 namespace {
-
-#define CUDA_OK(call)                                                                                   \
-  do {                                                                                                  \
-    const cudaError_t cuda_ok_error = (call);                                                           \
-    if (cuda_ok_error != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(cuda_ok_error)); \
-      std::exit(2);                                                                                     \
-    }                                                                                                   \
-  } while (0)
 
 // --- Frames on both sides.
 
@@ -348,12 +341,6 @@ void test_half_sweep() {
 
 // --- Bench.
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 struct Timing {
   double median_ms, min_ms;
 };
@@ -527,11 +514,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  const Status device = cuda_device_status();
-  if (!device.ok()) {
-    std::fprintf(stderr, "no usable CUDA device: %s\n", device.message.c_str());
-    return 2;
-  }
+  dsnode_test::require_cuda_device();
   CUDA_OK(cudaSetDevice(0));
 
   test_half_sweep();

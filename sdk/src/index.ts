@@ -100,7 +100,7 @@ export {
   type FromTypedArrayOptions,
   type ToDLPackOptions,
 } from "./tensor/tensor-handle.js";
-export type { Device, DeviceType, DType, PixelFormat, TensorData } from "./tensor/types.js";
+export type { Colorimetry, Device, DeviceType, DType, PackedPixelFormat, PixelFormat, PlanarPixelFormat, TensorData } from "./tensor/types.js";
 export { tensorStats, type TensorStats } from "./tensor/tensor-stats.js";
 export { preprocess, type PreprocessOptions, type PreprocessResult } from "./ops/preprocess.js";
 export { FrameTransform } from "./ops/frame-transform.js";

@@ -1,7 +1,8 @@
 /*
  * dsnvmmtestmux: what nvstreammux hands downstream, for tests without DeepStream's proprietary
  * parts. It batches the raw frames of its one sink pad (system memory, packed RGBA/BGRx/RGB/
- * GRAY8) into `video/x-raw(memory:NVMM)` buffers laid out per nvbufsurface.h: the buffer's one
+ * GRAY8, or planar NV12/I420: each plane padded to its own pitch, the colour format named after
+ * the caps' matrix and range as NV12, NV12_709_ER, YUV420, ...) into `video/x-raw(memory:NVMM)` buffers laid out per nvbufsurface.h: the buffer's one
  * GstMemory maps to an NvBufSurface whose surfaceList holds one pitch-linear surface per frame,
  * allocated as `nvbuf-memory-type` says (CUDA device memory with cudaMallocPitch, as nvstreammux
  * does on dGPU, or unified, pinned or plain system memory), and it attaches an NvDsBatchMeta of
@@ -31,7 +32,8 @@
 #include <cuda_runtime_api.h>
 #endif
 
-#define FORMATS "{ RGBA, BGRx, RGB, GRAY8 }"
+#define FORMATS "{ RGBA, BGRx, RGB, GRAY8, NV12, I420 }"
+#define MAX_PLANES 3
 #define MAX_BATCH 1024
 
 typedef struct {
@@ -60,6 +62,12 @@ typedef struct {
   NvBufSurfaceMemType memory_type;
   guint count;
   guint pitch;
+  /* Each plane of a surface (one for packed formats): pitch, offset from dataPtr, rows. */
+  guint planes;
+  guint plane_pitch[MAX_PLANES];
+  gsize plane_offset[MAX_PLANES];
+  guint plane_rows[MAX_PLANES];
+  gsize bytes;
   void *data[MAX_BATCH];
 } SurfaceSet;
 
@@ -70,8 +78,22 @@ typedef struct {
   NvBufSurfaceParams list[];
 } SurfaceBlock;
 
-static NvBufSurfaceColorFormat color_format(GstVideoFormat format) {
-  switch (format) {
+/* YUV: the surface format naming the caps' matrix and range, as nvvideoconvert picks it. */
+static NvBufSurfaceColorFormat yuv_color_format(const GstVideoInfo *info) {
+  const gboolean nv12 = GST_VIDEO_INFO_FORMAT(info) == GST_VIDEO_FORMAT_NV12;
+  const gboolean full = info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
+  if (info->colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT709) {
+    if (nv12) return full ? NVBUF_COLOR_FORMAT_NV12_709_ER : NVBUF_COLOR_FORMAT_NV12_709;
+    return full ? NVBUF_COLOR_FORMAT_YUV420_709_ER : NVBUF_COLOR_FORMAT_YUV420_709;
+  }
+  if (nv12) return full ? NVBUF_COLOR_FORMAT_NV12_ER : NVBUF_COLOR_FORMAT_NV12;
+  return full ? NVBUF_COLOR_FORMAT_YUV420_ER : NVBUF_COLOR_FORMAT_YUV420;
+}
+
+static NvBufSurfaceColorFormat color_format(const GstVideoInfo *info) {
+  switch (GST_VIDEO_INFO_FORMAT(info)) {
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_I420: return yuv_color_format(info);
     case GST_VIDEO_FORMAT_RGBA: return NVBUF_COLOR_FORMAT_RGBA;
     case GST_VIDEO_FORMAT_BGRx: return NVBUF_COLOR_FORMAT_BGRx;
     case GST_VIDEO_FORMAT_RGB: return NVBUF_COLOR_FORMAT_RGB;
@@ -111,8 +133,18 @@ static SurfaceSet *surface_set_new(DsNvmmTestMux *self, gchar **error) {
   set->refcount = 1;
   set->memory_type = (NvBufSurfaceMemType)self->memory_type;
   set->count = self->pending->len;
-  /* Rows padded like a hardware allocator would: 256-byte pitch (cudaMallocPitch picks its own). */
+  /* Rows padded like a hardware allocator would: 256-byte pitch (cudaMallocPitch picks its own).
+   * Planar formats: every plane so padded, one after the other in the surface's allocation. */
   set->pitch = (row + 255u) & ~255u;
+  set->planes = GST_VIDEO_INFO_N_PLANES(&self->info);
+  set->bytes = 0;
+  for (guint p = 0; p < set->planes; ++p) {
+    const guint plane_row = GST_VIDEO_INFO_COMP_WIDTH(&self->info, p) * GST_VIDEO_INFO_COMP_PSTRIDE(&self->info, p);
+    set->plane_pitch[p] = (plane_row + 255u) & ~255u;
+    set->plane_rows[p] = GST_VIDEO_INFO_COMP_HEIGHT(&self->info, p);
+    set->plane_offset[p] = set->bytes;
+    set->bytes += (gsize)set->plane_pitch[p] * set->plane_rows[p];
+  }
 #ifdef DSNODE_NVMM_CUDA
   if (needs_cuda(set->memory_type) && cudaSetDevice((int)self->gpu_id) != cudaSuccess) {
     *error = g_strdup_printf("cudaSetDevice(%u) failed: %s", self->gpu_id, cudaGetErrorString(cudaGetLastError()));
@@ -138,7 +170,7 @@ static SurfaceSet *surface_set_new(DsNvmmTestMux *self, gchar **error) {
     }
     const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA(&frame, 0);
     const gint src_stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0);
-    const size_t bytes = (size_t)set->pitch * height;
+    const size_t bytes = set->bytes;
     int status = 0;
     const char *call = "";
 #ifdef DSNODE_NVMM_CUDA
@@ -147,10 +179,22 @@ static SurfaceSet *surface_set_new(DsNvmmTestMux *self, gchar **error) {
     switch (set->memory_type) {
       case NVBUF_MEM_DEFAULT:
       case NVBUF_MEM_CUDA_DEVICE:
+        if (set->planes > 1) {
+          call = "cudaMalloc";
+          cuda = cudaMalloc(&set->data[i], bytes);
+          for (guint p = 0; p < set->planes && cuda == cudaSuccess; ++p) {
+            call = "cudaMemcpy2D";
+            cuda = cudaMemcpy2D((guint8 *)set->data[i] + set->plane_offset[p], set->plane_pitch[p],
+                GST_VIDEO_FRAME_PLANE_DATA(&frame, p), GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p),
+                GST_VIDEO_FRAME_COMP_WIDTH(&frame, p) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, p), set->plane_rows[p],
+                cudaMemcpyHostToDevice);
+          }
+          break;
+        }
         call = "cudaMallocPitch";
         cuda = cudaMallocPitch(&set->data[i], &pitch, row, height);
         if (cuda == cudaSuccess) {
-          set->pitch = (guint)pitch;
+          set->pitch = set->plane_pitch[0] = (guint)pitch;
           call = "cudaMemcpy2D";
           cuda = cudaMemcpy2D(set->data[i], pitch, src, src_stride, row, height, cudaMemcpyHostToDevice);
         }
@@ -183,8 +227,16 @@ static SurfaceSet *surface_set_new(DsNvmmTestMux *self, gchar **error) {
     /* Host-visible memory types are filled row by row here. */
     if (!status && (set->memory_type == NVBUF_MEM_SYSTEM || set->memory_type == NVBUF_MEM_CUDA_UNIFIED ||
                        set->memory_type == NVBUF_MEM_CUDA_PINNED)) {
-      for (guint y = 0; y < height; ++y)
-        memcpy((guint8 *)set->data[i] + (size_t)y * set->pitch, src + (size_t)y * src_stride, row);
+      for (guint p = 0; p < set->planes; ++p) {
+        const guint8 *plane = GST_VIDEO_FRAME_PLANE_DATA(&frame, p);
+        const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
+        const guint plane_row = GST_VIDEO_FRAME_COMP_WIDTH(&frame, p) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, p);
+        for (guint y = 0; y < set->plane_rows[p]; ++y)
+          memcpy((guint8 *)set->data[i] + set->plane_offset[p] + (size_t)y * set->plane_pitch[p], plane + (size_t)y * stride,
+              plane_row);
+      }
+      (void)src;
+      (void)src_stride;
     }
     (void)call;
     gst_video_frame_unmap(&frame);
@@ -218,17 +270,20 @@ static GstBuffer *batch_buffer(DsNvmmTestMux *self, SurfaceSet *set, guint round
     params->width = width;
     params->height = height;
     params->pitch = set->pitch;
-    params->colorFormat = color_format(GST_VIDEO_INFO_FORMAT(&self->info));
+    params->colorFormat = color_format(&self->info);
     params->layout = NVBUF_LAYOUT_PITCH;
-    params->dataSize = set->pitch * height;
+    params->dataSize = set->planes > 1 ? set->bytes : set->pitch * height;
     params->dataPtr = set->data[i];
-    params->planeParams.num_planes = 1;
-    params->planeParams.width[0] = width;
-    params->planeParams.height[0] = height;
-    params->planeParams.pitch[0] = set->pitch;
-    params->planeParams.offset[0] = 0;
-    params->planeParams.psize[0] = set->pitch * height;
-    params->planeParams.bytesPerPix[0] = GST_VIDEO_INFO_COMP_PSTRIDE(&self->info, 0);
+    params->planeParams.num_planes = set->planes;
+    for (guint p = 0; p < set->planes; ++p) {
+      const guint pitch = p == 0 ? set->pitch : set->plane_pitch[p];
+      params->planeParams.width[p] = GST_VIDEO_INFO_COMP_WIDTH(&self->info, p);
+      params->planeParams.height[p] = set->plane_rows[p];
+      params->planeParams.pitch[p] = pitch;
+      params->planeParams.offset[p] = set->plane_offset[p];
+      params->planeParams.psize[p] = pitch * set->plane_rows[p];
+      params->planeParams.bytesPerPix[p] = GST_VIDEO_INFO_COMP_PSTRIDE(&self->info, p);
+    }
   }
 
   GstBuffer *buffer = gst_buffer_new();

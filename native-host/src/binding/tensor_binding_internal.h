@@ -3,6 +3,7 @@
 //   tensor_values.cpp       reading arguments and building results (dims, dtypes, NativeTensorInfo)
 //   tensor_sources.cpp      resolve(): a NativeTensorSource, by a table of its kinds
 //   tensor_frames.cpp       frames of a running call (extract)
+//   tensor_planes.cpp       the planes of planar frames (NV12, NV21, I420)
 //   tensor_owned.cpp        owned tensors from the pool (allocate, release, toHost, stats, trimPool)
 //   tensor_dlpack.cpp       DLPack capsules (toDLPack, inspectDLPack)
 //   tensor_host_memory.cpp  holds and host memory across threads (hold, letGo, hostView, addressOf)
@@ -73,6 +74,13 @@ bool call_frame(napi_env env, metabind::LiveCall& call, uint32_t batch_id, const
     tensor::FrameMapping** mapping, tensor::Desc* desc);
 // A frame source may name a region of the frame (TensorHandle.crop); narrows `desc` to it.
 bool apply_region(napi_env env, napi_value source, const char* name, tensor::Desc* desc);
+
+// ---------------------------------------------------------------- planar frames (tensor_planes.cpp)
+
+// A planar frame's info gains `planes` and `colorimetry`; nothing for other tensors.
+bool add_planes(napi_env env, const tensor::Desc& desc, metabind::ObjectBuilder* info);
+// A frame source may name one plane of a planar frame (`plane`); narrows `desc` to it.
+bool apply_plane(napi_env env, napi_value source, const char* name, tensor::Desc* desc);
 
 // ---------------------------------------------------------------- owned tensors (tensor_owned.cpp)
 

@@ -62,7 +62,7 @@ bool apply_region(napi_env env, napi_value source, const char* name, Desc* desc)
   int32_t count = 0;
   if (!read_dims(env, region, region_name, values, &count)) return false;
   const int64_t left = values[0], top = values[1], width = values[2], height = values[3];
-  if (count != 4 || desc->ndim != 3 || width < 1 || height < 1 || left + width > desc->shape[1] ||
+  if (count != 4 || desc->ndim != 3 || desc->plane_count > 0 || width < 1 || height < 1 || left + width > desc->shape[1] ||
       top + height > desc->shape[0]) {
     throw_error(env, ErrorKind::kRange,
         "Expected [left, top, width, height] inside the frame (" + std::to_string(desc->shape[1]) + "x" +

@@ -149,8 +149,7 @@ napi_value preprocess(napi_env env, napi_callback_info info) {
               tensor::describe_device(desc.device, desc.device_id) + " (" + name + ")" +
               (on_gpu && desc.device_id == first.device_id ? " from another CUDA context" : ""));
     }
-    views[i] = ops::ImageView{desc.first(), static_cast<int32_t>(desc.shape[1]), static_cast<int32_t>(desc.shape[0]),
-        static_cast<int32_t>(desc.strides[0]), static_cast<ops::PixelFormat>(desc.format)};
+    views[i] = tensor::image_view(desc);
   }
   const ops::Status valid = ops::validate(views.data(), static_cast<int32_t>(count), params);
   if (!valid.ok()) return throw_error(env, ErrorKind::kRange, valid.message);

@@ -27,7 +27,7 @@ bool read_frame_source(napi_env env, napi_value source, const char* name, Resolv
   if (!call) return false;
   tensor::FrameMapping* mapping = nullptr;
   if (!call_frame(env, call, batch_id, "Buffer.extract", &mapping, &out->desc)) return false;
-  if (!apply_region(env, source, name, &out->desc)) return false;
+  if (!apply_region(env, source, name, &out->desc) || !apply_plane(env, source, name, &out->desc)) return false;
   GstMemory* memory = gst_memory_ref(mapping->memory());
   out->keep_alive = std::shared_ptr<void>(memory, [](void* held) { gst_memory_unref(static_cast<GstMemory*>(held)); });
   return true;

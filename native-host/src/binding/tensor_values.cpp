@@ -122,6 +122,7 @@ napi_value make_info(napi_env env, const Desc& desc, napi_value buffer, napi_val
     info.set("format", undefined);
   }
   info.set("buffer", buffer != nullptr ? buffer : undefined).set("storage", storage != nullptr ? storage : undefined);
+  if (!add_planes(env, desc, &info)) return nullptr;
   return info.value();
 }
 }  // namespace dsnode::tensorbind

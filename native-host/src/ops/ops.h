@@ -27,9 +27,34 @@ struct CUstream_st;
 
 namespace dsnode::ops {
 
-// Packed 8-bit formats, named as GStreamer's video/x-raw caps name them. Byte order in memory:
-// RGB = R,G,B; RGBA = R,G,B,A; BGR = B,G,R; BGRx = B,G,R,x; GRAY8 = Y. Alpha/x bytes are ignored.
-enum class PixelFormat : int32_t { kRGB = 0, kRGBA = 1, kBGR = 2, kBGRx = 3, kGRAY8 = 4 };
+// 8-bit formats, named as GStreamer's video/x-raw caps name them. Packed, byte order in memory:
+// RGB = R,G,B; RGBA = R,G,B,A; BGR = B,G,R; BGRx = B,G,R,x; GRAY8 = Y; RGBx = R,G,B,x;
+// BGRA = B,G,R,A; ARGB = A,R,G,B; ABGR = A,B,G,R. Alpha/x bytes are ignored. Planar 4:2:0 YUV:
+// NV12 = a Y plane and one plane of U,V pairs; NV21 = the same with V,U pairs; I420 = Y, U and V
+// planes. Each chroma sample covers 2×2 pixels; see ImageView for how they are converted.
+// kNone marks a tensor that is not a frame (the tensor layer's descriptors); no op reads it.
+enum class PixelFormat : int32_t {
+  kNone = -1,
+  kRGB = 0,
+  kRGBA = 1,
+  kBGR = 2,
+  kBGRx = 3,
+  kGRAY8 = 4,
+  kRGBx = 5,
+  kBGRA = 6,
+  kARGB = 7,
+  kABGR = 8,
+  kNV12 = 9,
+  kNV21 = 10,
+  kI420 = 11,
+};
+constexpr int32_t kPixelFormatCount = 12;
+
+// How YUV frames become RGB (ITU-R BT.601, BT.709 or BT.2020 non-constant-luminance
+// coefficients), and the range of their values: kLimited is Y 16..235 and U/V 16..240 (video,
+// GStreamer's "16_235"); kFull is 0..255 ("0_255", JPEG).
+enum class ColorMatrix : int32_t { kBT601 = 0, kBT709 = 1, kBT2020 = 2 };
+enum class ColorRange : int32_t { kLimited = 0, kFull = 1 };
 
 // kLetterbox keeps the aspect ratio and pads; kStretch scales each axis to the output size.
 enum class ResizeMode : int32_t { kLetterbox = 0, kStretch = 1 };
@@ -47,12 +72,23 @@ enum class DType : int32_t { kUint8 = 0, kFloat32 = 1, kFloat16 = 2 };
 // One frame, read-only. `data` is host memory for preprocess_cpu and device memory for
 // preprocess_cuda. `pitch` is the distance in bytes between the starts of two rows (>= width ×
 // bytes_per_pixel(format)); rows need no particular alignment.
+//
+// Planar YUV (NV12, NV21, I420): `data`/`pitch` are the Y plane. `chroma[0]` is the U,V (NV21:
+// V,U) plane of NV12/NV21, or the U plane of I420 with `chroma[1]` the V plane; each of
+// ceil(width / 2) × ceil(height / 2) samples, `chroma_pitch` bytes a row. Pixel (x, y) takes
+// chroma sample (x / 2, y / 2) (nearest, as GStreamer's videoconvert with chroma-mode=none),
+// becomes R, G, B by `matrix` and `range`, each clamped to 0..255 and rounded to a whole value,
+// exactly what an 8-bit RGB frame converted first would hold; then it is resampled like one.
 struct ImageView {
   const uint8_t *data = nullptr;
   int32_t width = 0;
   int32_t height = 0;
   int32_t pitch = 0;
   PixelFormat format = PixelFormat::kRGB;
+  const uint8_t *chroma[2] = {nullptr, nullptr};
+  int32_t chroma_pitch[2] = {0, 0};
+  ColorMatrix matrix = ColorMatrix::kBT601;
+  ColorRange range = ColorRange::kLimited;
 };
 
 // What the network wants. Defaults: 640×640 letterbox, centred, grey (114) padding as YOLO
@@ -127,11 +163,16 @@ constexpr int32_t kMaxFrameSide = 32768;
 constexpr int32_t kMaxOutputSide = 16384;
 constexpr int32_t kMaxFrames = 65536;
 
-// Bytes of one pixel of `format` (3, 4, 3, 4, 1); 0 for a value outside the enum.
+// Bytes of one pixel of `format` (3, 4, 3, 4, 1, ...; 1 for planar YUV, its Y plane); 0 for a
+// value outside the enum.
 int32_t bytes_per_pixel(PixelFormat format);
+// Planes of `format`: 1 for packed formats, 2 for NV12/NV21, 3 for I420; 0 outside the enum.
+int32_t plane_count(PixelFormat format);
+// Planar YUV (NV12, NV21, I420).
+inline bool is_yuv(PixelFormat format) { return plane_count(format) > 1; }
 // Bytes of one element of `dtype` (1, 4, 2); 0 for a value outside the enum.
 size_t dtype_size(DType dtype);
-// "RGB", "RGBA", "BGR", "BGRx", "GRAY8" (GStreamer's names); "unknown" otherwise.
+// "RGB", "RGBA", "BGR", "BGRx", "GRAY8", "RGBx", ... (GStreamer's names); "unknown" otherwise.
 const char *pixel_format_name(PixelFormat format);
 
 // Elements (count × out_channels × out_height × out_width) and bytes of the output tensor.
@@ -139,7 +180,8 @@ size_t output_element_count(const PreprocessParams &params, int32_t count);
 size_t output_size_bytes(const PreprocessParams &params, int32_t count);
 
 // Checks everything preprocess_* checks, without touching pixel memory: count in
-// 0..kMaxFrames, each frame's pointer, size, pitch and format, every parameter (enums, sizes,
+// 0..kMaxFrames, each frame's pointer, size, pitch and format (and for YUV its chroma planes,
+// matrix and range), every parameter (enums, sizes,
 // finite scale/mean, non-zero std, pad_value in 0..255, out_channels 1 only with GRAY8 frames).
 Status validate(const ImageView *frames, int32_t count, const PreprocessParams &params);
 
@@ -168,7 +210,7 @@ Status preprocess_cpu(const ImageView *frames, int32_t count, const PreprocessPa
 // the array itself may be reused at once (descriptors travel as kernel parameters). `out` is
 // device memory of output_size_bytes(params, count) bytes, aligned to 16 bytes for the fast
 // path. `transforms` (host memory, or null) is filled before returning. One kernel launch per
-// 64 frames. The CUDA device current on the calling thread must own `data`, `out` and `stream`.
+// 40 frames. The CUDA device current on the calling thread must own `data`, `out` and `stream`.
 Status preprocess_cuda(const ImageView *frames, int32_t count, const PreprocessParams &params, void *out,
     FrameTransform *transforms, CUstream_st *stream);
 

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "ops/ops.h"
+#include "ops/sampling.h"
 
 namespace dsnode::ops {
 
@@ -68,12 +69,38 @@ Status validate_params(const PreprocessParams &params) {
   return Status::Ok();
 }
 
+// A YUV frame's chroma planes, matrix and range.
+Status validate_chroma(const ImageView &frame, int32_t index) {
+  auto name = [&](const char *field) { return "frames[" + std::to_string(index) + "]." + field; };
+  Status status;
+  if (!(status = check_enum(static_cast<int32_t>(frame.matrix), 3, "kBT601 (0), kBT709 (1), kBT2020 (2)", name("matrix"))).ok())
+    return status;
+  if (!(status = check_enum(static_cast<int32_t>(frame.range), 2, "kLimited (0), kFull (1)", name("range"))).ok())
+    return status;
+  const bool interleaved = frame.format != PixelFormat::kI420;
+  const int64_t row_bytes = static_cast<int64_t>((frame.width + 1) / 2) * (interleaved ? 2 : 1);
+  for (int32_t p = 0; p < (interleaved ? 1 : 2); ++p) {
+    const std::string plane = "chroma[" + std::to_string(p) + "]";
+    if (frame.chroma[p] == nullptr) return Status::Invalid(expected("a chroma plane", name(plane.c_str()), "null"));
+    if (frame.chroma_pitch[p] < row_bytes) {
+      const std::string pitch = "chroma_pitch[" + std::to_string(p) + "]";
+      return Status::Invalid(expected("a pitch of at least " + std::to_string(row_bytes) + " bytes (" +
+              pixel_format_name(frame.format) + " chroma of a frame " + std::to_string(frame.width) + " wide)",
+          name(pitch.c_str()), std::to_string(frame.chroma_pitch[p])));
+    }
+  }
+  return Status::Ok();
+}
+
 // Builds no string unless something is wrong: this runs for every frame of every call.
 Status validate_frame(const ImageView &frame, int32_t index, const PreprocessParams &params) {
   auto name = [&](const char *field) { return "frames[" + std::to_string(index) + "]." + field; };
   const int32_t format = static_cast<int32_t>(frame.format);
-  if (format < 0 || format > 4) {
-    return check_enum(format, 5, "RGB (0), RGBA (1), BGR (2), BGRx (3), GRAY8 (4)", name("format"));
+  if (detail::format_facts(frame.format) == nullptr) {
+    return check_enum(format, kPixelFormatCount,
+        "RGB (0), RGBA (1), BGR (2), BGRx (3), GRAY8 (4), RGBx (5), BGRA (6), ARGB (7), ABGR (8), NV12 (9), NV21 (10), "
+        "I420 (11)",
+        name("format"));
   }
   if (frame.data == nullptr) return Status::Invalid(expected("a pixel pointer", name("data"), "null"));
   if (frame.width < 1 || frame.width > kMaxFrameSide) return check_integer(frame.width, 1, kMaxFrameSide, name("width"));
@@ -88,6 +115,10 @@ Status validate_frame(const ImageView &frame, int32_t index, const PreprocessPar
             pixel_format_name(frame.format) + " pixel)",
         name("pitch"), std::to_string(frame.pitch)));
   }
+  if (is_yuv(frame.format)) {
+    Status status = validate_chroma(frame, index);
+    if (!status.ok()) return status;
+  }
   if (params.out_channels == 1 && frame.format != PixelFormat::kGRAY8) {
     return Status::Invalid(
         expected("GRAY8 (params.out_channels is 1)", name("format"), pixel_format_name(frame.format)));
@@ -98,14 +129,13 @@ Status validate_frame(const ImageView &frame, int32_t index, const PreprocessPar
 }  // namespace
 
 int32_t bytes_per_pixel(PixelFormat format) {
-  switch (format) {
-    case PixelFormat::kRGB:
-    case PixelFormat::kBGR: return 3;
-    case PixelFormat::kRGBA:
-    case PixelFormat::kBGRx: return 4;
-    case PixelFormat::kGRAY8: return 1;
-  }
-  return 0;
+  const detail::FormatFacts *facts = detail::format_facts(format);
+  return facts != nullptr ? facts->bytes_per_pixel : 0;
+}
+
+int32_t plane_count(PixelFormat format) {
+  const detail::FormatFacts *facts = detail::format_facts(format);
+  return facts != nullptr ? facts->planes : 0;
 }
 
 size_t dtype_size(DType dtype) {
@@ -118,15 +148,35 @@ size_t dtype_size(DType dtype) {
 }
 
 const char *pixel_format_name(PixelFormat format) {
-  switch (format) {
-    case PixelFormat::kRGB: return "RGB";
-    case PixelFormat::kRGBA: return "RGBA";
-    case PixelFormat::kBGR: return "BGR";
-    case PixelFormat::kBGRx: return "BGRx";
-    case PixelFormat::kGRAY8: return "GRAY8";
-  }
-  return "unknown";
+  const detail::FormatFacts *facts = detail::format_facts(format);
+  return facts != nullptr ? facts->name : "unknown";
 }
+
+namespace detail {
+
+// Every format, in enum order: the one table of what each is (names, bytes, where the colours
+// lie). The tensor layer (tensor.cpp) and the binding take names and sizes from here.
+constexpr FormatFacts kFormats[kPixelFormatCount] = {
+    {"RGB", 3, 1, {0, 1, 2}},
+    {"RGBA", 4, 1, {0, 1, 2}},
+    {"BGR", 3, 1, {2, 1, 0}},
+    {"BGRx", 4, 1, {2, 1, 0}},
+    {"GRAY8", 1, 1, {0, 0, 0}},
+    {"RGBx", 4, 1, {0, 1, 2}},
+    {"BGRA", 4, 1, {2, 1, 0}},
+    {"ARGB", 4, 1, {1, 2, 3}},
+    {"ABGR", 4, 1, {3, 2, 1}},
+    {"NV12", 1, 2, {0, 1, 2}},
+    {"NV21", 1, 2, {0, 1, 2}},
+    {"I420", 1, 3, {0, 1, 2}},
+};
+
+const FormatFacts *format_facts(PixelFormat format) {
+  const int32_t index = static_cast<int32_t>(format);
+  return index >= 0 && index < kPixelFormatCount ? &kFormats[index] : nullptr;
+}
+
+}  // namespace detail
 
 size_t output_element_count(const PreprocessParams &params, int32_t count) {
   if (count <= 0 || params.out_width <= 0 || params.out_height <= 0 || params.out_channels <= 0) return 0;

@@ -29,10 +29,34 @@ struct Column {
   float weight;
 };
 
+// One row of a YUV frame into `row` (channel-major): per output pixel, the four source
+// pixels converted to R, G, B (sampling.h's yuv_pixel), then interpolated like packed bytes.
+void yuv_row(const FrameSampling &frame, const detail::YuvCoefficients &k, const ChannelMaths &maths,
+    const std::vector<Column> &columns, const detail::Tap &tap, int32_t width, int32_t channels, float *row) {
+  for (int32_t x = 0; x < width; ++x) {
+    const Column &column = columns[static_cast<size_t>(x)];
+    if (!column.inside) {
+      for (int32_t c = 0; c < channels; ++c) row[static_cast<size_t>(c) * width + x] = maths.pad[c];
+      continue;
+    }
+    // bytes_per_pixel is 1 for the Y plane: byte0/byte1 are the source columns.
+    float top_left[3], top_right[3], bottom_left[3], bottom_right[3];
+    detail::yuv_pixel(frame, k, column.byte0, tap.i0, top_left);
+    detail::yuv_pixel(frame, k, column.byte1, tap.i0, top_right);
+    detail::yuv_pixel(frame, k, column.byte0, tap.i1, bottom_left);
+    detail::yuv_pixel(frame, k, column.byte1, tap.i1, bottom_right);
+    for (int32_t c = 0; c < channels; ++c) {
+      const float value = detail::lerp_quad(top_left, top_right, bottom_left, bottom_right, frame.channel_offset[c],
+          column.weight, tap.weight);
+      row[static_cast<size_t>(c) * width + x] = detail::normalise(value, maths.alpha[c], maths.beta[c]);
+    }
+  }
+}
+
 // `out`: this frame's slice of the output (channels × height × width elements).
 template <typename T>
-void preprocess_frame(const FrameSampling &frame, const ChannelMaths &maths, const PreprocessParams &params, T *out,
-    std::vector<Column> &columns, std::vector<float> &row) {
+void preprocess_frame(const FrameSampling &frame, const ChannelMaths &maths, const detail::YuvCoefficients *yuv_table,
+    const PreprocessParams &params, T *out, std::vector<Column> &columns, std::vector<float> &row) {
   const int32_t width = params.out_width, height = params.out_height, channels = params.out_channels;
   const int32_t pixel_bytes = frame.bytes_per_pixel;
   columns.resize(static_cast<size_t>(width));
@@ -50,6 +74,9 @@ void preprocess_frame(const FrameSampling &frame, const ChannelMaths &maths, con
   for (int32_t y = 0; y < height; ++y) {
     if (y < frame.pad_y || y >= frame.pad_y + frame.resized_height) {
       for (int32_t c = 0; c < channels; ++c) std::fill_n(&row[static_cast<size_t>(c) * width], width, maths.pad[c]);
+    } else if (frame.yuv != detail::kPackedPixels) {
+      const detail::Tap tap = detail::source_tap(y, frame.pad_y, frame.height, frame.ratio_y);
+      yuv_row(frame, yuv_table[frame.yuv], maths, columns, tap, width, channels, row.data());
     } else {
       const detail::Tap tap = detail::source_tap(y, frame.pad_y, frame.height, frame.ratio_y);
       const uint8_t *top_row = frame.data + static_cast<ptrdiff_t>(tap.i0) * frame.pitch;
@@ -91,6 +118,8 @@ template <typename T>
 void preprocess_all(const ImageView *frames, int32_t count, const PreprocessParams &params, T *out,
     FrameTransform *transforms) {
   const ChannelMaths maths = detail::build_channel_maths(params);
+  detail::YuvCoefficients yuv_table[detail::kYuvTableSize];
+  detail::build_yuv_table(yuv_table);
   const size_t frame_elements = output_element_count(params, 1);
   std::vector<Column> columns;
   std::vector<float> row;
@@ -98,7 +127,7 @@ void preprocess_all(const ImageView *frames, int32_t count, const PreprocessPara
     const FrameTransform transform = compute_transform(frames[i].width, frames[i].height, params);
     if (transforms != nullptr) transforms[i] = transform;
     const FrameSampling sampling = detail::build_sampling(frames[i], transform, params);
-    preprocess_frame(sampling, maths, params, out + static_cast<size_t>(i) * frame_elements, columns, row);
+    preprocess_frame(sampling, maths, yuv_table, params, out + static_cast<size_t>(i) * frame_elements, columns, row);
   }
 }
 

@@ -1,4 +1,4 @@
-// preprocess_cuda: one kernel launch per 64 frames. A block makes one output row of one frame;
+// preprocess_cuda: one kernel launch per 40 frames. A block makes one output row of one frame;
 // each thread makes 4 neighbouring output pixels, every channel, and writes them as one vector
 // per plane (NCHW) or per 4 elements (NHWC), so consecutive threads write consecutive memory.
 //
@@ -27,13 +27,14 @@ namespace {
 using detail::ChannelMaths;
 using detail::FrameSampling;
 
-constexpr int32_t kFramesPerLaunch = 64;
+constexpr int32_t kFramesPerLaunch = 40;
 constexpr int32_t kPixelsPerThread = 4;
 constexpr int32_t kMaxThreads = 256;
 
 struct LaunchArgs {
   FrameSampling frames[kFramesPerLaunch];
   ChannelMaths maths;
+  detail::YuvCoefficients yuv[detail::kYuvTableSize];  // sampling.h's table, as the CPU uses it
   void *out;             // first element of this launch's first frame
   int32_t out_width;
   int32_t out_height;
@@ -107,6 +108,33 @@ __device__ __forceinline__ void store_pixels(T *frame_out, int32_t width, int32_
   }
 }
 
+// One output pixel of a YUV frame: the source pixels with a weight converted (sampling.h's
+// yuv_pixel, as the CPU converts them) and interpolated; zero-weight ones are not read.
+template <int kChannels>
+__device__ __forceinline__ void yuv_sample(const FrameSampling &frame, const detail::YuvCoefficients &k,
+    const ChannelMaths &maths, const detail::Tap &tap, const detail::Tap &row_tap, bool two_rows,
+    float (&values)[kChannels]) {
+  const bool two_columns = tap.weight != 0.0f;
+  float top_left[3], top_right[3], bottom_left[3], bottom_right[3];
+  detail::yuv_pixel(frame, k, tap.i0, row_tap.i0, top_left);
+  if (two_columns) detail::yuv_pixel(frame, k, tap.i1, row_tap.i0, top_right);
+  if (two_rows) {
+    detail::yuv_pixel(frame, k, tap.i0, row_tap.i1, bottom_left);
+    if (two_columns) detail::yuv_pixel(frame, k, tap.i1, row_tap.i1, bottom_right);
+  }
+#pragma unroll
+  for (int c = 0; c < kChannels; ++c) {
+    const int channel = frame.channel_offset[c];
+    float value = two_columns ? detail::lerp(top_left[channel], top_right[channel], tap.weight) : top_left[channel];
+    if (two_rows) {
+      const float bottom =
+          two_columns ? detail::lerp(bottom_left[channel], bottom_right[channel], tap.weight) : bottom_left[channel];
+      value = detail::lerp(value, bottom, row_tap.weight);
+    }
+    values[c] = detail::normalise(value, maths.alpha[c], maths.beta[c]);
+  }
+}
+
 // grid: (out_height, frames in this launch); block: up to 256 threads, 4 columns each, looping
 // across rows wider than 1024. Reads as the file's header says. (Staging each source row in
 // shared memory first was 1.4x slower on an H200: docs/internals/ops.md.)
@@ -149,6 +177,10 @@ __global__ void __launch_bounds__(kMaxThreads) preprocess_kernel(const __grid_co
         continue;
       }
       const detail::Tap tap = detail::source_tap(column, frame.pad_x, frame.width, frame.ratio_x);
+      if (frame.yuv != detail::kPackedPixels) {
+        yuv_sample(frame, args.yuv[frame.yuv], maths, tap, row_tap, two_rows, values[i]);
+        continue;
+      }
       // A zero weight (exact sampling, e.g. a 3x downscale) reads one pixel: lerp is exact at
       // w = 0, so the result is the same bits. As for rows.
       const bool two_columns = tap.weight != 0.0f;
@@ -206,6 +238,7 @@ Status preprocess_cuda(const ImageView *frames, int32_t count, const PreprocessP
 
   LaunchArgs args{};
   args.maths = detail::build_channel_maths(params);
+  detail::build_yuv_table(args.yuv);
   args.out_width = params.out_width;
   args.out_height = params.out_height;
   const size_t element_bytes = dtype_size(params.out_dtype);

@@ -78,20 +78,47 @@ FrameSampling build_sampling(const ImageView &frame, const FrameTransform &trans
   sampling.ratio_x = static_cast<float>(frame.width) / static_cast<float>(transform.resized_width);
   sampling.ratio_y = static_cast<float>(frame.height) / static_cast<float>(transform.resized_height);
   sampling.bytes_per_pixel = static_cast<uint8_t>(bytes_per_pixel(frame.format));
-  // Byte of red, green, blue within a pixel.
-  uint8_t red = 0, green = 1, blue = 2;
-  switch (frame.format) {
-    case PixelFormat::kRGB:
-    case PixelFormat::kRGBA: break;
-    case PixelFormat::kBGR:
-    case PixelFormat::kBGRx: red = 2, blue = 0; break;
-    case PixelFormat::kGRAY8: red = green = blue = 0; break;
+  sampling.yuv = kPackedPixels;
+  // Where red, green and blue come from: bytes within a packed pixel, or the converted R, G, B.
+  const FormatFacts &facts = *format_facts(frame.format);
+  uint8_t red = facts.rgb_offset[0], green = facts.rgb_offset[1], blue = facts.rgb_offset[2];
+  if (is_yuv(frame.format)) {
+    red = 0, green = 1, blue = 2;
+    sampling.yuv = static_cast<uint8_t>(yuv_table_index(frame.matrix, frame.range));
+    const bool planar = frame.format == PixelFormat::kI420;
+    const bool swapped = frame.format == PixelFormat::kNV21;  // V,U pairs
+    sampling.chroma_step = planar ? 1 : 2;
+    sampling.u = planar ? frame.chroma[0] : frame.chroma[0] + (swapped ? 1 : 0);
+    sampling.v = planar ? frame.chroma[1] : frame.chroma[0] + (swapped ? 0 : 1);
+    sampling.u_pitch = frame.chroma_pitch[0];
+    sampling.v_pitch = planar ? frame.chroma_pitch[1] : frame.chroma_pitch[0];
   }
   const bool bgr = params.out_order == ChannelOrder::kBGR;
   sampling.channel_offset[0] = bgr ? blue : red;
   sampling.channel_offset[1] = green;
   sampling.channel_offset[2] = bgr ? red : blue;
   return sampling;
+}
+
+void build_yuv_table(YuvCoefficients (&table)[kYuvTableSize]) {
+  struct Matrix {
+    double kr, kb;
+  };
+  constexpr Matrix kMatrices[3] = {{0.299, 0.114}, {0.2126, 0.0722}, {0.2627, 0.0593}};  // BT.601, 709, 2020
+  for (int32_t m = 0; m < 3; ++m) {
+    const double kr = kMatrices[m].kr, kb = kMatrices[m].kb, kg = 1.0 - kr - kb;
+    for (int32_t r = 0; r < 2; ++r) {
+      const bool full = r == static_cast<int32_t>(ColorRange::kFull);
+      YuvCoefficients &k = table[yuv_table_index(static_cast<ColorMatrix>(m), static_cast<ColorRange>(r))];
+      k.y_offset = full ? 0.0f : 16.0f;
+      k.y_scale = static_cast<float>(full ? 1.0 : 255.0 / 219.0);
+      k.chroma_scale = static_cast<float>(full ? 1.0 : 255.0 / 224.0);
+      k.red_v = static_cast<float>(2.0 * (1.0 - kr));
+      k.green_u = static_cast<float>(2.0 * kb * (1.0 - kb) / kg);
+      k.green_v = static_cast<float>(2.0 * kr * (1.0 - kr) / kg);
+      k.blue_u = static_cast<float>(2.0 * (1.0 - kb));
+    }
+  }
 }
 
 ChannelMaths build_channel_maths(const PreprocessParams &params) {

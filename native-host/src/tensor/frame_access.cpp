@@ -15,23 +15,68 @@ namespace dsnode::tensor {
 
 namespace {
 
-constexpr const char* kPackedFormats = "a packed RGB, RGBA, BGR, BGRx or GRAY8 frame";
+// GStreamer's formats Buffer.extract reads, as tensor formats.
+struct VideoFormat {
+  GstVideoFormat video;
+  PixelFormat format;
+};
+constexpr VideoFormat kVideoFormats[] = {
+    {GST_VIDEO_FORMAT_RGB, PixelFormat::kRGB},     {GST_VIDEO_FORMAT_RGBA, PixelFormat::kRGBA},
+    {GST_VIDEO_FORMAT_BGR, PixelFormat::kBGR},     {GST_VIDEO_FORMAT_BGRx, PixelFormat::kBGRx},
+    {GST_VIDEO_FORMAT_GRAY8, PixelFormat::kGRAY8}, {GST_VIDEO_FORMAT_RGBx, PixelFormat::kRGBx},
+    {GST_VIDEO_FORMAT_BGRA, PixelFormat::kBGRA},   {GST_VIDEO_FORMAT_ARGB, PixelFormat::kARGB},
+    {GST_VIDEO_FORMAT_ABGR, PixelFormat::kABGR},   {GST_VIDEO_FORMAT_NV12, PixelFormat::kNV12},
+    {GST_VIDEO_FORMAT_NV21, PixelFormat::kNV21},   {GST_VIDEO_FORMAT_I420, PixelFormat::kI420},
+};
 
 PixelFormat from_video_format(GstVideoFormat format) {
-  switch (format) {
-    case GST_VIDEO_FORMAT_RGB:
-      return PixelFormat::kRGB;
-    case GST_VIDEO_FORMAT_RGBA:
-      return PixelFormat::kRGBA;
-    case GST_VIDEO_FORMAT_BGR:
-      return PixelFormat::kBGR;
-    case GST_VIDEO_FORMAT_BGRx:
-      return PixelFormat::kBGRx;
-    case GST_VIDEO_FORMAT_GRAY8:
-      return PixelFormat::kGRAY8;
-    default:
-      return PixelFormat::kNone;
+  for (const VideoFormat& known : kVideoFormats) {
+    if (known.video == format) return known.format;
   }
+  return PixelFormat::kNone;
+}
+
+// "an RGB, RGBA, ..., NV21 or I420 frame": every format, for the messages.
+std::string supported_formats() {
+  std::string text = "an ";
+  for (int32_t i = 0; i < ops::kPixelFormatCount; ++i) {
+    text += std::string(i == 0 ? "" : i + 1 == ops::kPixelFormatCount ? " or " : ", ") +
+            format_name(static_cast<PixelFormat>(i));
+  }
+  return text + " frame";
+}
+
+// Bytes of pixels in a row of plane `plane`, and rows of the plane (4:2:0 chroma: half of each,
+// rounded up; NV12/NV21 chroma samples are U,V pairs).
+int64_t plane_row_bytes(PixelFormat format, int32_t plane, int32_t width) {
+  if (plane == 0) return static_cast<int64_t>(width) * format_channels(format);
+  return static_cast<int64_t>((width + 1) / 2) * (format == PixelFormat::kI420 ? 1 : 2);
+}
+int64_t plane_rows(int32_t plane, int32_t height) { return plane == 0 ? height : (height + 1) / 2; }
+
+// The matrix and range of YUV caps (GStreamer fills in its default when the caps name none:
+// BT.601 up to 576 lines, BT.709 above, BT.2020 from 2160; limited range).
+bool colorimetry_of(const GstVideoInfo& video, const char* caller, const std::string& caps, ops::ColorMatrix* matrix,
+    ops::ColorRange* range, FrameError* error) {
+  switch (video.colorimetry.matrix) {
+    case GST_VIDEO_COLOR_MATRIX_BT601: *matrix = ops::ColorMatrix::kBT601; break;
+    case GST_VIDEO_COLOR_MATRIX_BT709: *matrix = ops::ColorMatrix::kBT709; break;
+    case GST_VIDEO_COLOR_MATRIX_BT2020: *matrix = ops::ColorMatrix::kBT2020; break;
+    case GST_VIDEO_COLOR_MATRIX_UNKNOWN:
+      *matrix = GST_VIDEO_INFO_HEIGHT(&video) > 576 ? ops::ColorMatrix::kBT709 : ops::ColorMatrix::kBT601;
+      break;
+    default: {
+      gchar* name = gst_video_colorimetry_to_string(&video.colorimetry);
+      *error = FrameError{FrameError::Kind::kUnsupported,
+          std::string("Expected YUV of colour matrix bt601, bt709 or bt2020 for ") + caller + " but received " +
+              (name != nullptr ? name : "another matrix") + " (" + caps +
+              "); convert first, e.g. \"videoconvert ! video/x-raw,format=RGB\""};
+      g_free(name);
+      return false;
+    }
+  }
+  *range = video.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255 ? ops::ColorRange::kFull : ops::ColorRange::kLimited;
+  return true;
 }
 
 // What to put before the element, for the memory the caps name.
@@ -46,7 +91,7 @@ std::string conversion_hint(DsnodeMemoryKind kind) {
 
 std::string unsupported_format(const char* caller, const std::string& received, const std::string& caps,
     DsnodeMemoryKind kind) {
-  return std::string("Expected ") + kPackedFormats + " for " + caller + " but received " + received + " (" + caps +
+  return "Expected " + supported_formats() + " for " + caller + " but received " + received + " (" + caps +
          "); " + conversion_hint(kind);
 }
 
@@ -58,38 +103,47 @@ std::string batch_range(uint32_t count) {
 }
 
 #ifdef DSNODE_HAVE_DEEPSTREAM
-PixelFormat from_surface_format(NvBufSurfaceColorFormat format) {
-  switch (format) {
-    case NVBUF_COLOR_FORMAT_RGB:
-      return PixelFormat::kRGB;
-    case NVBUF_COLOR_FORMAT_RGBA:
-      return PixelFormat::kRGBA;
-    case NVBUF_COLOR_FORMAT_BGR:
-      return PixelFormat::kBGR;
-    case NVBUF_COLOR_FORMAT_BGRx:
-      return PixelFormat::kBGRx;
-    case NVBUF_COLOR_FORMAT_GRAY8:
-      return PixelFormat::kGRAY8;
-    default:
-      return PixelFormat::kNone;
-  }
-}
+// The one table of NvBufSurface colour formats: the tensor format each is, and for YUV the
+// matrix and range its name says (no suffix: BT.601 limited; _ER: full range; _709: BT.709; _2020: BT.2020).
+struct SurfaceFormat {
+  NvBufSurfaceColorFormat surface;
+  PixelFormat format;
+  ops::ColorMatrix matrix;
+  ops::ColorRange range;
+};
+constexpr auto kBT601 = ops::ColorMatrix::kBT601;
+constexpr auto kBT709 = ops::ColorMatrix::kBT709;
+constexpr auto kLimited = ops::ColorRange::kLimited;
+constexpr auto kFull = ops::ColorRange::kFull;
+constexpr SurfaceFormat kSurfaceFormats[] = {
+    {NVBUF_COLOR_FORMAT_RGB, PixelFormat::kRGB, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_RGBA, PixelFormat::kRGBA, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_BGR, PixelFormat::kBGR, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_BGRx, PixelFormat::kBGRx, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_GRAY8, PixelFormat::kGRAY8, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_RGBx, PixelFormat::kRGBx, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_BGRA, PixelFormat::kBGRA, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_ARGB, PixelFormat::kARGB, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_ABGR, PixelFormat::kABGR, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_NV12, PixelFormat::kNV12, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_NV12_ER, PixelFormat::kNV12, kBT601, kFull},
+    {NVBUF_COLOR_FORMAT_NV12_709, PixelFormat::kNV12, kBT709, kLimited},
+    {NVBUF_COLOR_FORMAT_NV12_709_ER, PixelFormat::kNV12, kBT709, kFull},
+    {NVBUF_COLOR_FORMAT_NV21, PixelFormat::kNV21, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_NV21_ER, PixelFormat::kNV21, kBT601, kFull},
+    {NVBUF_COLOR_FORMAT_YUV420, PixelFormat::kI420, kBT601, kLimited},
+    {NVBUF_COLOR_FORMAT_YUV420_ER, PixelFormat::kI420, kBT601, kFull},
+    {NVBUF_COLOR_FORMAT_YUV420_709, PixelFormat::kI420, kBT709, kLimited},
+    {NVBUF_COLOR_FORMAT_YUV420_709_ER, PixelFormat::kI420, kBT709, kFull},
+    {NVBUF_COLOR_FORMAT_NV12_2020, PixelFormat::kNV12, ops::ColorMatrix::kBT2020, kLimited},
+    {NVBUF_COLOR_FORMAT_YUV420_2020, PixelFormat::kI420, ops::ColorMatrix::kBT2020, kLimited},
+};
 
-std::string surface_format_name(NvBufSurfaceColorFormat format) {
-  switch (format) {
-    case NVBUF_COLOR_FORMAT_NV12:
-      return "NV12";
-    case NVBUF_COLOR_FORMAT_YUV420:
-      return "I420";
-    case NVBUF_COLOR_FORMAT_BGRA:
-      return "BGRA";
-    case NVBUF_COLOR_FORMAT_ARGB:
-      return "ARGB";
-    case NVBUF_COLOR_FORMAT_RGBx:
-      return "RGBx";
-    default:
-      return "NvBufSurfaceColorFormat " + std::to_string(static_cast<int>(format));
+const SurfaceFormat* surface_format(NvBufSurfaceColorFormat format) {
+  for (const SurfaceFormat& known : kSurfaceFormats) {
+    if (known.surface == format) return &known;
   }
+  return nullptr;
 }
 #endif
 
@@ -207,8 +261,10 @@ std::unique_ptr<FrameMapping> FrameMapping::open(GstBuffer* buffer, const Dsnode
   if (stream->memory == DSNODE_MEMORY_CUDA) info = &reinterpret_cast<gstcuda::MemoryPublic*>(first)->info;
   mapping->width_ = GST_VIDEO_INFO_WIDTH(&stream->video);
   mapping->height_ = GST_VIDEO_INFO_HEIGHT(&stream->video);
-  mapping->stride_ = GST_VIDEO_INFO_PLANE_STRIDE(info, 0);
-  mapping->offset_ = GST_VIDEO_INFO_PLANE_OFFSET(info, 0);
+  for (int32_t p = 0; p < kMaxPlanes; ++p) {
+    mapping->stride_[p] = p < static_cast<int32_t>(GST_VIDEO_INFO_N_PLANES(info)) ? GST_VIDEO_INFO_PLANE_STRIDE(info, p) : 0;
+    mapping->offset_[p] = p < static_cast<int32_t>(GST_VIDEO_INFO_N_PLANES(info)) ? GST_VIDEO_INFO_PLANE_OFFSET(info, p) : 0;
+  }
   if (GstVideoMeta* meta = gst_buffer_get_video_meta(buffer)) {
     const PixelFormat meta_format = from_video_format(meta->format);
     if (meta_format == PixelFormat::kNone) {
@@ -219,15 +275,24 @@ std::unique_ptr<FrameMapping> FrameMapping::open(GstBuffer* buffer, const Dsnode
     mapping->format_ = meta_format;
     mapping->width_ = static_cast<int32_t>(meta->width);
     mapping->height_ = static_cast<int32_t>(meta->height);
-    mapping->stride_ = meta->stride[0];
-    mapping->offset_ = meta->offset[0];
+    for (int32_t p = 0; p < kMaxPlanes; ++p) {
+      mapping->stride_[p] = p < static_cast<int32_t>(meta->n_planes) ? meta->stride[p] : 0;
+      mapping->offset_[p] = p < static_cast<int32_t>(meta->n_planes) ? meta->offset[p] : 0;
+    }
   }
-  if (mapping->stride_ < mapping->width_ * format_channels(mapping->format_) || mapping->width_ <= 0 ||
-      mapping->height_ <= 0) {
-    *error = fail(FrameError::Kind::kUnsupported,
-        std::string("Expected rows of at least ") + std::to_string(mapping->width_ * format_channels(mapping->format_)) +
-            " bytes for " + caller + " but received a stride of " + std::to_string(mapping->stride_) + " (" + caps + ")");
+  mapping->planes_ = format_planes(mapping->format_);
+  if (mapping->planes_ > 1 && !colorimetry_of(stream->video, caller, caps, &mapping->matrix_, &mapping->range_, error)) {
     return nullptr;
+  }
+  for (int32_t p = 0; p < mapping->planes_; ++p) {
+    const int64_t row_bytes = plane_row_bytes(mapping->format_, p, mapping->width_);
+    if (mapping->stride_[p] < row_bytes || mapping->width_ <= 0 || mapping->height_ <= 0) {
+      *error = fail(FrameError::Kind::kUnsupported,
+          std::string("Expected rows of at least ") + std::to_string(row_bytes) + " bytes" +
+              (mapping->planes_ > 1 ? " in plane " + std::to_string(p) : std::string()) + " for " + caller +
+              " but received a stride of " + std::to_string(mapping->stride_[p]) + " (" + caps + ")");
+      return nullptr;
+    }
   }
   return mapping;
 }
@@ -255,10 +320,19 @@ bool FrameMapping::frame(uint32_t batch_id, uint32_t num_frames, const char* cal
       return false;
     }
     const NvBufSurfaceParams& params = surface->surfaceList[batch_id];
-    const PixelFormat format = from_surface_format(params.colorFormat);
-    if (format == PixelFormat::kNone) {
+    const SurfaceFormat* known = surface_format(params.colorFormat);
+    if (known == nullptr) {
       *error = fail(FrameError::Kind::kUnsupported,
-          unsupported_format(caller, surface_format_name(params.colorFormat), caps_, kind_));
+          unsupported_format(caller, "NvBufSurfaceColorFormat " + std::to_string(static_cast<int>(params.colorFormat)),
+              caps_, kind_));
+      return false;
+    }
+    const PixelFormat format = known->format;
+    const int32_t planes = format_planes(format);
+    if (static_cast<int32_t>(params.planeParams.num_planes) != planes) {
+      *error = fail(FrameError::Kind::kUnsupported,
+          std::string("Expected ") + std::to_string(planes) + " planes in an NvBufSurface of " + format_name(format) +
+              " for " + caller + " but received " + std::to_string(params.planeParams.num_planes));
       return false;
     }
     if (params.layout != NVBUF_LAYOUT_PITCH) {
@@ -313,6 +387,16 @@ bool FrameMapping::frame(uint32_t batch_id, uint32_t num_frames, const char* cal
     desc.strides[2] = 1;
     desc.data = params.dataPtr;
     desc.byte_offset = 0;
+    if (planes > 1) {
+      desc.strides[0] = params.planeParams.pitch[0];
+      desc.byte_offset = params.planeParams.offset[0];
+      desc.plane_count = planes;
+      for (int32_t p = 0; p < planes; ++p) {
+        desc.planes[p] = Plane{params.planeParams.offset[p], static_cast<int64_t>(params.planeParams.pitch[p])};
+      }
+      desc.color_matrix = known->matrix;
+      desc.color_range = known->range;
+    }
     *out = desc;
     return true;
   }
@@ -324,14 +408,17 @@ bool FrameMapping::frame(uint32_t batch_id, uint32_t num_frames, const char* cal
     return false;
   }
   const int32_t channels = format_channels(format_);
-  const uint64_t frame_bytes = static_cast<uint64_t>(stride_) * static_cast<uint64_t>(height_);
-  const uint64_t start = offset_ + batch_id * frame_bytes;
-  const uint64_t end = start + static_cast<uint64_t>(height_ - 1) * stride_ + static_cast<uint64_t>(width_) * channels;
+  // One frame: from the first plane's start to the last plane's end.
+  const int32_t last = planes_ - 1;
+  const uint64_t frame_bytes = offset_[last] - offset_[0] + static_cast<uint64_t>(stride_[last]) * plane_rows(last, height_);
+  const uint64_t shift = batch_id * frame_bytes;
+  const uint64_t end = offset_[last] + shift + static_cast<uint64_t>(plane_rows(last, height_) - 1) * stride_[last] +
+                       static_cast<uint64_t>(plane_row_bytes(format_, last, width_));
   if (end > info_.size) {
     *error = fail(FrameError::Kind::kState,
         "Expected a buffer of at least " + std::to_string(end) + " bytes for " + caller + " of frame " +
             std::to_string(batch_id) + " (" + std::to_string(width_) + "x" + std::to_string(height_) + " " +
-            format_name(format_) + ", stride " + std::to_string(stride_) + ") but received " +
+            format_name(format_) + ", stride " + std::to_string(stride_[0]) + ") but received " +
             std::to_string(info_.size) + " bytes");
     return false;
   }
@@ -342,11 +429,17 @@ bool FrameMapping::frame(uint32_t batch_id, uint32_t num_frames, const char* cal
   desc.shape[0] = height_;
   desc.shape[1] = width_;
   desc.shape[2] = channels;
-  desc.strides[0] = stride_;
+  desc.strides[0] = stride_[0];
   desc.strides[1] = channels;
   desc.strides[2] = 1;
   desc.data = info_.data;
-  desc.byte_offset = start;
+  desc.byte_offset = offset_[0] + shift;
+  if (planes_ > 1) {
+    desc.plane_count = planes_;
+    for (int32_t p = 0; p < planes_; ++p) desc.planes[p] = Plane{offset_[p] + shift, stride_[p]};
+    desc.color_matrix = matrix_;
+    desc.color_range = range_;
+  }
   *out = desc;
   return true;
 }

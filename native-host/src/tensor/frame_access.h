@@ -11,8 +11,11 @@
 //   memory's GstCudaContext (see Desc::cuda_context).
 // - NVMM (video/x-raw(memory:NVMM), builds with DeepStream): the NvBufSurface in the mapped
 //   memory; frame b is surfaceList[b] (dataPtr, pitch, colorFormat, gpuId).
-// Only packed RGB, RGBA, BGR, BGRx and GRAY8 are supported: anything else is an error that
-// names the caps and the conversion to put before the element.
+// Packed RGB, RGBA, BGR, BGRx, RGBx, BGRA, ARGB, ABGR and GRAY8, and planar NV12, NV21 and
+// I420 (one descriptor with its planes, Desc::planes, and the YUV matrix and range: from the
+// caps' colorimetry, or from the NvBufSurface colour format); anything else is an error that
+// names the caps and the conversion to put before the element. Planar frames of a portable
+// multi-frame batch follow each other at the size of one frame (last plane's end).
 #ifndef DSNODE_TENSOR_FRAME_ACCESS_H
 #define DSNODE_TENSOR_FRAME_ACCESS_H
 
@@ -48,7 +51,8 @@ class FrameMapping {
   FrameMapping(const FrameMapping&) = delete;
   FrameMapping& operator=(const FrameMapping&) = delete;
 
-  // Frame `batch_id`: [height, width, channels] uint8, strides [pitch, channels, 1].
+  // Frame `batch_id`: [height, width, channels] uint8, strides [pitch, channels, 1]; planar
+  // frames: the Y plane ([height, width, 1]) with every plane in desc.planes.
   // num_frames: the frames of the call's batch (0 when unknown: one). False with *error set.
   bool frame(uint32_t batch_id, uint32_t num_frames, const char* caller, Desc* out, FrameError* error) const;
 
@@ -67,10 +71,14 @@ class FrameMapping {
   DsnodeMemoryKind kind_ = DSNODE_MEMORY_SYSTEM;
   GstVideoInfo video_{};
   std::string caps_;
-  // Geometry of system and CUDA memory frames.
-  int32_t width_ = 0, height_ = 0, stride_ = 0;
-  size_t offset_ = 0;
+  // Geometry of system and CUDA memory frames: each plane's row stride and offset (frame 0).
+  int32_t width_ = 0, height_ = 0;
+  int32_t planes_ = 1;
+  int32_t stride_[kMaxPlanes] = {};
+  size_t offset_[kMaxPlanes] = {};
   PixelFormat format_ = PixelFormat::kNone;
+  ops::ColorMatrix matrix_ = ops::ColorMatrix::kBT601;
+  ops::ColorRange range_ = ops::ColorRange::kLimited;
   int32_t device_id_ = 0;
   void* cuda_context_ = nullptr;
 };

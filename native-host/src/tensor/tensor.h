@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ops/ops.h"
 #include "tensor/dlpack.h"
 
 namespace dsnode::tensor {
@@ -17,9 +18,17 @@ enum class Device : int32_t { kCpu = kDLCPU, kCuda = kDLCUDA, kCudaHost = kDLCUD
 
 enum class DType : int32_t { kUint8 = 0, kInt8 = 1, kInt32 = 2, kInt64 = 3, kFloat16 = 4, kFloat32 = 5 };
 
-// The packed frame formats Buffer.extract supports, numbered as ops::PixelFormat; kNone for a
-// tensor that is not a frame.
-enum class PixelFormat : int32_t { kNone = -1, kRGB = 0, kRGBA = 1, kBGR = 2, kBGRx = 3, kGRAY8 = 4 };
+// The frame formats Buffer.extract supports: ops' own (whose table, ops/params.cpp, gives their
+// names and sizes); kNone for a tensor that is not a frame.
+using PixelFormat = ops::PixelFormat;
+
+// One plane of a planar frame (NV12, NV21, I420), within the frame's allocation: its first
+// byte at data + byte_offset, rows `pitch` bytes apart.
+struct Plane {
+  uint64_t byte_offset = 0;
+  int64_t pitch = 0;
+};
+constexpr int32_t kMaxPlanes = 3;
 
 constexpr int32_t kMaxDims = 8;
 
@@ -40,6 +49,12 @@ struct Desc {
   // for everything else: memory of the device's primary context (the CUDA runtime's, and
   // DeepStream's NVMM).
   void* cuda_context = nullptr;
+  // Planar frames: every plane (plane 0 is the Y plane the shape, strides and byte_offset
+  // above describe), and how their YUV becomes RGB. 0 planes for anything else.
+  int32_t plane_count = 0;
+  Plane planes[kMaxPlanes] = {};
+  ops::ColorMatrix color_matrix = ops::ColorMatrix::kBT601;
+  ops::ColorRange color_range = ops::ColorRange::kLimited;
 
   uint8_t* first() const { return static_cast<uint8_t*>(data) + byte_offset; }
 };
@@ -56,7 +71,12 @@ inline bool host_visible(Device device) { return device != Device::kCuda; }
 
 const char* format_name(PixelFormat format);  // GStreamer's names; "" for kNone
 bool parse_format(const std::string& name, PixelFormat* out);
-int32_t format_channels(PixelFormat format);  // 3, 4, 3, 4, 1; 0 for kNone
+// Bytes of a pixel in the first plane: 3, 4, 3, 4, 1, ...; 1 for planar YUV; 0 for kNone.
+int32_t format_channels(PixelFormat format);
+// Planes of the format: 1 packed, 2 NV12/NV21, 3 I420; 0 for kNone.
+int32_t format_planes(PixelFormat format);
+const char* color_matrix_name(ops::ColorMatrix matrix);  // "bt601", "bt709", "bt2020" (GStreamer's)
+const char* color_range_name(ops::ColorRange range);     // "limited", "full"
 
 int64_t element_count(const Desc& desc);
 // Bytes from the first element to one past the last (what a view of it must cover); 0 when
@@ -66,8 +86,17 @@ uint64_t span_bytes(const Desc& desc);
 void set_dense_strides(Desc* desc);
 bool is_dense(const Desc& desc);
 // A frame: [height, width, channels] uint8 of `format`, channels and pixels contiguous (the
-// row pitch in strides[0], at least width × channels). What preprocess reads.
+// row pitch in strides[0], at least width × channels), with its planes if the format has
+// several. What preprocess reads.
 bool is_frame_layout(const Desc& desc);
+
+// Plane `plane` of a planar frame as a tensor of its own: [rows, columns, bytes a sample]
+// uint8 (NV12/NV21 chroma: [ceil(h/2), ceil(w/2), 2]; I420 U and V: [ceil(h/2), ceil(w/2), 1]),
+// strides [pitch, bytes a sample, 1], no format. False when `frame` has no such plane.
+bool plane_view(const Desc& frame, int32_t plane, Desc* out);
+
+// What preprocess reads of a frame (is_frame_layout): its planes, matrix and range.
+ops::ImageView image_view(const Desc& frame);
 
 // "cuda:0", "cpu"
 std::string describe_device(Device device, int32_t device_id);

@@ -15,7 +15,7 @@
  * @internal
  */
 import type { OverlayStats } from "../osd/draw-overlay.js";
-import type { DType, DeviceType, PixelFormat } from "../tensor/types.js";
+import type { Colorimetry, DType, DeviceType, PixelFormat } from "../tensor/types.js";
 
 /** Bumped with any change of the functions below (native: kTensorBindingVersion); checked by loader.ts. */
 export const TENSOR_BINDING_VERSION = 1;
@@ -41,6 +41,18 @@ export interface NativeTensorInfo {
   buffer: ArrayBuffer | undefined;
   /** Owned tensors: the native storage (`release` gives the memory back). */
   storage: object | undefined;
+  /** Planar frames (NV12, NV21, I420): every plane, over the same memory (plane 0 is this descriptor). */
+  planes?: NativePlaneInfo[];
+  /** Planar frames: how their YUV becomes RGB. */
+  colorimetry?: Colorimetry;
+}
+
+/** One plane of a planar frame: [rows, columns, bytes a sample] uint8. */
+export interface NativePlaneInfo {
+  shape: number[];
+  strides: number[];
+  byteOffset: number;
+  byteLength: number;
 }
 
 /** How a tensor is named to native code (TensorHandle's internal source). */
@@ -51,6 +63,8 @@ export type NativeTensorSource =
       readonly batchId: number;
       /** A crop of the frame (TensorHandle.crop): [left, top, width, height] in pixels, inside it. */
       readonly region?: readonly [number, number, number, number];
+      /** One plane of a planar frame (TensorHandle.planes). */
+      readonly plane?: number;
     }
   | { readonly kind: "owned"; readonly storage: object }
   | {

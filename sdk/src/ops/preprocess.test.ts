@@ -57,12 +57,20 @@ function rgbOffsets(format: PixelFormat): [number, number, number] {
   switch (format) {
     case "RGB":
     case "RGBA":
+    case "RGBx":
       return [0, 1, 2];
     case "BGR":
     case "BGRx":
+    case "BGRA":
       return [2, 1, 0];
+    case "ARGB":
+      return [1, 2, 3];
+    case "ABGR":
+      return [3, 2, 1];
     case "GRAY8":
       return [0, 0, 0];
+    default:
+      throw new Error(`${format} is not packed`);
   }
 }
 
@@ -277,6 +285,15 @@ describe("preprocess against the reference", () => {
       padValue: 0,
       mean: [0.485, 0.456, 0.406],
       std: [0.229, 0.224, 0.225],
+    });
+  });
+
+  it("reads RGBx, BGRA, ARGB and ABGR (alpha first or last, ignored)", () => {
+    compare([randomImage(23, 17, "RGBx", 21), randomImage(17, 23, "BGRA", 22), randomImage(30, 11, "ARGB", 23), randomImage(9, 14, "ABGR", 24)], {
+      width: 24,
+      height: 20,
+      channelOrder: "BGR",
+      mean: 0.5,
     });
   });
 

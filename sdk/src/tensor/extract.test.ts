@@ -6,7 +6,7 @@ import { InvalidTypeError, InvalidValueError, StaleHandleError, TensorError } fr
 import { defaultStride, inFrameCall, makeFrameBuffer } from "../test-support/frames.js";
 import { requireStandaloneBinding } from "../test-support/standalone-binding.js";
 import type { TensorHandle } from "./tensor-handle.js";
-import { FORMAT_CHANNELS, PIXEL_FORMATS, type PixelFormat } from "./types.js";
+import { FORMAT_CHANNELS, PACKED_PIXEL_FORMATS, type PixelFormat } from "./types.js";
 
 const addon = requireStandaloneBinding();
 const binding = addon.tensor;
@@ -36,7 +36,7 @@ function expectPixels(frame: TensorHandle, expected: (y: number, x: number, c: n
 }
 
 describe("Buffer.extract", () => {
-  describe.each(PIXEL_FORMATS)("%s", (format: PixelFormat) => {
+  describe.each(PACKED_PIXEL_FORMATS)("%s", (format: PixelFormat) => {
     const channels = FORMAT_CHANNELS[format];
 
     it("gives a zero-copy [height, width, channels] view with the caps' stride", () => {
@@ -169,12 +169,14 @@ describe("Buffer.extract", () => {
       });
     }
 
-    it.each(["I420", "NV12", "YUY2", "BGRA"])("%s names the caps and the conversion", (format) => {
+    const SUPPORTED = "an RGB, RGBA, BGR, BGRx, GRAY8, RGBx, BGRA, ARGB, ABGR, NV12, NV21 or I420 frame";
+
+    it.each(["YUY2", "UYVY", "P010_10LE", "GRAY16_LE"])("%s names the caps and the conversion", (format) => {
       const error = extractError(`video/x-raw,format=${format},width=4,height=2,framerate=30/1`);
       expect(error).toBeInstanceOf(TensorError);
       expect((error as TensorError).code).toBe("ERR_DS_ELEMENT_TENSOR");
       expect(error.message).toBe(
-        `Expected a packed RGB, RGBA, BGR, BGRx or GRAY8 frame for Buffer.extract but received ${format} ` +
+        `Expected ${SUPPORTED} for Buffer.extract but received ${format} ` +
           `(video/x-raw, format=(string)${format}, width=(int)4, height=(int)2, framerate=(fraction)30/1); ` +
           `convert first, e.g. "videoconvert ! video/x-raw,format=RGB" ` +
           `(or "nvvideoconvert ! video/x-raw(memory:NVMM),format=RGBA" in DeepStream)`,
@@ -207,9 +209,9 @@ describe("Buffer.extract", () => {
     });
 
     it("CUDAMemory in an unsupported format suggests cudaconvert", () => {
-      expect(extractError("video/x-raw(memory:CUDAMemory),format=NV12,width=4,height=2").message).toBe(
-        "Expected a packed RGB, RGBA, BGR, BGRx or GRAY8 frame for Buffer.extract but received NV12 " +
-          "(video/x-raw(memory:CUDAMemory), format=(string)NV12, width=(int)4, height=(int)2); convert first, e.g. " +
+      expect(extractError("video/x-raw(memory:CUDAMemory),format=YUY2,width=4,height=2").message).toBe(
+        `Expected ${SUPPORTED} for Buffer.extract but received YUY2 ` +
+          "(video/x-raw(memory:CUDAMemory), format=(string)YUY2, width=(int)4, height=(int)2); convert first, e.g. " +
           '"cudaconvert ! video/x-raw(memory:CUDAMemory),format=RGBA" (or "cudadownload ! videoconvert ! video/x-raw,format=RGB")',
       );
     });

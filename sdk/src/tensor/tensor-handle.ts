@@ -8,7 +8,8 @@ import {
   DTYPE_SIZE,
   DTYPES,
   FORMAT_CHANNELS,
-  PIXEL_FORMATS,
+  PACKED_PIXEL_FORMATS,
+  type Colorimetry,
   type DType,
   type Device,
   type PixelFormat,
@@ -41,6 +42,10 @@ interface TensorInit {
   readonly buffer: ArrayBuffer | undefined;
   /** A tensor over JS memory: the typed array it was made from. */
   readonly data: TensorData | undefined;
+  /** Planar frames: every plane (plane 0 describes the same memory as the frame itself). */
+  readonly planes?: readonly TensorHandle[];
+  /** Planar frames. */
+  readonly colorimetry?: Colorimetry;
 }
 
 /** The descriptor of a tensor as plain values ({@link TensorHandle.toJSON}). */
@@ -70,7 +75,11 @@ export interface FromTypedArrayOptions {
    * there is no uint16 dtype).
    */
   dtype?: DType;
-  /** A frame's pixel format: then `shape` is `[height, width, channels]` of uint8. */
+  /**
+   * A packed frame's pixel format ({@link PackedPixelFormat}): then `shape` is
+   * `[height, width, channels]` of uint8. Planar YUV frames come only from
+   * {@link GstBuffer.extract}.
+   */
   format?: PixelFormat;
 }
 
@@ -91,7 +100,8 @@ let sourceOf: (tensor: TensorHandle, member: string) => NativeTensorSource;
  *
  * Two kinds:
  * - **Frame views** from {@link GstBuffer.extract}: zero-copy views of the buffer being
- *   transformed, `[height, width, channels]` uint8 with the row pitch in `strides[0]`. Valid
+ *   transformed, `[height, width, channels]` uint8 with the row pitch in `strides[0]`
+ *   (planar YUV frames: their Y plane, with every plane in {@link TensorHandle.planes}). Valid
  *   only during the transform() call (later use throws {@link StaleHandleError}; the
  *   ArrayBuffer behind `toTypedArray()` is detached when the call ends). Writes change the
  *   frame in place.
@@ -121,6 +131,8 @@ export class TensorHandle {
   readonly #format: PixelFormat | undefined;
   readonly #owned: boolean;
   readonly #life: CallLife | undefined;
+  readonly #planes: readonly TensorHandle[] | undefined;
+  readonly #colorimetry: Colorimetry | undefined;
   #dataPtr: bigint | undefined;
   /** Undefined once disposed. */
   #source: NativeTensorSource | undefined;
@@ -146,6 +158,18 @@ export class TensorHandle {
     this.#life = init.life;
     this.#buffer = init.buffer;
     this.#array = init.data;
+    this.#planes = init.planes === undefined ? undefined : Object.freeze([...init.planes]);
+    this.#colorimetry = init.colorimetry === undefined ? undefined : Object.freeze({ ...init.colorimetry });
+  }
+
+  /** Planar frames: what must be done plane by plane. */
+  #refusePlanar(member: string): void {
+    if (this.#planes === undefined) return;
+    throw new TensorError(
+      `Expected a packed frame or one plane of a frame for TensorHandle.${member} but received a planar ` +
+        `${this.#format} frame; call it on each of frame.planes` +
+        (member === "crop()" ? " (preprocess() reads the whole planar frame as it is)" : ""),
+    );
   }
 
   /** Frames: throws once the call ended. */
@@ -281,6 +305,44 @@ export class TensorHandle {
   }
 
   /**
+   * The planes of the frame, each a zero-copy tensor over the same memory with its own shape
+   * and strides (DLPack-shaped; `toTypedArray()`, `toDLPack()` and `toHost()` work on each).
+   * Planar frames ({@link PlanarPixelFormat}): NV12/NV21 give `[Y, UV]` — `[height, width, 1]`
+   * and `[ceil(height / 2), ceil(width / 2), 2]` —, I420 gives `[Y, U, V]` with U and V
+   * `[ceil(height / 2), ceil(width / 2), 1]`; plane 0 describes the same bytes as the frame's
+   * own shape and strides. Every other tensor is its own single plane: `[this]`. Planes of a
+   * frame are valid only during its call, as the frame.
+   *
+   * @example
+   * ```ts
+   * const frame = buffer.extract(0); // NV12
+   * const [luma, chroma] = frame.planes;
+   * const y = luma!.toTypedArray() as Uint8Array;
+   * const uv = chroma!.toTypedArray() as Uint8Array;
+   * const u = uv[(row >> 1) * chroma!.strides[0]! + (column >> 1) * 2]; // U of pixel (column, row)
+   * ```
+   */
+  get planes(): readonly TensorHandle[] {
+    this.#check("planes");
+    return this.#planes ?? [this];
+  }
+
+  /**
+   * How a planar YUV frame's values become RGB ({@link Colorimetry}): what {@link preprocess}
+   * converts with. `undefined` for every other tensor.
+   *
+   * @example
+   * ```ts
+   * const frame = buffer.extract(0);
+   * if (frame.colorimetry?.range === "full") console.log("JPEG-range YUV");
+   * ```
+   */
+  get colorimetry(): Colorimetry | undefined {
+    this.#check("colorimetry");
+    return this.#colorimetry;
+  }
+
+  /**
    * `true` for tensors that own their memory and outlive the transform call (ops and runner
    * outputs, `toHost()` copies, `fromTypedArray`); `false` for frame views.
    *
@@ -346,6 +408,7 @@ export class TensorHandle {
   crop(box: Box): TensorHandle {
     const where = "TensorHandle.crop()";
     const source = this.#use(where, "calling");
+    this.#refusePlanar("crop()");
     if (this.#format === undefined || this.#shape.length !== 3 || (source.kind !== "frame" && source.kind !== "js")) {
       throw new TensorError(
         `Expected an image (a frame from Buffer.extract(), or fromTypedArray() with a format) for ${where} but received ` +
@@ -394,6 +457,7 @@ export class TensorHandle {
    */
   toHost(): TensorHandle {
     const source = this.#use("toHost()", "calling");
+    this.#refusePlanar("toHost()");
     return ownedTensorFromNative(binding("TensorHandle.toHost()").toHost(source));
   }
 
@@ -417,6 +481,7 @@ export class TensorHandle {
    */
   toDLPack(options: ToDLPackOptions = {}): object {
     const source = this.#use("toDLPack()", "calling");
+    this.#refusePlanar("toDLPack()");
     const versioned = options.versioned ?? false;
     if (typeof versioned !== "boolean") {
       throw new InvalidTypeError(expectedMessage("a boolean", "options.versioned of TensorHandle.toDLPack()", describeValue(versioned)));
@@ -509,9 +574,13 @@ export class TensorHandle {
     }
     const format = options.format;
     if (format !== undefined) {
-      if (!PIXEL_FORMATS.includes(format)) {
+      if (!(PACKED_PIXEL_FORMATS as readonly string[]).includes(format)) {
         throw new InvalidValueError(
-          expectedMessage(`one of ${PIXEL_FORMATS.map((f) => `"${f}"`).join(", ")}`, `options.format of ${where}`, describeValue(format)),
+          expectedMessage(
+            `one of ${PACKED_PIXEL_FORMATS.map((f) => `"${f}"`).join(", ")} (packed formats)`,
+            `options.format of ${where}`,
+            describeValue(format),
+          ),
         );
       }
       const channels = FORMAT_CHANNELS[format];
@@ -632,7 +701,13 @@ export function denseStrides(shape: readonly number[]): number[] {
   return strides;
 }
 
-function fromInfo(info: NativeTensorInfo, source: NativeTensorSource, owned: boolean, life: CallLife | undefined): TensorHandle {
+function fromInfo(
+  info: NativeTensorInfo,
+  source: NativeTensorSource,
+  owned: boolean,
+  life: CallLife | undefined,
+  planes?: readonly TensorHandle[],
+): TensorHandle {
   return new TensorHandle({
     device: { type: info.device, id: info.deviceId },
     dtype: info.dtype,
@@ -647,6 +722,8 @@ function fromInfo(info: NativeTensorInfo, source: NativeTensorSource, owned: boo
     life,
     buffer: info.buffer,
     data: undefined,
+    planes,
+    colorimetry: info.colorimetry,
   });
 }
 
@@ -695,9 +772,17 @@ export function deviceTensorFromRunner(init: DeviceMemoryInit): TensorHandle {
   });
 }
 
-/** @internal A frame view of call `callId` (Buffer.extract), stale when `life` ends. */
+/**
+ * @internal A frame view of call `callId` (Buffer.extract), stale when `life` ends; a planar
+ * frame with a view per plane (each resolved natively as the frame's plane `p`).
+ */
 export function frameTensorFromNative(info: NativeTensorInfo, life: CallLife, callId: number, batchId: number): TensorHandle {
-  return fromInfo(info, { kind: "frame", callId, batchId }, false, life);
+  const source = { kind: "frame" as const, callId, batchId };
+  // Each plane: the frame's memory with the plane's own layout, no format of its own.
+  const planes = info.planes?.map((plane, index) =>
+    fromInfo({ ...info, ...plane, dtype: "uint8", format: undefined, planes: undefined, colorimetry: undefined }, { ...source, plane: index }, false, life),
+  );
+  return fromInfo(info, source, false, life, planes);
 }
 
 /**

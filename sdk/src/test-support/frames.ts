@@ -14,7 +14,7 @@ import {
   FRAME_SOURCE_FRAME_WIDTH,
   STATE_FRAME_STRIDE,
 } from "../protocol/transform-state.js";
-import { FORMAT_CHANNELS, type PixelFormat } from "../tensor/types.js";
+import { FORMAT_CHANNELS, type PixelFormat, type PlanarPixelFormat } from "../tensor/types.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
 import { openCall, type StandaloneBinding, type OpenCall } from "./standalone-binding.js";
 
@@ -52,6 +52,17 @@ export function hashPixel(frame: number, y: number, x: number, channel: number):
   return (frame * 101 + y * 31 + x * 7 + channel * 53 + ((x * y) % 13)) & 0xff;
 }
 
+/** The frame meta record of frame `f` of a batch of `width` × `height` frames. */
+function frameRecord(f: number, width: number, height: number): Float64Array {
+  const record = new Float64Array(STATE_FRAME_STRIDE);
+  record[FRAME_NUM] = f;
+  record[FRAME_BATCH_ID] = f;
+  record[FRAME_SOURCE_FRAME_WIDTH] = record[FRAME_PIPELINE_WIDTH] = width;
+  record[FRAME_SOURCE_FRAME_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = height;
+  record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
+  return record;
+}
+
 export function makeFrameBuffer(addon: StandaloneBinding, options: FrameBufferOptions): FrameBuffer {
   const { format, width, height } = options;
   const frames = options.frames ?? 1;
@@ -68,15 +79,7 @@ export function makeFrameBuffer(addon: StandaloneBinding, options: FrameBufferOp
     }
   }
   const buffer = addon.harness.createBuffer(frames, bytes.length);
-  for (let f = 0; f < frames; f++) {
-    const record = new Float64Array(STATE_FRAME_STRIDE);
-    record[FRAME_NUM] = f;
-    record[FRAME_BATCH_ID] = f;
-    record[FRAME_SOURCE_FRAME_WIDTH] = record[FRAME_PIPELINE_WIDTH] = width;
-    record[FRAME_SOURCE_FRAME_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = height;
-    record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
-    addon.harness.addFrame(buffer, record);
-  }
+  for (let f = 0; f < frames; f++) addon.harness.addFrame(buffer, frameRecord(f, width, height));
   addon.harness.writeBuffer(buffer, 0, bytes);
   addon.harness.setVideo(
     buffer,
@@ -98,4 +101,83 @@ export function inFrameCall<T>(
   } finally {
     call.close();
   }
+}
+
+/** One plane of a planar buffer: where it lies in a frame and its size in samples. */
+export interface PlaneLayout {
+  offset: number;
+  stride: number;
+  rows: number;
+  columns: number;
+  /** Bytes a sample: 2 for the U,V pairs of NV12/NV21. */
+  samples: number;
+}
+
+export interface PlanarBufferOptions {
+  format: PlanarPixelFormat;
+  width: number;
+  height: number;
+  frames?: number;
+  /** Extra caps fields, e.g. "colorimetry=bt709". */
+  capsExtra?: string;
+  /** Byte value of sample (column, row, byte) of `plane` in `frame`; default: a hash. */
+  sample?: (frame: number, plane: number, row: number, column: number, byte: number) => number;
+}
+
+export interface PlanarBuffer {
+  buffer: object;
+  frames: number;
+  planes: PlaneLayout[];
+  frameBytes: number;
+  bytes: Uint8Array;
+  sample(frame: number, plane: number, row: number, column: number, byte: number): number;
+}
+
+const roundUp = (value: number, to: number) => Math.ceil(value / to) * to;
+
+/**
+ * GStreamer's default layout of a planar 4:2:0 frame (gst_video_info_set_format): rows rounded
+ * up to 4 bytes, chroma planes after the Y plane of an even number of rows.
+ */
+export function planarLayout(format: PlanarPixelFormat, width: number, height: number): { planes: PlaneLayout[]; frameBytes: number } {
+  const lumaStride = roundUp(width, 4);
+  const chromaRows = roundUp(height, 2) / 2;
+  const chromaColumns = roundUp(width, 2) / 2;
+  const first = lumaStride * roundUp(height, 2);
+  const planes: PlaneLayout[] = [{ offset: 0, stride: lumaStride, rows: height, columns: width, samples: 1 }];
+  if (format === "I420") {
+    const stride = roundUp(chromaColumns, 4);
+    planes.push({ offset: first, stride, rows: chromaRows, columns: chromaColumns, samples: 1 });
+    planes.push({ offset: first + stride * chromaRows, stride, rows: chromaRows, columns: chromaColumns, samples: 1 });
+  } else {
+    planes.push({ offset: first, stride: lumaStride, rows: chromaRows, columns: chromaColumns, samples: 2 });
+  }
+  const last = planes[planes.length - 1]!;
+  return { planes, frameBytes: last.offset + last.stride * last.rows };
+}
+
+/** A portable batch of planar frames in GStreamer's default layout, frame b at b × frame size. */
+export function makePlanarBuffer(addon: StandaloneBinding, options: PlanarBufferOptions): PlanarBuffer {
+  const { format, width, height } = options;
+  const frames = options.frames ?? 1;
+  const { planes, frameBytes } = planarLayout(format, width, height);
+  const sample = options.sample ?? ((f, p, row, column, byte) => hashPixel(f + p * 3, row, column, byte));
+  const bytes = new Uint8Array(frameBytes * frames).fill(0xee);
+  for (let f = 0; f < frames; f++) {
+    planes.forEach((plane, p) => {
+      for (let row = 0; row < plane.rows; row++) {
+        for (let column = 0; column < plane.columns; column++) {
+          for (let byte = 0; byte < plane.samples; byte++) {
+            bytes[f * frameBytes + plane.offset + row * plane.stride + column * plane.samples + byte] = sample(f, p, row, column, byte);
+          }
+        }
+      }
+    });
+  }
+  const buffer = addon.harness.createBuffer(frames, bytes.length);
+  for (let f = 0; f < frames; f++) addon.harness.addFrame(buffer, frameRecord(f, width, height));
+  addon.harness.writeBuffer(buffer, 0, bytes);
+  const extra = options.capsExtra === undefined ? "" : `,${options.capsExtra}`;
+  addon.harness.setVideo(buffer, `video/x-raw,format=${format},width=${width},height=${height},framerate=30/1${extra}`);
+  return { buffer, frames, planes, frameBytes, bytes, sample };
 }

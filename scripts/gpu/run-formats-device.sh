@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# On a CUDA machine (repo root as the working directory; needs CUDA's nvcc, cmake and a C++
+# compiler; no Node, no GStreamer): builds dsnode-ops with plain CMake (-DDSNODE_OPS_ONLY=ON)
+# and runs dsnode-ops-yuv-gpu-test (native-host/test/ops_yuv_gpu_test.cu):
+#   1. preprocess_cuda against preprocess_cpu, bit for bit, for RGBx/BGRA/ARGB/ABGR and for
+#      NV12/NV21/I420 under BT.601/709/2020 × limited/full, every dtype and layout;
+#   2. the bench: 16 × 1080p NV12 beside 16 × 1080p RGBA, letterboxed to 640×640 float16.
+# Prints the JSON report (also $OUT/ops-formats-report.json) for bench/RESULTS.md.
+#
+#   bash scripts/gpu/run-formats-device.sh          # CUDA_ARCHITECTURES=90 by default (H100/H200)
+#
+# Exit status: 0 when every check passed, 1 when one failed, 2 when something could not run.
+set -euo pipefail
+
+root=$(pwd)
+out=${OUT:-$root/bench/out/gpu}
+build=${DSNODE_OPS_GPU_BUILD_DIR:-/tmp/dsnode-ops-gpu-build}
+mkdir -p "$out"
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  for candidate in /usr/local/cuda/bin /usr/local/cuda-13/bin /usr/local/cuda-12/bin; do
+    if [ -x "$candidate/nvcc" ]; then export PATH="$candidate:$PATH"; break; fi
+  done
+fi
+command -v nvcc >/dev/null 2>&1 || { echo "run-formats-device.sh: nvcc not found" >&2; exit 2; }
+
+cmake -S native-host -B "$build" -DDSNODE_OPS_ONLY=ON -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-90}" >"$out/formats-configure.log" 2>&1 \
+  || { tail -30 "$out/formats-configure.log" >&2; exit 2; }
+cmake --build "$build" --target dsnode-ops-yuv-gpu-test -j "$(nproc)" >"$out/formats-build.log" 2>&1 \
+  || { tail -40 "$out/formats-build.log" >&2; exit 2; }
+
+status=0
+"$build/dsnode-ops-yuv-gpu-test" --json "$out/ops-formats-report.json" --iterations "${ITERATIONS:-100}" \
+  >"$out/ops-formats.txt" 2>&1 || status=$?
+grep -E "^not ok|passed, .* failed" "$out/ops-formats.txt" >&2 || true
+[ -s "$out/ops-formats-report.json" ] || { tail -30 "$out/ops-formats.txt" >&2; exit 2; }
+cat "$out/ops-formats-report.json"
+exit "$status"
