@@ -459,6 +459,15 @@ class MetaFunction {
     return read_owner(env, call(), args[arg], args[arg + 1], operation, level, owner);
   }
 
+  // The end of a removal of `child`: `status` thrown when it failed, else the child's index
+  // dead and undefined returned.
+  template <typename H>
+  napi_value removed(const Status& status, H child) {
+    if (!status.ok()) return throw_status(env, status);
+    handles(call(), &child).table.kill(child);
+    return make_undefined(env);
+  }
+
   const napi_env env;
   const CallArgs args;
   const char* const operation;

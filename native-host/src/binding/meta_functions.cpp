@@ -406,8 +406,7 @@ napi_value add_label_info(napi_env env, napi_callback_info info) {
 }
 
 // removeClassifier(callId, objectRow, classifierIndex), removeLabelInfo(callId, classifierIndex,
-// labelIndex): both handles live, then `remove(call, parent, child)` (its Status thrown when it
-// fails), then the child's index dead.
+// labelIndex): both handles live, then `remove(call, parent, child)` (MetaFunction::removed).
 template <typename Parent, typename Child, typename Remove>
 napi_value remove_child(napi_env env, napi_callback_info info, const char* operation, const char* parent_name,
     const char* child_name, Remove remove) {
@@ -415,10 +414,7 @@ napi_value remove_child(napi_env env, napi_callback_info info, const char* opera
   Parent parent;
   Child child;
   if (!f.enter() || !f.live(1, parent_name, &parent) || !f.live(2, child_name, &child)) return nullptr;
-  Status status = remove(f.call(), parent, child);
-  if (!status.ok()) return throw_status(env, status);
-  handles(f.call(), &child).table.kill(child);
-  return make_undefined(env);
+  return f.removed(remove(f.call(), parent, child), child);
 }
 
 napi_value remove_classifier(napi_env env, napi_callback_info info) {
@@ -496,11 +492,7 @@ napi_value remove_display(napi_env env, napi_callback_info info) {
   uint32_t frame = 0;
   meta::DisplayHandle display;
   if (!f.enter() || !f.frame(1, &frame) || !f.live(2, "displayIndex", &display)) return nullptr;
-  MetaCall& call = f.call();
-  Status status = call.batch->remove_display(call.frames[frame], display);
-  if (!status.ok()) return throw_status(env, status);
-  call.displays.kill(display);
-  return make_undefined(env);
+  return f.removed(f.batch().remove_display(f.call().frames[frame], display), display);
 }
 
 napi_value list_displays(napi_env env, napi_callback_info info) {
@@ -566,11 +558,7 @@ napi_value remove_user_meta(napi_env env, napi_callback_info info) {
   void* owner = nullptr;
   meta::UserHandle user;
   if (!f.enter() || !f.owner(1, &level, &owner) || !f.live(3, "userIndex", &user)) return nullptr;
-  MetaCall& call = f.call();
-  Status status = call.batch->remove_user_meta(level, owner, user);
-  if (!status.ok()) return throw_status(env, status);
-  call.users.kill(user);
-  return make_undefined(env);
+  return f.removed(f.batch().remove_user_meta(level, owner, user), user);
 }
 
 napi_value list_user_metas(napi_env env, napi_callback_info info) {
