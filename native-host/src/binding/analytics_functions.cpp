@@ -4,12 +4,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "binding/typed_user_meta.h"
+#include "binding/meta_kind_functions.h"
 #include "meta/analytics_meta.h"
-
-#ifdef NAPI_CPP_EXCEPTIONS
-#error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
-#endif
 
 namespace dsnode::metabind {
 
@@ -24,13 +20,7 @@ napi_value to_js(napi_env env, uint32_t value) { return make_number(env, value);
 napi_value to_js(napi_env env, const std::string& value) { return make_string(env, value.data(), value.size()); }
 
 napi_value to_js(napi_env env, const meta::AnalyticsLabels& labels) {
-  napi_value array = nullptr;
-  if (napi_create_array_with_length(env, labels.size(), &array) != napi_ok) return nullptr;
-  for (size_t i = 0; i < labels.size(); ++i) {
-    napi_value label = to_js(env, labels[i]);
-    if (label == nullptr || napi_set_element(env, array, static_cast<uint32_t>(i), label) != napi_ok) return nullptr;
-  }
-  return array;
+  return array_of(env, labels, [env](const std::string& label) { return to_js(env, label); });
 }
 
 napi_value key_of(napi_env env, const std::string& key) { return to_js(env, key); }
@@ -56,21 +46,17 @@ napi_value to_js(napi_env env, const Map& map) {
 
 #define DSNODE_SET_MEMBER(type, member, js, what) \
   if (napi_value v = to_js(env, value.member); v == nullptr || napi_set_named_property(env, object, js, v) != napi_ok) return nullptr;
-
-napi_value analytics_frame_value(napi_env env, const AnalyticsFrameMeta& value) {
-  napi_value object = nullptr;
-  if (napi_create_object(env, &object) != napi_ok) return nullptr;
-  DSNODE_ANALYTICS_FRAME_MEMBERS(DSNODE_SET_MEMBER)
-  return object;
-}
-
-napi_value analytics_object_value(napi_env env, const AnalyticsObjectInfo& value) {
-  napi_value object = nullptr;
-  if (napi_create_object(env, &object) != napi_ok) return nullptr;
-  DSNODE_ANALYTICS_OBJECT_MEMBERS(DSNODE_SET_MEMBER)
-  return object;
-}
-
+// A meta as a JS object, its members in the order of its list.
+#define DSNODE_ANALYTICS_VALUE(Type, MEMBERS)                      \
+  napi_value analytics_value(napi_env env, const Type& value) {    \
+    napi_value object = nullptr;                                   \
+    if (napi_create_object(env, &object) != napi_ok) return nullptr; \
+    MEMBERS(DSNODE_SET_MEMBER)                                     \
+    return object;                                                 \
+  }
+DSNODE_ANALYTICS_VALUE(AnalyticsFrameMeta, DSNODE_ANALYTICS_FRAME_MEMBERS)
+DSNODE_ANALYTICS_VALUE(AnalyticsObjectInfo, DSNODE_ANALYTICS_OBJECT_MEMBERS)
+#undef DSNODE_ANALYTICS_VALUE
 #undef DSNODE_SET_MEMBER
 
 // ---------------------------------------------------------------- JS → model (the testing harness)
@@ -147,81 +133,51 @@ bool from_js(napi_env env, napi_value value, const FieldName& name, Map* out) {
     napi_value v;                                                                                \
     if (!in.get(js, &v) || !from_js(env, v, FieldName(path, #member), &out->member)) return false; \
   }
-
-bool parse_analytics_frame(napi_env env, napi_value value, AnalyticsFrameMeta* out) {
-  static const Path path{"NvDsAnalyticsFrameMeta"};
-  if (!read_object(env, value, FieldName("analytics"))) return false;
-  FieldReader in(env, value, path);
-  DSNODE_ANALYTICS_FRAME_MEMBERS(DSNODE_READ_MEMBER)
-  return true;
-}
-
-bool parse_analytics_object(napi_env env, napi_value value, AnalyticsObjectInfo* out) {
-  static const Path path{"NvDsAnalyticsObjInfo"};
-  if (!read_object(env, value, FieldName("analytics"))) return false;
-  FieldReader in(env, value, path);
-  DSNODE_ANALYTICS_OBJECT_MEMBERS(DSNODE_READ_MEMBER)
-  return true;
-}
-
+// A meta from a JS object named `analytics`, its members named after `Struct`'s in messages.
+#define DSNODE_PARSE_ANALYTICS(Type, Struct, MEMBERS)                          \
+  bool parse_analytics(napi_env env, napi_value value, Type* out) {            \
+    static const Path path{Struct};                                            \
+    if (!read_object(env, value, FieldName("analytics"))) return false;        \
+    FieldReader in(env, value, path);                                          \
+    MEMBERS(DSNODE_READ_MEMBER)                                                \
+    return true;                                                               \
+  }
+DSNODE_PARSE_ANALYTICS(AnalyticsFrameMeta, "NvDsAnalyticsFrameMeta", DSNODE_ANALYTICS_FRAME_MEMBERS)
+DSNODE_PARSE_ANALYTICS(AnalyticsObjectInfo, "NvDsAnalyticsObjInfo", DSNODE_ANALYTICS_OBJECT_MEMBERS)
+#undef DSNODE_PARSE_ANALYTICS
 #undef DSNODE_READ_MEMBER
 
 // ---------------------------------------------------------------- functions
 
-// What differs between the frame meta and the object meta.
-struct FrameMetaKind {
-  using Value = AnalyticsFrameMeta;
-  static constexpr const char* kRead = "readAnalyticsFrame";
-  static constexpr const char* kAdd = "addAnalyticsFrame";
-  static constexpr const char* kWhat = "an nvdsanalytics frame meta (NVDS_USER_FRAME_META_NVDSANALYTICS)";
-  static constexpr auto kReader = &meta::Batch::read_analytics_frame;
-  static constexpr auto kAdder = &meta::Batch::add_analytics_frame;
-  static napi_value to_js(napi_env env, const Value& value) { return analytics_frame_value(env, value); }
-  static bool parse(napi_env env, napi_value value, Value* out) { return parse_analytics_frame(env, value, out); }
-};
+constexpr UserMetaKind kFrameMetaKind{"readAnalyticsFrame", "an nvdsanalytics frame meta (NVDS_USER_FRAME_META_NVDSANALYTICS)"};
+constexpr UserMetaKind kObjectInfoKind{"readAnalyticsObject", "an nvdsanalytics object meta (NVDS_USER_OBJ_META_NVDSANALYTICS)"};
 
-struct ObjectInfoKind {
-  using Value = AnalyticsObjectInfo;
-  static constexpr const char* kRead = "readAnalyticsObject";
-  static constexpr const char* kAdd = "addAnalyticsObject";
-  static constexpr const char* kWhat = "an nvdsanalytics object meta (NVDS_USER_OBJ_META_NVDSANALYTICS)";
-  static constexpr auto kReader = &meta::Batch::read_analytics_object;
-  static constexpr auto kAdder = &meta::Batch::add_analytics_object;
-  static napi_value to_js(napi_env env, const Value& value) { return analytics_object_value(env, value); }
-  static bool parse(napi_env env, napi_value value, Value* out) { return parse_analytics_object(env, value, out); }
-};
-
-template <typename Kind>
-napi_value read_analytics(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, Kind::kRead);
-  typename Kind::Value value;
-  if (!scope || !read_typed_user_meta(env, scope, args[1], Kind::kRead, Kind::kWhat, Kind::kReader, &value)) return nullptr;
-  scope.unlock();
-  return Kind::to_js(env, value);
+napi_value read_analytics_frame(napi_env env, napi_callback_info info) {
+  return read_user_meta_copy(env, info, kFrameMetaKind, &meta::Batch::read_analytics_frame, analytics_value);
 }
 
-template <typename Kind>
-napi_value add_analytics(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  typename Kind::Value value;
-  if (!args.ok || !Kind::parse(env, args[3], &value)) return nullptr;
-  return attach_user_meta(env, args.id, args[1], args[2],
-      [&](meta::Batch* batch, meta::UserMetaLevel level, void* owner, meta::UserHandle* created) {
-        return (batch->*Kind::kAdder)(level, owner, value, created);
-      }, Kind::kAdd);
+napi_value read_analytics_object(napi_env env, napi_callback_info info) {
+  return read_user_meta_copy(env, info, kObjectInfoKind, &meta::Batch::read_analytics_object, analytics_value);
+}
+
+napi_value add_analytics_frame(napi_env env, napi_callback_info info) {
+  return add_user_meta_as<AnalyticsFrameMeta>(env, info, "addAnalyticsFrame", parse_analytics, &meta::Batch::add_analytics_frame);
+}
+
+napi_value add_analytics_object(napi_env env, napi_callback_info info) {
+  return add_user_meta_as<AnalyticsObjectInfo>(env, info, "addAnalyticsObject", parse_analytics, &meta::Batch::add_analytics_object);
 }
 
 }  // namespace
 
 const Export kAnalyticsMetaExports[2] = {
-    {"readAnalyticsFrame", read_analytics<FrameMetaKind>},
-    {"readAnalyticsObject", read_analytics<ObjectInfoKind>},
+    {"readAnalyticsFrame", read_analytics_frame},
+    {"readAnalyticsObject", read_analytics_object},
 };
 
 const Export kAnalyticsHarnessExports[2] = {
-    {"addAnalyticsFrame", add_analytics<FrameMetaKind>},
-    {"addAnalyticsObject", add_analytics<ObjectInfoKind>},
+    {"addAnalyticsFrame", add_analytics_frame},
+    {"addAnalyticsObject", add_analytics_object},
 };
 
 }  // namespace dsnode::metabind

@@ -103,8 +103,10 @@ class Binding final : public JsExecutor {
   bool string_property(napi_value object, const char* name, std::string* text);
   std::string received(Napi::Value value);
   void throw_type_error(const std::string& message);
+  // False, with a TypeError "Expected <what> for <name> but received <value>" thrown, unless `is`.
+  bool expect(bool is, const char* what, const std::string& name, const Napi::Value& value);
   // False, with a TypeError thrown, when `value` is not a number (the instanceId argument).
-  bool expect_instance_id(const Napi::Value& value);
+  bool expect_instance_id(const Napi::Value& value) { return expect(value.IsNumber(), "an instance id", "instanceId", value); }
 
   Napi::Env env_;
   Napi::ObjectReference json_;
@@ -168,18 +170,13 @@ Binding::Binding(Napi::Env env, Napi::Object exports) : env_(env), isolate_(v8::
 Napi::Value Binding::set_handlers(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!info[0].IsObject()) {
-    self->throw_type_error("Expected an object for handlers but received " + self->received(info[0]));
-    return env.Undefined();
-  }
+  if (!self->expect(info[0].IsObject(), "an object", "handlers", info[0])) return env.Undefined();
   Napi::Object handlers = info[0].As<Napi::Object>();
   Napi::Function functions[kHandlerCount];
   for (size_t i = 0; i < kHandlerCount; ++i) {
     Napi::Value handler = handlers.Get(kHandlerNames[i]);
     if (env.IsExceptionPending()) return env.Undefined();
-    if (!handler.IsFunction()) {
-      self->throw_type_error(std::string("Expected a function for handlers.") + kHandlerNames[i] +
-                             " but received " + self->received(handler));
+    if (!self->expect(handler.IsFunction(), "a function", std::string("handlers.") + kHandlerNames[i], handler)) {
       return env.Undefined();
     }
     functions[i] = handler.As<Napi::Function>();
@@ -211,10 +208,7 @@ Napi::Value Binding::log(const Napi::CallbackInfo& info) {
     self->throw_type_error("Expected a log level from 1 to 7 for level but received " + self->received(info[1]));
     return env.Undefined();
   }
-  if (!info[2].IsString()) {
-    self->throw_type_error("Expected a string for message but received " + self->received(info[2]));
-    return env.Undefined();
-  }
+  if (!self->expect(info[2].IsString(), "a string", "message", info[2])) return env.Undefined();
   std::string message = info[2].As<Napi::String>().Utf8Value();
   std::string file = info[3].IsString() ? info[3].As<Napi::String>().Utf8Value() : std::string();
   int line = info[4].IsNumber() ? info[4].As<Napi::Number>().Int32Value() : 0;
@@ -231,9 +225,7 @@ Napi::Value Binding::log(const Napi::CallbackInfo& info) {
 Napi::Value Binding::post_error(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!self->expect_instance_id(info[0])) return env.Undefined();
-  if (!info[1].IsString()) {
-    self->throw_type_error("Expected a string for message but received " + self->received(info[1]));
+  if (!self->expect_instance_id(info[0]) || !self->expect(info[1].IsString(), "a string", "message", info[1])) {
     return env.Undefined();
   }
   std::string message = info[1].As<Napi::String>().Utf8Value();
@@ -245,10 +237,9 @@ Napi::Value Binding::post_error(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-bool Binding::expect_instance_id(const Napi::Value& value) {
-  if (value.IsNumber()) return true;
-  throw_type_error("Expected an instance id for instanceId but received " + received(value));
-  return false;
+bool Binding::expect(bool is, const char* what, const std::string& name, const Napi::Value& value) {
+  if (!is) throw_type_error(std::string("Expected ") + what + " for " + name + " but received " + received(value));
+  return is;
 }
 
 Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
@@ -265,13 +256,8 @@ Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
 Napi::Value Binding::run_with_deadline(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
-  if (!self->expect_instance_id(info[0])) return env.Undefined();
-  if (!info[1].IsString()) {
-    self->throw_type_error("Expected a string for what but received " + self->received(info[1]));
-    return env.Undefined();
-  }
-  if (!info[2].IsFunction()) {
-    self->throw_type_error("Expected a function for run but received " + self->received(info[2]));
+  if (!self->expect_instance_id(info[0]) || !self->expect(info[1].IsString(), "a string", "what", info[1]) ||
+      !self->expect(info[2].IsFunction(), "a function", "run", info[2])) {
     return env.Undefined();
   }
   v8::Isolate* isolate = self->isolate_;

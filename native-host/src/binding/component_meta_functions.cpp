@@ -2,9 +2,7 @@
 // readTrackerTargets, readReid, readPreprocessBatch, readRoi and readSensorInfo
 // (sdk/src/native/meta-binding.ts documents each). Values are copied, except the re-ID
 // embeddings' host floats: a zero-copy view detached when the call ends, as tensor outputs'.
-#include "binding/component_meta_functions.h"
-
-#include "binding/meta_call.h"
+#include "binding/meta_kind_functions.h"
 
 namespace dsnode::metabind {
 
@@ -21,17 +19,6 @@ napi_value pointer_value(napi_env env, const void* pointer) {
 
 napi_value text_or_null(napi_env env, const std::optional<std::string>& text) {
   return text.has_value() ? make_string(env, text->data(), text->size()) : make_null(env);
-}
-
-template <typename T, typename F>
-napi_value array_of(napi_env env, const std::vector<T>& items, F value_of) {
-  napi_value array = nullptr;
-  if (napi_create_array_with_length(env, items.size(), &array) != napi_ok) return nullptr;
-  for (size_t i = 0; i < items.size(); ++i) {
-    napi_value value = value_of(items[i]);
-    if (value == nullptr || napi_set_element(env, array, static_cast<uint32_t>(i), value) != napi_ok) return nullptr;
-  }
-  return array;
 }
 
 ObjectBuilder& with_bbox(ObjectBuilder& builder, const meta::BboxCoords& box) {
@@ -84,40 +71,14 @@ napi_value preprocess_tensor_value(napi_env env, const meta::PreprocessTensor& t
       .value();
 }
 
-// The user meta at args[1] of this call, checked live; false with an exception pending.
-bool user_at(napi_env env, const CallArgs& args, MetaCall& call, const char* operation, meta::UserHandle* user) {
-  uint32_t index = 0;
-  return read_live(env, call.users, kUserKind, args[1], "userIndex", operation, &index, user);
-}
-
-napi_value not_of_kind(napi_env env, MetaCall& call, meta::UserHandle user, const char* what, const char* operation) {
-  meta::UserMetaFields fields;
-  call.batch->read_user_meta(user, &fields);
-  return throw_error(env, ErrorKind::kState,
-      std::string("Expected ") + what + " for " + operation + " but received a user meta of type " +
-          (fields.meta_type.empty() ? std::to_string(fields.meta_type_id) : "\"" + fields.meta_type + "\""));
-}
-
-// The reader of one kind: user meta args[1] of the call read with `read` (a Batch member; false:
-// not of the kind, named `what` in the error), then its JS value made by `build`, which unlocks
-// the scope (after making any view: close_call must find every view to detach it).
-template <typename T, typename Build>
-napi_value read_component(napi_env env, napi_callback_info info, const char* operation, const char* what,
-    bool (meta::Batch::*read)(meta::UserHandle, T*) const, Build build) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, operation);
-  meta::UserHandle user;
-  if (!scope || !user_at(env, args, scope.call(), operation, &user)) return nullptr;
-  T value;
-  if (!(scope.batch().*read)(user, &value)) return not_of_kind(env, scope.call(), user, what, operation);
-  return build(scope, value);
-}
+// The kind each reader reads, as its errors name it.
+UserMetaKind component_kind(const char* operation, const char* what) { return {operation, what, Received::kType}; }
 
 napi_value read_tracker_targets(napi_env env, napi_callback_info info) {
-  return read_component(env, info, "readTrackerTargets",
-      "a tracker target list (NVDS_TRACKER_PAST_FRAME_META, _TERMINATED_LIST_META, _SHADOW_LIST_META)",
-      &meta::Batch::read_tracker_targets, [env](CallScope& scope, const meta::TrackerTargetBatch& targets) {
-        scope.unlock();
+  return read_user_meta_as(env, info, component_kind("readTrackerTargets",
+      "a tracker target list (NVDS_TRACKER_PAST_FRAME_META, _TERMINATED_LIST_META, _SHADOW_LIST_META)"),
+      &meta::Batch::read_tracker_targets, [env](MetaFunction& f, const meta::TrackerTargetBatch& targets) {
+        f.unlock();
         return ObjectBuilder(env)
             .set("streams", array_of(env, targets.streams, [env](const auto& s) { return stream_value(env, s); }))
             .value();
@@ -125,15 +86,16 @@ napi_value read_tracker_targets(napi_env env, napi_callback_info info) {
 }
 
 napi_value read_reid(napi_env env, napi_callback_info info) {
-  return read_component(env, info, "readReid", "a re-ID meta (NVDS_TRACKER_BATCH_REID_META, NVDS_TRACKER_OBJ_REID_META)",
-      &meta::Batch::read_reid, [env](CallScope& scope, const meta::ReidTensor& reid) -> napi_value {
+  return read_user_meta_as(env, info,
+      component_kind("readReid", "a re-ID meta (NVDS_TRACKER_BATCH_REID_META, NVDS_TRACKER_OBJ_REID_META)"),
+      &meta::Batch::read_reid, [env](MetaFunction& f, const meta::ReidTensor& reid) -> napi_value {
         napi_value host = make_null(env);
         if (reid.host != nullptr &&
-            (host = host_view(env, scope.call(), reid.host,
+            (host = host_view(env, f.call(), reid.host,
                  static_cast<size_t>(reid.feature_size) * reid.num_vectors * sizeof(float))) == nullptr) {
           return nullptr;
         }
-        scope.unlock();
+        f.unlock();
         return ObjectBuilder(env)
             .number("featureSize", reid.feature_size).number("numVectors", reid.num_vectors).set("host", host)
             .set("devicePointer", pointer_value(env, reid.device))
@@ -142,9 +104,10 @@ napi_value read_reid(napi_env env, napi_callback_info info) {
 }
 
 napi_value read_preprocess_batch(napi_env env, napi_callback_info info) {
-  return read_component(env, info, "readPreprocessBatch", "a preprocess batch meta (NVDS_PREPROCESS_BATCH_META)",
-      &meta::Batch::read_preprocess_batch, [env](CallScope& scope, const meta::PreprocessBatch& batch) {
-        scope.unlock();
+  return read_user_meta_as(env, info,
+      component_kind("readPreprocessBatch", "a preprocess batch meta (NVDS_PREPROCESS_BATCH_META)"),
+      &meta::Batch::read_preprocess_batch, [env](MetaFunction& f, const meta::PreprocessBatch& batch) {
+        f.unlock();
         return ObjectBuilder(env)
             .set("targetUniqueIds", array_of(env, batch.target_unique_ids,
                 [env](uint64_t id) { return make_number(env, static_cast<double>(id)); }))
@@ -155,37 +118,31 @@ napi_value read_preprocess_batch(napi_env env, napi_callback_info info) {
 }
 
 napi_value read_roi(napi_env env, napi_callback_info info) {
-  return read_component(env, info, "readRoi", "an ROI meta (NVDS_ROI_META)", &meta::Batch::read_roi,
-      [env](CallScope& scope, const meta::RoiMeta& roi) {
-        scope.unlock();
-        return roi_value(env, roi);
-      });
+  return read_user_meta_copy(env, info, component_kind("readRoi", "an ROI meta (NVDS_ROI_META)"), &meta::Batch::read_roi,
+      roi_value);
 }
 
 napi_value read_sensor_info(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "readSensorInfo");
+  MetaFunction f(env, info, "readSensorInfo");
   uint32_t frame = 0;
-  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) return nullptr;
+  if (!f.enter() || !f.frame(1, &frame)) return nullptr;
   meta::SensorInfo sensor;
-  scope.batch().read_sensor_info(scope.call().frames[frame], &sensor);
-  scope.unlock();
+  f.batch().read_sensor_info(f.call().frames[frame], &sensor);
+  f.unlock();
   return ObjectBuilder(env)
       .number("sourceId", sensor.source_id).set("uri", text_or_null(env, sensor.uri))
       .set("sensorId", text_or_null(env, sensor.sensor_id)).set("sensorName", text_or_null(env, sensor.sensor_name))
       .value();
 }
 
-constexpr Export kComponentExports[] = {
+}  // namespace
+
+const Export kComponentMetaExports[5] = {
     {"readTrackerTargets", read_tracker_targets},
     {"readReid", read_reid},
     {"readPreprocessBatch", read_preprocess_batch},
     {"readRoi", read_roi},
     {"readSensorInfo", read_sensor_info},
 };
-
-}  // namespace
-
-ObjectBuilder& add_component_meta_functions(ObjectBuilder& meta_object) { return meta_object.functions(kComponentExports); }
 
 }  // namespace dsnode::metabind

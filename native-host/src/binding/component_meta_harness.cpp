@@ -1,11 +1,14 @@
-// The testing harness's writers of NVIDIA components' metas (component_meta_harness.h). The
-// harness's TS (sdk/src/testing/component-meta-init.ts) has checked the values; these read
-// them into meta/component_meta.h's structs, naming NVIDIA's fields when a check fails.
-#include "binding/component_meta_harness.h"
-
+// The testing harness's writers of NVIDIA components' metas (meta_kind_functions.h;
+// sdk/src/native/meta-binding.ts, StandaloneHarness, documents each): addComponentMeta(callId,
+// level, owner, kind, value), what nvtracker, nvdspreprocess and nvinfer's ROI path attach
+// (portable backend only: on DeepStream their stand-ins attach NVIDIA's structs), and
+// setSensorInfo(callId, frameIndex, { sourceId, uri, sensorId, sensorName }), the frame's sensor
+// information as the source bin writes it (both backends). The harness's TS
+// (sdk/src/testing/component-meta-init.ts) has checked the values; these read them into
+// meta/component_meta.h's structs, naming NVIDIA's fields when a check fails.
 #include <memory>
 
-#include "binding/meta_call.h"
+#include "binding/meta_kind_functions.h"
 #include "meta/portable_backend.h"
 #ifdef DSNODE_HAVE_DEEPSTREAM
 #include "meta/component_meta_deepstream.h"
@@ -98,14 +101,11 @@ bool read_targets(napi_env env, napi_value value, meta::TrackerTargetBatch* out)
 bool read_reid(napi_env env, napi_value value, meta::ComponentMeta* out) {
   static const Path path{"NvDsReidTensorBatch"};
   FieldReader in(env, value, path);
-  napi_value data;
-  void* floats = nullptr;
-  size_t length = 0;
-  if (!in.integer("featureSize", "featureSize", &out->reid.feature_size) || !in.get("data", &data) ||
-      !read_typed_array(env, data, FieldName(path, "ptr_host"), napi_float32_array, &floats, &length)) {
+  if (!in.integer("featureSize", "featureSize", &out->reid.feature_size) ||
+      !in.vector("data", "ptr_host", &out->reid_values)) {
     return false;
   }
-  out->reid_values.assign(static_cast<const float*>(floats), static_cast<const float*>(floats) + length);
+  const size_t length = out->reid_values.size();
   out->reid.num_vectors = out->reid.feature_size == 0 ? 0 : static_cast<uint32_t>(length / out->reid.feature_size);
   out->reid.host = out->reid_values.empty() ? nullptr : out->reid_values.data();
   out->reid.device = nullptr;
@@ -206,8 +206,6 @@ bool read_sensor_text(napi_env env, FieldReader& in, const char* key, const char
   return true;
 }
 
-}  // namespace
-
 napi_value harness_add_component_meta(napi_env env, napi_callback_info info) {
   Args args(env, info);
   uint32_t id = 0;
@@ -255,5 +253,12 @@ napi_value harness_set_sensor_info(napi_env env, napi_callback_info info) {
   }
   return make_undefined(env);
 }
+
+}  // namespace
+
+const Export kComponentHarnessExports[2] = {
+    {"addComponentMeta", harness_add_component_meta},
+    {"setSensorInfo", harness_set_sensor_info},
+};
 
 }  // namespace dsnode::metabind

@@ -241,6 +241,20 @@ bool read_typed_array(napi_env env, napi_value value, const FieldName& name,
   return type_error(env, typed_array_name(type), name, value);
 }
 
+bool read_tagged(napi_env env, napi_value value, const char* name, const napi_type_tag& tag, const char* what,
+    void** out) {
+  bool tagged = false;
+  if (!read_object(env, value, FieldName(name)) || napi_check_object_type_tag(env, value, &tag, &tagged) != napi_ok) {
+    return false;
+  }
+  if (!tagged || napi_unwrap(env, value, out) != napi_ok) {
+    throw_error(env, ErrorKind::kType,
+        std::string("Expected ") + what + " for " + name + " but received " + describe_value(env, value));
+    return false;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------- FieldReader
 
 bool FieldReader::get(const char* key, napi_value* out) {
@@ -327,12 +341,13 @@ napi_value make_string(napi_env env, const char* text, size_t length) {
   return result;
 }
 
-napi_value make_bytes(napi_env env, const uint8_t* bytes, size_t length) {
+napi_value make_typed_copy(napi_env env, napi_typedarray_type type, const void* items, size_t count,
+    size_t element_size) {
   void* data = nullptr;
   napi_value buffer = nullptr, array = nullptr;
-  if (napi_create_arraybuffer(env, length, &data, &buffer) != napi_ok) return nullptr;
-  if (length > 0) std::memcpy(data, bytes, length);
-  if (napi_create_typedarray(env, napi_uint8_array, length, buffer, 0, &array) != napi_ok) return nullptr;
+  if (napi_create_arraybuffer(env, count * element_size, &data, &buffer) != napi_ok) return nullptr;
+  if (count > 0) std::memcpy(data, items, count * element_size);
+  if (napi_create_typedarray(env, type, count, buffer, 0, &array) != napi_ok) return nullptr;
   return array;
 }
 

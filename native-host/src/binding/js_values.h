@@ -11,8 +11,14 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "meta/batch.h"
+
+// Every file of the binding includes this header: the check is made here, once.
+#ifdef NAPI_CPP_EXCEPTIONS
+#error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
+#endif
 
 namespace dsnode::metabind {
 
@@ -114,6 +120,42 @@ bool read_array(napi_env env, napi_value value, const FieldName& name, uint32_t*
 bool read_typed_array(napi_env env, napi_value value, const FieldName& name,
     napi_typedarray_type type, void** data, size_t* length);
 
+// The typed array type whose elements are `T`s.
+template <typename T>
+constexpr napi_typedarray_type typed_array_type();
+template <>
+constexpr napi_typedarray_type typed_array_type<uint8_t>() { return napi_uint8_array; }
+template <>
+constexpr napi_typedarray_type typed_array_type<int32_t>() { return napi_int32_array; }
+template <>
+constexpr napi_typedarray_type typed_array_type<float>() { return napi_float32_array; }
+template <>
+constexpr napi_typedarray_type typed_array_type<double>() { return napi_float64_array; }
+
+// A typed array of `T`s (Float32Array for float, ...) in place: `data` points into JS memory.
+template <typename T>
+bool read_typed_array(napi_env env, napi_value value, const FieldName& name, T** data, size_t* length) {
+  void* raw = nullptr;
+  if (!read_typed_array(env, value, name, typed_array_type<T>(), &raw, length)) return false;
+  *data = static_cast<T*>(raw);
+  return true;
+}
+
+// A typed array of `T`s copied into `out`.
+template <typename T>
+bool read_vector(napi_env env, napi_value value, const FieldName& name, std::vector<T>* out) {
+  T* items = nullptr;
+  size_t length = 0;
+  if (!read_typed_array(env, value, name, &items, &length)) return false;
+  out->assign(items, items + length);
+  return true;
+}
+
+// The native object wrapped in `value`, which must carry `tag`; otherwise a TypeError
+// "Expected <what> for <name> but received <value>" (a non-object: read_object's).
+bool read_tagged(napi_env env, napi_value value, const char* name, const napi_type_tag& tag, const char* what,
+    void** out);
+
 // Reads members of one JS object named after a DeepStream path.
 class FieldReader {
  public:
@@ -129,6 +171,12 @@ class FieldReader {
   bool flag(const char* key, const char* field, bool* out);
   bool string(const char* key, const char* field, std::string* out);
   bool color(const char* key, const char* field, meta::ColorParams* out);
+  // A typed array member copied into `out` (read_vector).
+  template <typename T>
+  bool vector(const char* key, const char* field, std::vector<T>* out) {
+    napi_value value;
+    return get(key, &value) && read_vector(env_, value, FieldName(path_, field), out);
+  }
   // A member that must be an object (its own fields are read with another FieldReader).
   bool object(const char* key, const char* field, napi_value* out);
   napi_env env() const { return env_; }
@@ -173,8 +221,34 @@ class ObjectBuilder {
 
 napi_value make_number(napi_env env, double value);
 napi_value make_string(napi_env env, const char* text, size_t length);
+// A typed array of `type` over a fresh copy of `count` elements of `element_size` bytes at `items`.
+napi_value make_typed_copy(napi_env env, napi_typedarray_type type, const void* items, size_t count,
+    size_t element_size);
+// A typed array (Float32Array for float, ...) over a fresh copy of `items`.
+template <typename T>
+napi_value make_typed_copy(napi_env env, const std::vector<T>& items) {
+  return make_typed_copy(env, typed_array_type<T>(), items.data(), items.size(), sizeof(T));
+}
 // A Uint8Array over a fresh copy of `bytes`.
-napi_value make_bytes(napi_env env, const uint8_t* bytes, size_t length);
+inline napi_value make_bytes(napi_env env, const uint8_t* bytes, size_t length) {
+  return make_typed_copy(env, napi_uint8_array, bytes, length, 1);
+}
+// A JS array of `build(item)` for each of the `count` items at `items`; null with an exception
+// pending when a build gives null.
+template <typename T, typename Build>
+napi_value array_of(napi_env env, const T* items, size_t count, Build build) {
+  napi_value array = nullptr;
+  if (napi_create_array_with_length(env, count, &array) != napi_ok) return nullptr;
+  for (size_t i = 0; i < count; ++i) {
+    napi_value item = build(items[i]);
+    if (item == nullptr || napi_set_element(env, array, static_cast<uint32_t>(i), item) != napi_ok) return nullptr;
+  }
+  return array;
+}
+template <typename T, typename Build>
+napi_value array_of(napi_env env, const std::vector<T>& items, Build build) {
+  return array_of(env, items.data(), items.size(), build);
+}
 napi_value make_null(napi_env env);
 napi_value make_undefined(napi_env env);
 

@@ -17,10 +17,6 @@
 #include "binding/meta_call.h"
 #include "binding/meta_functions.h"
 
-#ifdef NAPI_CPP_EXCEPTIONS
-#error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
-#endif
-
 namespace dsnode::metabind {
 
 // ---------------------------------------------------------------- meta_binding.h

@@ -1,10 +1,6 @@
 // The metadata binding's per-call registry (meta_call.h).
 #include "binding/meta_call.h"
 
-#ifdef NAPI_CPP_EXCEPTIONS
-#error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
-#endif
-
 namespace dsnode::metabind {
 
 Registry& registry() {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -395,6 +396,85 @@ bool read_row(napi_env env, MetaCall& call, napi_value value, const char* name, 
 // (level, owner) of the user meta functions: 0 batch, 1 frame index, 2 object row.
 bool read_owner(napi_env env, MetaCall& call, napi_value level_value, napi_value owner_value,
     const char* operation, meta::UserMetaLevel* level, void** owner);
+
+// The index table and the message names of each kind of handle (MetaFunction::live).
+template <typename H>
+struct Handles {
+  IndexTable<H>& table;
+  const Kind& kind;
+};
+inline Handles<meta::ObjectHandle> handles(MetaCall& call, meta::ObjectHandle*) { return {call.rows, kObjectKind}; }
+inline Handles<meta::ClassifierHandle> handles(MetaCall& call, meta::ClassifierHandle*) {
+  return {call.classifiers, kClassifierKind};
+}
+inline Handles<meta::LabelInfoHandle> handles(MetaCall& call, meta::LabelInfoHandle*) { return {call.labels, kLabelKind}; }
+inline Handles<meta::DisplayHandle> handles(MetaCall& call, meta::DisplayHandle*) { return {call.displays, kDisplayKind}; }
+inline Handles<meta::UserHandle> handles(MetaCall& call, meta::UserHandle*) { return {call.users, kUserKind}; }
+
+// The opening every function of `meta` shares, named `operation` in its messages: its arguments
+// read (the call id first); then, once the arguments whose reading may run JS are parsed,
+// enter() (CallScope: the registry locked, the live call found); then the per-call integers
+// among the arguments read as live handles. Each step returns false with a JS exception pending
+// when it (or an earlier one) failed.
+class MetaFunction {
+ public:
+  MetaFunction(napi_env env, napi_callback_info info, const char* operation)
+      : env(env), args(env, info), operation(operation) {}
+
+  napi_value operator[](size_t i) const { return args[i]; }
+  bool ok() const { return args.ok; }
+  // Argument `arg`, named `name`, as a typed array of `T`s in place (JS memory, so read before
+  // enter(): no JS may run between taking the pointer and using it under the lock).
+  template <typename T>
+  bool typed_array(size_t arg, const char* name, T** data, size_t* length) {
+    return args.ok && read_typed_array(env, args[arg], FieldName(name), data, length);
+  }
+  // `needs_batch` false: the call may have no Batch (bindObjectTable).
+  bool enter(bool needs_batch = true) {
+    scope_.emplace(env, args, needs_batch ? operation : nullptr);
+    return static_cast<bool>(*scope_);
+  }
+  MetaCall& call() const { return scope_->call(); }
+  meta::Batch& batch() const { return scope_->batch(); }
+  CallScope& scope() { return *scope_; }
+  void unlock() { scope_->unlock(); }
+
+  // Argument `arg`, named `name`, as a handle of this call not removed earlier in it.
+  template <typename H>
+  bool live(size_t arg, const char* name, H* out, uint32_t* index = nullptr) {
+    uint32_t unused = 0;
+    const Handles<H> of = handles(call(), out);
+    return read_live(env, of.table, of.kind, args[arg], name, operation, index != nullptr ? index : &unused, out);
+  }
+  // Argument `arg` as an object row that is live and inside the bound table (read_row).
+  bool row(size_t arg, const char* name, uint32_t* row, meta::ObjectHandle* object) {
+    return read_row(env, call(), args[arg], name, operation, row, object);
+  }
+  // Argument `arg` as a frame index of this call.
+  bool frame(size_t arg, uint32_t* index, const char* name = "frameIndex") {
+    return read_frame(env, call(), args[arg], name, index);
+  }
+  // Arguments `arg` and `arg + 1` as a user meta's (level, owner).
+  bool owner(size_t arg, meta::UserMetaLevel* level, void** owner) {
+    return read_owner(env, call(), args[arg], args[arg + 1], operation, level, owner);
+  }
+
+  // The end of a removal of `child`: `status` thrown when it failed, else the child's index
+  // dead and undefined returned.
+  template <typename H>
+  napi_value removed(const Status& status, H child) {
+    if (!status.ok()) return throw_status(env, status);
+    handles(call(), &child).table.kill(child);
+    return make_undefined(env);
+  }
+
+  const napi_env env;
+  const CallArgs args;
+  const char* const operation;
+
+ private:
+  std::optional<CallScope> scope_;
+};
 
 // ---------------------------------------------------------------- object arguments
 

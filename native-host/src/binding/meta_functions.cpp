@@ -4,34 +4,35 @@
 // work, then builds its JS result after unlocking.
 #include "binding/meta_functions.h"
 
-#include "binding/event_msg_binding.h"
-#include "binding/component_meta_functions.h"
 #include "binding/meta_call.h"
-#include "binding/typed_user_meta.h"
-
-#ifdef NAPI_CPP_EXCEPTIONS
-#error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
-#endif
+#include "binding/meta_kind_functions.h"
 
 namespace dsnode::metabind {
 
 namespace {
 
+// The arguments (callId, frameIndex, array) of writeFrame and listObjects: the typed array (in
+// place) read before the call is entered, then the frame index.
+template <typename T>
+struct FrameAndArray {
+  uint32_t frame = 0;
+  T* data = nullptr;
+  size_t length = 0;
+};
+
+template <typename T>
+bool read_frame_and_array(MetaFunction& f, const char* array_name, FrameAndArray<T>* out) {
+  return f.typed_array(2, array_name, &out->data, &out->length) && f.enter() && f.frame(1, &out->frame);
+}
+
 // ---------------------------------------------------------------- frames
 
 napi_value write_frame(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  void* data = nullptr;
-  size_t length = 0;
-  if (!args.ok ||
-      !read_typed_array(env, args[2], FieldName("state"), napi_float64_array, &data, &length)) {
-    return nullptr;
-  }
-  CallScope scope(env, args, "writeFrame");
-  uint32_t frame = 0;
-  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
-    return nullptr;
-  }
+  MetaFunction f(env, info, "writeFrame");
+  FrameAndArray<double> state;
+  if (!read_frame_and_array(f, "state", &state)) return nullptr;
+  const uint32_t frame = state.frame;
+  const size_t length = state.length;
   const size_t needed = L::state_length(frame + 1);
   if (length < needed) {
     return throw_error(env, ErrorKind::kRange,
@@ -39,9 +40,8 @@ napi_value write_frame(napi_env env, napi_callback_info info) {
             std::to_string(frame) + ") but received " + std::to_string(length) + " values");
   }
   meta::FrameFields fields;
-  Status status = read_frame_record(static_cast<double*>(data) + L::kStateFramesBase + frame * L::kStateFrameStride,
-      &fields);
-  if (status.ok()) status = scope.batch().write_frame(scope.call().frames[frame], fields);
+  Status status = read_frame_record(state.data + L::kStateFramesBase + frame * L::kStateFrameStride, &fields);
+  if (status.ok()) status = f.batch().write_frame(f.call().frames[frame], fields);
   if (!status.ok()) return throw_status(env, status);
   return make_undefined(env);
 }
@@ -49,21 +49,16 @@ napi_value write_frame(napi_env env, napi_callback_info info) {
 // ---------------------------------------------------------------- objects
 
 napi_value bind_object_table(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  void* data = nullptr;
+  MetaFunction f(env, info, "bindObjectTable");
+  double* table = nullptr;
   size_t length = 0;
-  if (!args.ok ||
-      !read_typed_array(env, args[1], FieldName("table"), napi_float64_array, &data, &length)) {
-    return nullptr;
-  }
-  CallScope scope(env, args, nullptr);
-  if (!scope) return nullptr;
+  if (!f.typed_array(1, "table", &table, &length) || !f.enter(false)) return nullptr;
   napi_ref ref = nullptr;
-  if (napi_create_reference(env, args[1], 1, &ref) != napi_ok) return nullptr;
-  MetaCall& call = scope.call();
+  if (napi_create_reference(env, f[1], 1, &ref) != napi_ok) return nullptr;
+  MetaCall& call = f.call();
   if (call.table.ref != nullptr) release_refs(env, {call.table}, registry());
   call.table = HeldRef{env, ref, false};
-  call.table_data = static_cast<double*>(data);
+  call.table_data = table;
   call.table_rows = length / L::kObjStride;
   return make_undefined(env);
 }
@@ -75,10 +70,9 @@ napi_value throw_table_full(napi_env env, const char* operation, size_t rows_nee
 }
 
 napi_value acquire_object(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "acquireObject");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
+  MetaFunction f(env, info, "acquireObject");
+  if (!f.enter()) return nullptr;
+  MetaCall& call = f.call();
   if (call.rows.size() >= call.table_rows) {
     return throw_table_full(env, "acquireObject", call.rows.size() + 1, call.table_rows);
   }
@@ -94,26 +88,17 @@ napi_value acquire_object(napi_env env, napi_callback_info info) {
 }
 
 napi_value add_object(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
+  MetaFunction f(env, info, "addObject");
   ObjectExtras extras;
-  if (!args.ok || !parse_extras(env, args[4], args[5], args[6], &extras)) {
-    return nullptr;
-  }
-  CallScope scope(env, args, "addObject");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
   uint32_t row = 0, frame = 0, parent_row = 0;
   meta::ObjectHandle object, parent;
   double parent_number = 0;
-  if (!read_row(env, call, args[1], "row", "addObject", &row, &object) ||
-      !read_frame(env, call, args[2], "frameIndex", &frame) ||
-      !read_double(env, args[3], FieldName("parentRow"), &parent_number)) {
+  if (!f.ok() || !parse_extras(env, f[4], f[5], f[6], &extras) || !f.enter() || !f.row(1, "row", &row, &object) ||
+      !f.frame(2, &frame) || !read_double(env, f[3], FieldName("parentRow"), &parent_number)) {
     return nullptr;
   }
-  if (parent_number != -1 &&
-      !read_live(env, call.rows, kObjectKind, args[3], "parentRow", "addObject", &parent_row, &parent)) {
-    return nullptr;
-  }
+  if (parent_number != -1 && !f.live(3, "parentRow", &parent, &parent_row)) return nullptr;
+  MetaCall& call = f.call();
   Status status = compose_object(call, object, row, extras);
   if (status.ok()) status = call.batch->write_object(object, call.after, &call.before);
   if (!status.ok()) return throw_status(env, status);
@@ -128,17 +113,14 @@ napi_value add_object(napi_env env, napi_callback_info info) {
 }
 
 napi_value write_object(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
+  MetaFunction f(env, info, "writeObject");
   ObjectExtras extras;
-  if (!args.ok || !parse_extras(env, args[2], args[3], args[4], &extras)) {
-    return nullptr;
-  }
-  CallScope scope(env, args, "writeObject");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
   uint32_t row = 0;
   meta::ObjectHandle object;
-  if (!read_row(env, call, args[1], "row", "writeObject", &row, &object)) return nullptr;
+  if (!f.ok() || !parse_extras(env, f[2], f[3], f[4], &extras) || !f.enter() || !f.row(1, "row", &row, &object)) {
+    return nullptr;
+  }
+  MetaCall& call = f.call();
   Status status = compose_object(call, object, row, extras);
   if (status.ok()) status = call.batch->write_object(object, call.after, &call.before);
   if (!status.ok()) return throw_status(env, status);
@@ -175,16 +157,11 @@ void kill_dependents(MetaCall& call, const Dependents& dependents) {
 }
 
 napi_value remove_object(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "removeObject");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
+  MetaFunction f(env, info, "removeObject");
   uint32_t row = 0, frame = 0;
   meta::ObjectHandle object;
-  if (!read_live(env, call.rows, kObjectKind, args[1], "row", "removeObject", &row, &object) ||
-      !read_frame(env, call, args[2], "frameIndex", &frame)) {
-    return nullptr;
-  }
+  if (!f.enter() || !f.live(1, "row", &object, &row) || !f.frame(2, &frame)) return nullptr;
+  MetaCall& call = f.call();
   const Dependents dependents = collect_dependents(call, object);
   Status status = call.batch->remove_object(call.frames[frame], object);
   if (!status.ok()) return throw_status(env, status);
@@ -218,19 +195,12 @@ void fill_listed_row(MetaCall& call, uint32_t row) {
 }
 
 napi_value list_objects(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  void* out_data = nullptr;
-  size_t out_length = 0;
-  if (!args.ok ||
-      !read_typed_array(env, args[2], FieldName("out"), napi_int32_array, &out_data, &out_length)) {
-    return nullptr;
-  }
-  CallScope scope(env, args, "listObjects");
-  uint32_t frame = 0;
-  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
-    return nullptr;
-  }
-  MetaCall& call = scope.call();
+  MetaFunction f(env, info, "listObjects");
+  FrameAndArray<int32_t> listed;
+  if (!read_frame_and_array(f, "out", &listed)) return nullptr;
+  const uint32_t frame = listed.frame;
+  int32_t* out = listed.data;
+  MetaCall& call = f.call();
   std::vector<meta::ObjectHandle>& objects = call.scratch_objects;
   call.batch->objects(call.frames[frame], &objects);
 
@@ -246,12 +216,11 @@ napi_value list_objects(napi_env env, napi_callback_info info) {
     }
   }
   const size_t rows_needed = call.rows.size();
-  if (rows_needed > call.table_rows || out_length < objects.size()) {
+  if (rows_needed > call.table_rows || listed.length < objects.size()) {
     call.rows.truncate(rows_before);
     return make_number(env, -static_cast<double>(rows_needed));
   }
   call.row_frames.resize(rows_needed, -1);
-  int32_t* out = static_cast<int32_t*>(out_data);
   for (size_t i = 0; i < objects.size(); ++i) {
     uint32_t row = 0;
     call.rows.find(objects[i], &row);
@@ -280,16 +249,12 @@ napi_value list_objects(napi_env env, napi_callback_info info) {
 }
 
 napi_value read_object_extras(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "readObjectExtras");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  uint32_t row = 0;
+  MetaFunction f(env, info, "readObjectExtras");
   meta::ObjectHandle object;
-  if (!read_live(env, call.rows, kObjectKind, args[1], "row", "readObjectExtras", &row, &object)) return nullptr;
+  if (!f.enter() || !f.live(1, "row", &object)) return nullptr;
   meta::ObjectFields fields;
-  call.batch->read_object(object, &fields);
-  scope.unlock();
+  f.batch().read_object(object, &fields);
+  f.unlock();
   return ObjectBuilder(env)
       .string("label", fields.obj_label, strnlen(fields.obj_label, meta::kMaxLabelSize))
       .set("text", text_value(env, fields.text_params))
@@ -376,19 +341,13 @@ bool parse_bulk_columns(napi_env env, napi_value columns, BulkArguments* out) {
 }
 
 napi_value add_objects(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
+  MetaFunction f(env, info, "addObjects");
   BulkArguments bulk;
-  if (!args.ok || !parse_bulk_options(env, args[3], &bulk) ||
-      !parse_bulk_columns(env, args[2], &bulk)) {
-    return nullptr;
-  }
+  if (!f.ok() || !parse_bulk_options(env, f[3], &bulk) || !parse_bulk_columns(env, f[2], &bulk)) return nullptr;
   if (bulk.has_labels) bulk.columns.labels_by_class = &bulk.labels;
-  CallScope scope(env, args, "addObjects");
   uint32_t frame = 0;
-  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
-    return nullptr;
-  }
-  Status status = scope.batch().add_objects(scope.call().frames[frame], bulk.columns);
+  if (!f.enter() || !f.frame(1, &frame)) return nullptr;
+  Status status = f.batch().add_objects(f.call().frames[frame], bulk.columns);
   if (!status.ok()) return throw_status(env, status);
   return make_number(env, static_cast<double>(bulk.columns.count));
 }
@@ -415,18 +374,14 @@ void count_labels(MetaCall& call, meta::ClassifierHandle classifier, int change)
 }
 
 napi_value add_classifier(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
+  MetaFunction f(env, info, "addClassifier");
   meta::ClassifierFields fields;
   std::vector<meta::LabelInfoFields> labels;
-  if (!args.ok || !parse_classifier(env, args[2], &fields, &labels)) {
+  meta::ObjectHandle object;
+  if (!f.ok() || !parse_classifier(env, f[2], &fields, &labels) || !f.enter() || !f.live(1, "objectRow", &object)) {
     return nullptr;
   }
-  CallScope scope(env, args, "addClassifier");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  uint32_t row = 0;
-  meta::ObjectHandle object;
-  if (!read_live(env, call.rows, kObjectKind, args[1], "objectRow", "addClassifier", &row, &object)) return nullptr;
+  MetaCall& call = f.call();
   meta::ClassifierHandle classifier = call.batch->acquire_classifier();
   Status status = call.batch->write_classifier(classifier, fields);
   if (status.ok()) status = call.batch->add_classifier(object, classifier);
@@ -437,66 +392,51 @@ napi_value add_classifier(napi_env env, napi_callback_info info) {
 }
 
 napi_value add_label_info(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
+  MetaFunction f(env, info, "addLabelInfo");
   meta::LabelInfoFields fields;
-  if (!args.ok ||
-      !parse_label_info(env, args[2], Path{"NvDsLabelInfo"}, &fields)) {
-    return nullptr;
-  }
-  CallScope scope(env, args, "addLabelInfo");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  uint32_t index = 0;
   meta::ClassifierHandle classifier;
-  if (!read_live(env, call.classifiers, kClassifierKind, args[1], "classifierIndex", "addLabelInfo", &index,
-          &classifier)) {
+  if (!f.ok() || !parse_label_info(env, f[2], Path{"NvDsLabelInfo"}, &fields) || !f.enter() ||
+      !f.live(1, "classifierIndex", &classifier)) {
     return nullptr;
   }
+  MetaCall& call = f.call();
   const uint32_t label_index = attach_label(call, classifier, fields);
   count_labels(call, classifier, +1);
   return make_number(env, label_index);
 }
 
+// removeClassifier(callId, objectRow, classifierIndex), removeLabelInfo(callId, classifierIndex,
+// labelIndex): both handles live, then `remove(call, parent, child)` (MetaFunction::removed).
+template <typename Parent, typename Child, typename Remove>
+napi_value remove_child(napi_env env, napi_callback_info info, const char* operation, const char* parent_name,
+    const char* child_name, Remove remove) {
+  MetaFunction f(env, info, operation);
+  Parent parent;
+  Child child;
+  if (!f.enter() || !f.live(1, parent_name, &parent) || !f.live(2, child_name, &child)) return nullptr;
+  return f.removed(remove(f.call(), parent, child), child);
+}
+
 napi_value remove_classifier(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "removeClassifier");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  uint32_t row = 0, index = 0;
-  meta::ObjectHandle object;
-  meta::ClassifierHandle classifier;
-  if (!read_live(env, call.rows, kObjectKind, args[1], "objectRow", "removeClassifier", &row, &object) ||
-      !read_live(env, call.classifiers, kClassifierKind, args[2], "classifierIndex", "removeClassifier", &index,
-          &classifier)) {
-    return nullptr;
-  }
-  std::vector<meta::LabelInfoHandle> labels;
-  call.batch->label_infos(classifier, &labels);
-  Status status = call.batch->remove_classifier(object, classifier);
-  if (!status.ok()) return throw_status(env, status);
-  call.classifiers.kill(classifier);
-  for (meta::LabelInfoHandle label : labels) call.labels.kill(label);
-  return make_undefined(env);
+  return remove_child<meta::ObjectHandle, meta::ClassifierHandle>(env, info, "removeClassifier", "objectRow",
+      "classifierIndex", [](MetaCall& call, meta::ObjectHandle object, meta::ClassifierHandle classifier) {
+        std::vector<meta::LabelInfoHandle> labels;  // removed with it
+        call.batch->label_infos(classifier, &labels);
+        Status status = call.batch->remove_classifier(object, classifier);
+        if (status.ok()) {
+          for (meta::LabelInfoHandle label : labels) call.labels.kill(label);
+        }
+        return status;
+      });
 }
 
 napi_value remove_label_info(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "removeLabelInfo");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  uint32_t classifier_index = 0, label_index = 0;
-  meta::ClassifierHandle classifier;
-  meta::LabelInfoHandle label;
-  if (!read_live(env, call.classifiers, kClassifierKind, args[1], "classifierIndex", "removeLabelInfo",
-          &classifier_index, &classifier) ||
-      !read_live(env, call.labels, kLabelKind, args[2], "labelIndex", "removeLabelInfo", &label_index, &label)) {
-    return nullptr;
-  }
-  Status status = call.batch->remove_label_info(classifier, label);
-  if (!status.ok()) return throw_status(env, status);
-  call.labels.kill(label);
-  count_labels(call, classifier, -1);
-  return make_undefined(env);
+  return remove_child<meta::ClassifierHandle, meta::LabelInfoHandle>(env, info, "removeLabelInfo", "classifierIndex",
+      "labelIndex", [](MetaCall& call, meta::ClassifierHandle classifier, meta::LabelInfoHandle label) {
+        Status status = call.batch->remove_label_info(classifier, label);
+        if (status.ok()) count_labels(call, classifier, -1);
+        return status;
+      });
 }
 
 struct ClassifierCopy {
@@ -506,13 +446,10 @@ struct ClassifierCopy {
 };
 
 napi_value list_classifiers(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "listClassifiers");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  uint32_t row = 0;
+  MetaFunction f(env, info, "listClassifiers");
   meta::ObjectHandle object;
-  if (!read_live(env, call.rows, kObjectKind, args[1], "objectRow", "listClassifiers", &row, &object)) return nullptr;
+  if (!f.enter() || !f.live(1, "objectRow", &object)) return nullptr;
+  MetaCall& call = f.call();
   std::vector<meta::ClassifierHandle> classifiers;
   std::vector<meta::LabelInfoHandle> labels;
   call.batch->classifiers(object, &classifiers);
@@ -527,71 +464,42 @@ napi_value list_classifiers(napi_env env, napi_callback_info info) {
       call.batch->read_label_info(labels[l], &copies[i].labels[l].second);
     }
   }
-  scope.unlock();
-  napi_value array = nullptr;
-  if (napi_create_array_with_length(env, copies.size(), &array) != napi_ok) return nullptr;
-  for (size_t i = 0; i < copies.size(); ++i) {
-    napi_value value = classifier_value(env, copies[i].index, copies[i].fields, copies[i].labels);
-    if (value == nullptr || napi_set_element(env, array, static_cast<uint32_t>(i), value) != napi_ok) return nullptr;
-  }
-  return array;
+  f.unlock();
+  return array_of(env, copies, [env](const ClassifierCopy& copy) {
+    return classifier_value(env, copy.index, copy.fields, copy.labels);
+  });
 }
 
 // ---------------------------------------------------------------- display metas
 
-napi_value indices_value(napi_env env, const std::vector<uint32_t>& indices) {
-  napi_value array = nullptr;
-  if (napi_create_array_with_length(env, indices.size(), &array) != napi_ok) return nullptr;
-  for (size_t i = 0; i < indices.size(); ++i) {
-    if (napi_set_element(env, array, static_cast<uint32_t>(i), make_number(env, indices[i])) != napi_ok) return nullptr;
-  }
-  return array;
-}
-
 napi_value add_display(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
+  MetaFunction f(env, info, "addDisplay");
   meta::DisplayContent content;
-  if (!args.ok || !parse_display_content(env, args[2], &content)) return nullptr;
-  CallScope scope(env, args, "addDisplay");
   uint32_t frame = 0;
-  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
-    return nullptr;
-  }
-  MetaCall& call = scope.call();
+  if (!f.ok() || !parse_display_content(env, f[2], &content) || !f.enter() || !f.frame(1, &frame)) return nullptr;
+  MetaCall& call = f.call();
   std::vector<meta::DisplayHandle> created;
   Status status = call.batch->add_display_content(call.frames[frame], content, &created);
   if (!status.ok()) return throw_status(env, status);
   std::vector<uint32_t> indices;
   for (meta::DisplayHandle display : created) indices.push_back(call.displays.index_for_new(display));
-  scope.unlock();
-  return indices_value(env, indices);
+  f.unlock();
+  return array_of(env, indices, [env](uint32_t index) { return make_number(env, index); });
 }
 
 napi_value remove_display(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "removeDisplay");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
-  uint32_t frame = 0, index = 0;
+  MetaFunction f(env, info, "removeDisplay");
+  uint32_t frame = 0;
   meta::DisplayHandle display;
-  if (!read_frame(env, call, args[1], "frameIndex", &frame) ||
-      !read_live(env, call.displays, kDisplayKind, args[2], "displayIndex", "removeDisplay", &index, &display)) {
-    return nullptr;
-  }
-  Status status = call.batch->remove_display(call.frames[frame], display);
-  if (!status.ok()) return throw_status(env, status);
-  call.displays.kill(display);
-  return make_undefined(env);
+  if (!f.enter() || !f.frame(1, &frame) || !f.live(2, "displayIndex", &display)) return nullptr;
+  return f.removed(f.batch().remove_display(f.call().frames[frame], display), display);
 }
 
 napi_value list_displays(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "listDisplays");
+  MetaFunction f(env, info, "listDisplays");
   uint32_t frame = 0;
-  if (!scope || !read_frame(env, scope.call(), args[1], "frameIndex", &frame)) {
-    return nullptr;
-  }
-  MetaCall& call = scope.call();
+  if (!f.enter() || !f.frame(1, &frame)) return nullptr;
+  MetaCall& call = f.call();
   std::vector<meta::DisplayHandle> displays;
   call.batch->displays(call.frames[frame], &displays);
   // DisplayFields is ~10 KB: copies on the heap, built into JS after unlocking.
@@ -601,23 +509,16 @@ napi_value list_displays(napi_env env, napi_callback_info info) {
     copies[i].second = std::make_unique<meta::DisplayFields>();
     call.batch->read_display(displays[i], copies[i].second.get());
   }
-  scope.unlock();
-  napi_value array = nullptr;
-  if (napi_create_array_with_length(env, copies.size(), &array) != napi_ok) return nullptr;
-  for (size_t i = 0; i < copies.size(); ++i) {
-    napi_value value = display_value(env, copies[i].first, *copies[i].second);
-    if (value == nullptr || napi_set_element(env, array, static_cast<uint32_t>(i), value) != napi_ok) return nullptr;
-  }
-  return array;
+  f.unlock();
+  return array_of(env, copies, [env](const std::pair<uint32_t, std::unique_ptr<meta::DisplayFields>>& copy) {
+    return display_value(env, copy.first, *copy.second);
+  });
 }
 
 // ---------------------------------------------------------------- user metas
 
 bool parse_user_meta(napi_env env, const Args& args, meta::UserMetaFields* out) {
-  int64_t kind = 0;
   double kind_number = 0;
-  void* data = nullptr;
-  size_t length = 0;
   if (!read_string(env, args[3], FieldName("metaType"), &out->meta_type) ||
       !read_double(env, args[4], FieldName("kind"), &kind_number)) {
     return false;
@@ -627,11 +528,8 @@ bool parse_user_meta(napi_env env, const Args& args, meta::UserMetaFields* out) 
         "Expected 0 (bytes) or 1 (JSON) for kind but received " + meta::describe_number(kind_number));
     return false;
   }
-  kind = static_cast<int64_t>(kind_number);
-  if (!read_typed_array(env, args[5], FieldName("payload"), napi_uint8_array, &data, &length)) return false;
-  out->kind = kind == 0 ? meta::PayloadKind::kBytes : meta::PayloadKind::kJson;
-  const uint8_t* bytes = static_cast<const uint8_t*>(data);
-  out->payload.assign(bytes, bytes + length);
+  if (!read_vector(env, args[5], FieldName("payload"), &out->payload)) return false;
+  out->kind = kind_number == 0 ? meta::PayloadKind::kBytes : meta::PayloadKind::kJson;
   Status status = meta::validate_user_meta(*out);
   if (!status.ok()) {
     throw_status(env, status);
@@ -641,15 +539,12 @@ bool parse_user_meta(napi_env env, const Args& args, meta::UserMetaFields* out) 
 }
 
 napi_value add_user_meta(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
+  MetaFunction f(env, info, "addUserMeta");
   meta::UserMetaFields fields;
-  if (!args.ok || !parse_user_meta(env, args, &fields)) return nullptr;
-  CallScope scope(env, args, "addUserMeta");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
   meta::UserMetaLevel level;
   void* owner = nullptr;
-  if (!read_owner(env, call, args[1], args[2], "addUserMeta", &level, &owner)) return nullptr;
+  if (!f.ok() || !parse_user_meta(env, f.args, &fields) || !f.enter() || !f.owner(1, &level, &owner)) return nullptr;
+  MetaCall& call = f.call();
   meta::UserHandle user = call.batch->acquire_user_meta();
   Status status = call.batch->write_user_meta(user, fields);
   if (status.ok()) status = call.batch->add_user_meta(level, owner, user);
@@ -658,32 +553,20 @@ napi_value add_user_meta(napi_env env, napi_callback_info info) {
 }
 
 napi_value remove_user_meta(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "removeUserMeta");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
+  MetaFunction f(env, info, "removeUserMeta");
   meta::UserMetaLevel level;
   void* owner = nullptr;
-  uint32_t index = 0;
   meta::UserHandle user;
-  if (!read_owner(env, call, args[1], args[2], "removeUserMeta", &level, &owner) ||
-      !read_live(env, call.users, kUserKind, args[3], "userIndex", "removeUserMeta", &index, &user)) {
-    return nullptr;
-  }
-  Status status = call.batch->remove_user_meta(level, owner, user);
-  if (!status.ok()) return throw_status(env, status);
-  call.users.kill(user);
-  return make_undefined(env);
+  if (!f.enter() || !f.owner(1, &level, &owner) || !f.live(3, "userIndex", &user)) return nullptr;
+  return f.removed(f.batch().remove_user_meta(level, owner, user), user);
 }
 
 napi_value list_user_metas(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "listUserMetas");
-  if (!scope) return nullptr;
-  MetaCall& call = scope.call();
+  MetaFunction f(env, info, "listUserMetas");
   meta::UserMetaLevel level;
   void* owner = nullptr;
-  if (!read_owner(env, call, args[1], args[2], "listUserMetas", &level, &owner)) return nullptr;
+  if (!f.enter() || !f.owner(1, &level, &owner)) return nullptr;
+  MetaCall& call = f.call();
   std::vector<meta::UserHandle> users;
   call.batch->user_metas(level, owner, &users);
   std::vector<std::pair<uint32_t, meta::UserMetaFields>> copies(users.size());
@@ -691,35 +574,27 @@ napi_value list_user_metas(napi_env env, napi_callback_info info) {
     copies[i].first = call.users.index_for(users[i]);
     call.batch->read_user_meta(users[i], &copies[i].second);
   }
-  scope.unlock();
-  napi_value array = nullptr;
-  if (napi_create_array_with_length(env, copies.size(), &array) != napi_ok) return nullptr;
-  for (size_t i = 0; i < copies.size(); ++i) {
-    napi_value value = user_meta_value(env, copies[i].first, copies[i].second);
-    if (value == nullptr || napi_set_element(env, array, static_cast<uint32_t>(i), value) != napi_ok) return nullptr;
-  }
-  return array;
+  f.unlock();
+  return array_of(env, copies, [env](const std::pair<uint32_t, meta::UserMetaFields>& copy) {
+    return user_meta_value(env, copy.first, copy.second);
+  });
 }
 
 napi_value read_tensor_output(napi_env env, napi_callback_info info) {
-  CallArgs args(env, info);
-  CallScope scope(env, args, "readTensorOutput");
-  meta::TensorOutput output;
-  if (!scope || !read_typed_user_meta(env, scope, args[1], "readTensorOutput",
-          "a tensor output user meta (NVDSINFER_TENSOR_OUTPUT_META)", &meta::Batch::read_tensor_output, &output)) {
-    return nullptr;
-  }
-  MetaCall& call = scope.call();
-  // Views are made under the lock: close_call must find every one to detach it.
-  std::vector<napi_value> views(output.layers.size(), nullptr);
-  for (size_t i = 0; i < output.layers.size(); ++i) {
-    const meta::TensorLayer& layer = output.layers[i];
-    if (layer.host_buffer == nullptr) continue;
-    const size_t size = static_cast<size_t>(layer.num_elements) * meta::tensor_element_size(layer.data_type);
-    if ((views[i] = host_view(env, call, layer.host_buffer, size)) == nullptr) return nullptr;
-  }
-  scope.unlock();
-  return tensor_output_value(env, output, views);
+  static constexpr UserMetaKind kKind{"readTensorOutput", "a tensor output user meta (NVDSINFER_TENSOR_OUTPUT_META)"};
+  return read_user_meta_as(env, info, kKind, &meta::Batch::read_tensor_output,
+      [env](MetaFunction& f, const meta::TensorOutput& output) -> napi_value {
+        // Views are made under the lock: close_call must find every one to detach it.
+        std::vector<napi_value> views(output.layers.size(), nullptr);
+        for (size_t i = 0; i < output.layers.size(); ++i) {
+          const meta::TensorLayer& layer = output.layers[i];
+          if (layer.host_buffer == nullptr) continue;
+          const size_t size = static_cast<size_t>(layer.num_elements) * meta::tensor_element_size(layer.data_type);
+          if ((views[i] = host_view(env, f.call(), layer.host_buffer, size)) == nullptr) return nullptr;
+        }
+        f.unlock();
+        return tensor_output_value(env, output, views);
+      });
 }
 
 // ---------------------------------------------------------------- the meta object
@@ -746,17 +621,19 @@ constexpr Export kExports[] = {
     {"removeUserMeta", remove_user_meta},
     {"listUserMetas", list_user_metas},
     {"readTensorOutput", read_tensor_output},
-    {"addEventMsg", add_event_msg},
-    {"readEventMsg", read_event_msg},
 };
 
 }  // namespace
 
 napi_value make_meta_object(napi_env env) {
-  ObjectBuilder meta_object(env);
-  add_component_meta_functions(meta_object.number("layoutVersion", L::kMetaLayoutVersion).functions(kExports)
-      .functions(kAnalyticsMetaExports).functions(kSegmentationMetaExports));
-  return meta_object.value();
+  return ObjectBuilder(env)
+      .number("layoutVersion", L::kMetaLayoutVersion)
+      .functions(kExports)
+      .functions(kEventMsgExports)
+      .functions(kAnalyticsMetaExports)
+      .functions(kSegmentationMetaExports)
+      .functions(kComponentMetaExports)
+      .value();
 }
 
 }  // namespace dsnode::metabind

@@ -29,10 +29,13 @@ bool fail(napi_env env, const Status& status) {
   return false;
 }
 
-// Calls `parse(element, path)` for each element of the array member `key` of `object`.
-template <typename T, typename Parse>
+template <typename Value>
+bool parse_members(napi_env env, napi_value value, const Path& path, Value* out);
+
+// Each element of the array member `key` of `object` read as a struct, named root[i] in messages.
+template <typename T>
 bool parse_list(napi_env env, napi_value object, const char* key, const char* argument,
-    const char* root, std::vector<T>* out, Parse parse) {
+    const char* root, std::vector<T>* out) {
   napi_value list;
   uint32_t length = 0;
   if (napi_get_named_property(env, object, key, &list) != napi_ok ||
@@ -44,7 +47,7 @@ bool parse_list(napi_env env, napi_value object, const char* key, const char* ar
     const Path path{root, static_cast<long>(i)};
     napi_value element;
     if (napi_get_element(env, list, i, &element) != napi_ok ||
-        !read_object(env, element, FieldName(path, nullptr)) || !parse(element, path, &(*out)[i])) {
+        !read_object(env, element, FieldName(path, nullptr)) || !parse_members(env, element, path, &(*out)[i])) {
       return false;
     }
   }
@@ -246,24 +249,19 @@ void add_members(ObjectBuilder &object, napi_env env, const meta::ClassifierFiel
 }
 // end generated: js values
 
-bool parse_rect(napi_env env, napi_value value, const Path& path, meta::RectParams* out) {
+// A struct's members from the JS object `value`, named under `path` in messages.
+template <typename Value>
+bool parse_members(napi_env env, napi_value value, const Path& path, Value* out) {
   FieldReader in(env, value, path);
   return read_members(in, out);
 }
 
-bool parse_line(napi_env env, napi_value value, const Path& path, meta::LineParams* out) {
-  FieldReader in(env, value, path);
-  return read_members(in, out);
-}
-
-bool parse_arrow(napi_env env, napi_value value, const Path& path, meta::ArrowParams* out) {
-  FieldReader in(env, value, path);
-  return read_members(in, out);
-}
-
-bool parse_circle(napi_env env, napi_value value, const Path& path, meta::CircleParams* out) {
-  FieldReader in(env, value, path);
-  return read_members(in, out);
+// A struct's members as a new JS object.
+template <typename Value>
+napi_value members_value(napi_env env, const Value& value) {
+  ObjectBuilder object(env);
+  add_members(object, env, value);
+  return object.value();
 }
 
 }  // namespace
@@ -271,38 +269,22 @@ bool parse_circle(napi_env env, napi_value value, const Path& path, meta::Circle
 // ---------------------------------------------------------------- JS → model
 
 bool parse_text(napi_env env, napi_value value, const Path& path, meta::TextParams* out) {
-  FieldReader in(env, value, path);
-  return read_members(in, out);
+  return parse_members(env, value, path, out);
 }
 
 bool parse_mask(napi_env env, napi_value value, const Path& path, meta::MaskParams* out) {
   FieldReader in(env, value, path);
-  napi_value data_value;
-  void* data = nullptr;
-  size_t length = 0;
-  if (!(in.get("data", &data_value) &&
-          read_typed_array(env, data_value, FieldName(path, "data"), napi_float32_array, &data, &length) &&
-          in.real("threshold", "threshold", &out->threshold) && in.integer("width", "width", &out->width) &&
-          in.integer("height", "height", &out->height))) {
-    return false;
-  }
-  const float* values = static_cast<const float*>(data);
-  out->data.assign(values, values + length);
-  return true;
+  return in.vector("data", "data", &out->data) && in.real("threshold", "threshold", &out->threshold) &&
+         in.integer("width", "width", &out->width) && in.integer("height", "height", &out->height);
 }
 
 bool parse_display_content(napi_env env, napi_value value, meta::DisplayContent* out) {
-  auto rect = [env](napi_value v, const Path& p, meta::RectParams* o) { return parse_rect(env, v, p, o); };
-  auto text = [env](napi_value v, const Path& p, meta::TextParams* o) { return parse_text(env, v, p, o); };
-  auto line = [env](napi_value v, const Path& p, meta::LineParams* o) { return parse_line(env, v, p, o); };
-  auto arrow = [env](napi_value v, const Path& p, meta::ArrowParams* o) { return parse_arrow(env, v, p, o); };
-  auto circle = [env](napi_value v, const Path& p, meta::CircleParams* o) { return parse_circle(env, v, p, o); };
   return read_object(env, value, FieldName("content")) &&
-         parse_list(env, value, "rects", "content.rects", "NvDsDisplayMeta.rect_params", &out->rects, rect) &&
-         parse_list(env, value, "texts", "content.texts", "NvDsDisplayMeta.text_params", &out->texts, text) &&
-         parse_list(env, value, "lines", "content.lines", "NvDsDisplayMeta.line_params", &out->lines, line) &&
-         parse_list(env, value, "arrows", "content.arrows", "NvDsDisplayMeta.arrow_params", &out->arrows, arrow) &&
-         parse_list(env, value, "circles", "content.circles", "NvDsDisplayMeta.circle_params", &out->circles, circle);
+         parse_list(env, value, "rects", "content.rects", "NvDsDisplayMeta.rect_params", &out->rects) &&
+         parse_list(env, value, "texts", "content.texts", "NvDsDisplayMeta.text_params", &out->texts) &&
+         parse_list(env, value, "lines", "content.lines", "NvDsDisplayMeta.line_params", &out->lines) &&
+         parse_list(env, value, "arrows", "content.arrows", "NvDsDisplayMeta.arrow_params", &out->arrows) &&
+         parse_list(env, value, "circles", "content.circles", "NvDsDisplayMeta.circle_params", &out->circles);
 }
 
 bool parse_label_info(napi_env env, napi_value value, const Path& path, meta::LabelInfoFields* out) {
@@ -343,34 +325,6 @@ bool parse_classifier(napi_env env, napi_value value, meta::ClassifierFields* ou
 
 namespace {
 
-template <typename T, typename Build>
-napi_value array_of(napi_env env, const T* items, size_t count, Build build) {
-  napi_value array = nullptr;
-  if (napi_create_array_with_length(env, count, &array) != napi_ok) return nullptr;
-  for (size_t i = 0; i < count; ++i) {
-    napi_value item = build(items[i]);
-    if (item == nullptr || napi_set_element(env, array, static_cast<uint32_t>(i), item) != napi_ok) return nullptr;
-  }
-  return array;
-}
-
-napi_value rect_value(napi_env env, const meta::RectParams& rect) {
-  ObjectBuilder object(env);
-  add_members(object, env, rect);
-  return object.value();
-}
-
-template <typename Value>
-napi_value members_value(napi_env env, const Value& value) {
-  ObjectBuilder object(env);
-  add_members(object, env, value);
-  return object.value();
-}
-
-napi_value line_value(napi_env env, const meta::LineParams& line) { return members_value(env, line); }
-napi_value arrow_value(napi_env env, const meta::ArrowParams& arrow) { return members_value(env, arrow); }
-napi_value circle_value(napi_env env, const meta::CircleParams& circle) { return members_value(env, circle); }
-
 napi_value numbers_value(napi_env env, const double* values, size_t count) {
   return array_of(env, values, count, [env](double value) { return make_number(env, value); });
 }
@@ -383,22 +337,12 @@ napi_value color_value(napi_env env, const meta::ColorParams& color) {
       .value();
 }
 
-napi_value text_value(napi_env env, const meta::TextParams& text) {
-  ObjectBuilder object(env);
-  add_members(object, env, text);
-  return object.value();
-}
+napi_value text_value(napi_env env, const meta::TextParams& text) { return members_value(env, text); }
 
 napi_value mask_value(napi_env env, const meta::MaskParams& mask) {
   if (mask.data.empty()) return make_null(env);
-  napi_value buffer = nullptr, data = nullptr;
-  void* bytes = nullptr;
-  const size_t size = mask.data.size() * sizeof(float);
-  if (napi_create_arraybuffer(env, size, &bytes, &buffer) != napi_ok) return nullptr;
-  std::memcpy(bytes, mask.data.data(), size);
-  if (napi_create_typedarray(env, napi_float32_array, mask.data.size(), buffer, 0, &data) != napi_ok) return nullptr;
   return ObjectBuilder(env)
-      .set("data", data).number("threshold", mask.threshold).number("width", mask.width).number("height", mask.height)
+      .set("data", make_typed_copy(env, mask.data)).number("threshold", mask.threshold).number("width", mask.width).number("height", mask.height)
       .value();
 }
 
@@ -408,15 +352,15 @@ napi_value display_value(napi_env env, uint32_t index, const meta::DisplayFields
   return ObjectBuilder(env)
       .number("index", index)
       .set("rects", array_of(env, display.rect_params, display.num_rects,
-          [env](const meta::RectParams& v) { return rect_value(env, v); }))
+          [env](const meta::RectParams& v) { return members_value(env, v); }))
       .set("texts", array_of(env, display.text_params, display.num_labels,
-          [env](const meta::TextParams& v) { return text_value(env, v); }))
+          [env](const meta::TextParams& v) { return members_value(env, v); }))
       .set("lines", array_of(env, display.line_params, display.num_lines,
-          [env](const meta::LineParams& v) { return line_value(env, v); }))
+          [env](const meta::LineParams& v) { return members_value(env, v); }))
       .set("arrows", array_of(env, display.arrow_params, display.num_arrows,
-          [env](const meta::ArrowParams& v) { return arrow_value(env, v); }))
+          [env](const meta::ArrowParams& v) { return members_value(env, v); }))
       .set("circles", array_of(env, display.circle_params, display.num_circles,
-          [env](const meta::CircleParams& v) { return circle_value(env, v); }))
+          [env](const meta::CircleParams& v) { return members_value(env, v); }))
       .set("miscOsdData", numbers_value(env, misc, meta::kMaxUserFields))
       .value();
 }

@@ -18,7 +18,6 @@
 #include <utility>
 #include <vector>
 
-#include "binding/component_meta_harness.h"
 #include "binding/js_values.h"
 #include "binding/meta_binding.h"
 #include "binding/meta_binding_internal.h"
@@ -27,7 +26,7 @@
 #include "protocol/state_layout.h"
 #include "binding/tensor_binding.h"
 #include "meta/metadata_source.h"
-#include "binding/typed_user_meta.h"
+#include "binding/meta_kind_functions.h"
 #include "meta/validate.h"
 #ifdef DSNODE_HAVE_TENSORRT
 #include "binding/tensorrt_binding.h"
@@ -140,17 +139,8 @@ bool read_buffer(napi_env env, napi_value value, const char* name, GstBuffer** o
 }
 
 BufferBox* read_box(napi_env env, napi_value value, const char* name) {
-  bool tagged = false;
   void* data = nullptr;
-  if (!metabind::read_object(env, value, FieldName(name)) ||
-      napi_check_object_type_tag(env, value, &kBufferTag, &tagged) != napi_ok) {
-    return nullptr;
-  }
-  if (!tagged || napi_unwrap(env, value, &data) != napi_ok) {
-    throw_error(env, ErrorKind::kType, std::string("Expected a buffer from harness.createBuffer for ") + name +
-        " but received " + metabind::describe_value(env, value));
-    return nullptr;
-  }
+  if (!metabind::read_tagged(env, value, name, kBufferTag, "a buffer from harness.createBuffer", &data)) return nullptr;
   auto* box = static_cast<BufferBox*>(data);
   if (box->buffer == nullptr) {
     throw_error(env, ErrorKind::kState,
@@ -560,8 +550,6 @@ constexpr metabind::Export kHarnessExports[] = {
     {"openCall", open_call},
     {"closeCall", close_call},
     {"addTensorOutput", add_tensor_output},
-    {"addComponentMeta", metabind::harness_add_component_meta},
-    {"setSensorInfo", metabind::harness_set_sensor_info},
     {"writeObjectAsUpstream", write_object_as_upstream},
     {"releaseBuffer", release_buffer},
     {"setVideo", set_video},
@@ -585,7 +573,8 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   }
   // From here the hook owns `harness`: a failure below leaves an error pending, nothing to free.
   metabind::ObjectBuilder object(env);
-  object.functions(kHarnessExports, harness).functions(metabind::kAnalyticsHarnessExports);
+  object.functions(kHarnessExports, harness).functions(metabind::kAnalyticsHarnessExports)
+      .functions(metabind::kComponentHarnessExports);
   // The metadata backend of this build, and on DeepStream the libnvds_meta.so it opened.
   object.string("backend", meta::metadata_backend_name());
   object.string("deepstreamLibrary", harness->metadata != nullptr ? harness->metadata->library_path() : "");

@@ -31,10 +31,6 @@
 #include "tensor/tensor.h"
 #include "tensor/tensor_pool.h"
 
-#ifdef NAPI_CPP_EXCEPTIONS
-#error "binding/ checks every N-API status itself: a C++ exception must never unwind through V8 frames on the JS thread"
-#endif
-
 namespace dsnode::tensorbind {
 
 // The names every file of the tensor binding uses.

@@ -25,18 +25,8 @@ void finalize_storage(napi_env env, void* data, void* hint) {
 }  // namespace
 
 bool read_storage(napi_env env, napi_value value, const char* name, Storage** out) {
-  bool tagged = false;
   void* data = nullptr;
-  if (!metabind::read_object(env, value, FieldName(name)) ||
-      napi_check_object_type_tag(env, value, &kStorageTag, &tagged) != napi_ok) {
-    return false;
-  }
-  if (!tagged || napi_unwrap(env, value, &data) != napi_ok) {
-    throw_error(env, ErrorKind::kType,
-        std::string("Expected the storage of an owned tensor for ") + name + " but received " +
-            metabind::describe_value(env, value));
-    return false;
-  }
+  if (!metabind::read_tagged(env, value, name, kStorageTag, "the storage of an owned tensor", &data)) return false;
   *out = static_cast<Storage*>(data);
   return true;
 }
