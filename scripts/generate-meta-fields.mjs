@@ -1088,6 +1088,160 @@ function modelStructH(name, struct) {
 /** The members of a read-only public type (tracker-meta.ts, preprocess-meta.ts, sensor-info.ts). */
 const componentInterfaceMembers = (struct) => struct.members.filter((m) => m.name !== undefined).flatMap((m) => [...memberDoc(m), `readonly ${m.name}: ${m.ts};`]).join("\n");
 
+/** Every struct of the components' metas that ds-element reads, by model name. */
+const COMPONENT_STRUCTS = { ...TRACKER_STRUCTS, ...PREPROCESS_STRUCTS, SensorInfo: SENSOR_INFO };
+
+/** The model struct a member holds (or holds a vector of), if it is one of COMPONENT_STRUCTS. */
+const componentStructOf = (m) => {
+  const name = /^(?:std::vector<)?(\w+)>?$/.exec(m.c)?.[1];
+  return name !== undefined && name in COMPONENT_STRUCTS ? name : undefined;
+};
+
+/** DeepStream's member that a component member is read from (see the table's columns). */
+const componentDsMember = (struct, m) => m.ds ?? (struct.dsNames === "camel" ? m.name : m.model);
+
+/** One statement reading member `m` of `struct` from DeepStream's `from` (of type `dsType`) into `to`. */
+function componentReadStatement(struct, m, dsType) {
+  const to = `to->${m.model}`;
+  const read = typeof m.read === "object" ? m.read[dsType] : m.read;
+  if (read !== undefined) return `${to} = ${read};`;
+  if (m.list !== undefined)
+    return `if (from.${m.list} != nullptr)\n    for (uint32_t i = 0; i < from.${m.count}; ++i) read_component(from.${m.list}[i], &${to}.emplace_back());`;
+  if (m.each !== undefined) return `for (const auto &item : from.${m.each}) read_component(item, &${to}.emplace_back());`;
+  if (m.pointer !== undefined) return `if (from.${m.pointer} != nullptr) read_component(*from.${m.pointer}, &${to});`;
+  const source = `from.${componentDsMember(struct, m)}`;
+  if (m.array !== undefined) return `std::copy_n(${source}, ${m.array}, ${to});`;
+  if (m.c.startsWith("std::vector<")) return `${to}.assign(${source}.begin(), ${source}.end());`;
+  if (m.c === "BboxCoords") return `${to} = bbox_of(${source});`;
+  if (m.c === "std::optional<std::string>") return `${to} = text_or_null(${source});`;
+  return `${to} = ${source};`;
+}
+
+/**
+ * The DeepStream backend's readers (and writers) of the components' structs
+ * (component_meta_deepstream.cpp): read_component(const <DeepStream struct> &, <model> *) per
+ * struct, in the table's order (a struct's members come before it), and write_component for
+ * those the backend writes back.
+ */
+function componentReadsCpp() {
+  return Object.entries(COMPONENT_STRUCTS)
+    .flatMap(([name, st]) => {
+      const reads = (st.reads ?? [st.ds]).map((dsType) => {
+        const body = st.members.map((m) => `  ${componentReadStatement(st, m, dsType)}`);
+        return [`void read_component(const ${dsType} &from, ${name} *to) {`, ...body, "}"].join("\n");
+      });
+      if (st.writes !== true) return reads;
+      const writes = st.members.map((m) => {
+        const to = `to->${componentDsMember(st, m)}`;
+        return m.c === "std::optional<std::string>" ? `  replace_text(&${to}, from.${m.model});` : `  ${to} = from.${m.model};`;
+      });
+      return [...reads, [`void write_component(const ${name} &from, ${st.ds} *to) {`, ...writes, "}"].join("\n")];
+    })
+    .join("\n\n");
+}
+
+/** The binding's JS shape of a member: [name, TypeScript type] pairs (native/component-meta-binding.ts). */
+function componentNativeMembers(m) {
+  const base = m.ts.replace(/^readonly /, "").replace(/ \| undefined$/, "");
+  const struct = componentStructOf(m);
+  switch (m.js) {
+    case "box":
+      return ["left", "top", "width", "height"].map((side) => [side, "number"]);
+    case "xy":
+      return [`${m.name}X`, `${m.name}Y`].map((axis) => [axis, "number"]);
+    case "objectId":
+      return [[m.name, "bigint"]];
+    case "optionalObjectId":
+      return [[m.name, "bigint | null"]];
+    case "enum":
+      return [[m.name, "number"]];
+    case "numbers":
+      return [[m.name, "number[]"]];
+    case "list":
+      return [[m.name, `${COMPONENT_STRUCTS[struct].native}[]`]];
+    case "optionalStruct":
+      return [[m.name, `${COMPONENT_STRUCTS[struct].native} | null`]];
+    case "hostFloats":
+      return [["host", "ArrayBuffer | null"]];
+    case "optional":
+      return [[m.name, `${base} | null`]];
+    default:
+      return [[m.name, base]];
+  }
+}
+
+/** What the binding hands the SDK for each component struct (native/component-meta-binding.ts). */
+function componentNativeInterfaces() {
+  return Object.values(COMPONENT_STRUCTS)
+    .map((st) => {
+      const members = st.members.filter((m) => m.name !== undefined).flatMap(componentNativeMembers);
+      return [`/** ${st.ds} as the binding reads it (see protocol/component-fields.ts). */`, `export interface ${st.native} {`, ...members.map(([name, type]) => `  ${name}: ${type};`), "}"].join("\n");
+    })
+    .join("\n\n");
+}
+
+/** sdk/src/protocol/component-fields.ts: the members of the components' structs, as metadata/component-values.ts converts them. */
+function componentFieldsTs() {
+  const member = (m) => {
+    const struct = componentStructOf(m);
+    const parts = [`name: ${JSON.stringify(m.name)}`, `js: ${JSON.stringify(m.js ?? "value")}`];
+    if (m.js === "list" || m.js === "optionalStruct") parts.push(`struct: ${JSON.stringify(struct)}`);
+    if (m.values !== undefined) parts.push(`values: ${JSON.stringify(m.values).replace(/,/g, ", ")}`);
+    if (m.js === "hostFloats") parts.push(`count: ${JSON.stringify(m.count).replace(/,/g, ", ")}`);
+    return `    { ${parts.join(", ")} },`;
+  };
+  const structs = Object.entries(COMPONENT_STRUCTS).flatMap(([name, st]) => [
+    `  ${name}: [`,
+    ...st.members.filter((m) => m.name !== undefined).map(member),
+    "  ],",
+  ]);
+  return [
+    "/**",
+    " * The members of the NVIDIA components' structs that ds-element reads (nvtracker's, nvdspreprocess's,",
+    " * the frame's sensor information): how the binding hands each one over and how",
+    " * metadata/component-values.ts turns it into the public value (`js`: value, the value as it is;",
+    " * box, flat left/top/width/height; xy, `<name>X`/`<name>Y`; objectId, a guint64 object id;",
+    " * optional and optionalObjectId, null for none; enum, a number into `values`; numbers, a list of",
+    " * numbers; list, a list of `struct`; optionalStruct, a `struct` or null; hostFloats, floats of a",
+    " * host buffer, the product of `count` members long).",
+    " *",
+    ` * ${HEADER_NOTE}`,
+    " *",
+    " * @internal",
+    " */",
+    "",
+    "/** How the binding hands a member over. */",
+    `export type ComponentJs = ${[...new Set(Object.values(COMPONENT_STRUCTS).flatMap((st) => st.members.filter((m) => m.name !== undefined).map((m) => m.js ?? "value")))].map((js) => JSON.stringify(js)).join(" | ")};`,
+    "",
+    "/** One member of a component struct. */",
+    "export interface ComponentMember {",
+    "  readonly name: string;",
+    "  readonly js: ComponentJs;",
+    "  /** The struct of a `list` or `optionalStruct` member. */",
+    "  readonly struct?: ComponentStructName;",
+    "  /** An `enum` member's names, by number. */",
+    "  readonly values?: readonly string[];",
+    "  /** A `hostFloats` member's length: the product of these members. */",
+    "  readonly count?: readonly string[];",
+    "}",
+    "",
+    "/** The component structs' names (the model's, native-host/src/meta). */",
+    `export type ComponentStructName = ${Object.keys(COMPONENT_STRUCTS).map((n) => JSON.stringify(n)).join(" | ")};`,
+    "",
+    "/** Each component struct's members, in the table's order. */",
+    "export const COMPONENT_FIELDS: Readonly<Record<ComponentStructName, readonly ComponentMember[]>> = {",
+    ...structs,
+    "};",
+    "",
+  ].join("\n");
+}
+
+/** The union types of the enum members of `structs` (region `<type> values`: the names, by number). */
+const componentEnumTypes = (structs) =>
+  Object.fromEntries(
+    Object.values(structs).flatMap((st) => st.members.filter((m) => m.js === "enum").map((m) => [`${m.ts} values`, tsUnion(m.ts, m.values)])),
+  );
+
 /** The outputs of the components' user metas (appended to `outputs`). */
 function memberKindOutputs() {
   const extension = (e) => kindInterfaceMembers(e.members);
@@ -1109,8 +1263,14 @@ function memberKindOutputs() {
     ["native-host/src/meta/tracker_meta.h", { "tracker structs": Object.entries(TRACKER_STRUCTS).map(([name, st]) => modelStructH(name, st)).join("\n\n") }],
     ["native-host/src/meta/preprocess_meta.h", Object.fromEntries(Object.entries(PREPROCESS_STRUCTS).map(([name, st]) => [`struct ${name}`, modelStructH(name, st)]))],
     ["native-host/src/meta/component_meta.h", { "struct SensorInfo": modelStructH("SensorInfo", SENSOR_INFO) }],
-    ["sdk/src/metadata/tracker-meta.ts", Object.fromEntries(Object.values(TRACKER_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
-    ["sdk/src/metadata/preprocess-meta.ts", Object.fromEntries(Object.values(PREPROCESS_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
+    ["native-host/src/meta/component_meta_deepstream.cpp", { "component reads": componentReadsCpp() }],
+    ["sdk/src/native/component-meta-binding.ts", { "native component structs": componentNativeInterfaces() }],
+    ["sdk/src/protocol/component-fields.ts", componentFieldsTs()],
+    ["sdk/src/metadata/tracker-meta.ts", { ...componentEnumTypes(TRACKER_STRUCTS), ...Object.fromEntries(Object.values(TRACKER_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)])) }],
+    [
+      "sdk/src/metadata/preprocess-meta.ts",
+      { ...componentEnumTypes(PREPROCESS_STRUCTS), ...Object.fromEntries(Object.values(PREPROCESS_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)])) },
+    ],
     ["sdk/src/metadata/sensor-info.ts", { "SensorInfo members": componentInterfaceMembers(SENSOR_INFO) }],
     [
       "sdk/src/metadata/analytics-meta.ts",

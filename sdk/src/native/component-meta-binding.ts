@@ -9,7 +9,8 @@
  */
 import type { ComponentPayloadKind, UserMetaLevel } from "./meta-binding.js";
 
-/** NvDsTargetMiscDataFrame (tBbox's geometry flattened, ptWorldFeet as X/Y). */
+// generated: native component structs (npm run generate)
+/** NvDsTargetMiscDataFrame as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerTargetFrame {
   frameNum: number;
   left: number;
@@ -18,14 +19,13 @@ export interface NativeTrackerTargetFrame {
   height: number;
   confidence: number;
   age: number;
-  /** TRACKER_STATE: 0 EMPTY .. 5 QUASIACTIVE. */
   trackerState: number;
   visibility: number;
   worldFeetX: number;
   worldFeetY: number;
 }
 
-/** NvDsTargetMiscDataObject. */
+/** NvDsTargetMiscDataObject as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerTarget {
   uniqueId: bigint;
   classId: number;
@@ -33,39 +33,34 @@ export interface NativeTrackerTarget {
   frames: NativeTrackerTargetFrame[];
 }
 
-/** NvDsTargetMiscDataStream. */
+/** NvDsTargetMiscDataStream as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerStream {
   streamId: number;
   surfaceStreamId: bigint;
   targets: NativeTrackerTarget[];
 }
 
-/** NvDsTargetMiscDataBatch. */
+/** NvDsTargetMiscDataBatch as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerTargets {
   streams: NativeTrackerStream[];
 }
 
-/** NvDsReidTensorBatch (numVectors = numFilled) or NvDsObjReid (numVectors = 1). */
+/** NvDsReidTensorBatch / NvDsObjReid as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeReid {
   featureSize: number;
   numVectors: number;
-  /** Zero-copy view of ptr_host (featureSize × numVectors floats), detached when the call ends; null when none. */
   host: ArrayBuffer | null;
-  /** ptr_dev as a bigint (0n when none). */
   devicePointer: bigint;
 }
 
-/** NvDsRoiMeta: the roi's geometry and what its frame/object pointers lead to. */
+/** NvDsRoiMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeRoi {
   left: number;
   top: number;
   width: number;
   height: number;
-  /** frame_meta->batch_id; null when frame_meta is NULL. */
   frameBatchId: number | null;
-  /** frame_meta->source_id; null when frame_meta is NULL. */
   frameSourceId: number | null;
-  /** object_meta->object_id; null when object_meta is NULL. */
   objectId: bigint | null;
   scaleRatioX: number;
   scaleRatioY: number;
@@ -73,34 +68,33 @@ export interface NativeRoi {
   offsetTop: number;
 }
 
-/** NvDsPreProcessTensorMeta. */
+/** NvDsPreProcessTensorMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativePreprocessTensor {
-  tensorName: string;
-  /** NvDsDataType: 0 FP32, 1 UINT8, 2 INT8, 3 UINT32, 4 INT32, 5 INT64, 6 UINT64, 7 FP16. */
-  dataType: number;
-  tensorShape: number[];
+  devicePointer: bigint;
   bufferSize: number;
+  tensorShape: number[];
+  dataType: number;
+  tensorName: string;
   gpuId: number;
   metaId: number;
   maintainAspectRatio: boolean;
-  /** raw_tensor_buffer (device memory) as a bigint. */
-  devicePointer: bigint;
 }
 
-/** GstNvDsPreProcessBatchMeta. */
+/** GstNvDsPreProcessBatchMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativePreprocessBatch {
   targetUniqueIds: number[];
   tensor: NativePreprocessTensor | null;
   rois: NativeRoi[];
 }
 
-/** NvDsSensorInfo_meta (null: a NULL string). */
+/** NvDsSensorInfo_meta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeSensorInfo {
   sourceId: number;
   uri: string | null;
   sensorId: string | null;
   sensorName: string | null;
 }
+// end generated: native component structs
 
 /** The readers, part of the binding's `meta` object. */
 export interface ComponentMetaBinding {
