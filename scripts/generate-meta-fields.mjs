@@ -1100,11 +1100,10 @@ const componentStructOf = (m) => {
 /** DeepStream's member that a component member is read from (see the table's columns). */
 const componentDsMember = (struct, m) => m.ds ?? (struct.dsNames === "camel" ? m.name : m.model);
 
-/** One statement reading member `m` of `struct` from DeepStream's `from` (of type `dsType`) into `to`. */
-function componentReadStatement(struct, m, dsType) {
+/** One statement reading member `m` of `struct` from DeepStream's `from` into `to`. */
+function componentReadStatement(struct, m) {
   const to = `to->${m.model}`;
-  const read = typeof m.read === "object" ? m.read[dsType] : m.read;
-  if (read !== undefined) return `${to} = ${read};`;
+  if (m.read !== undefined) return `${to} = ${m.read};`;
   if (m.list !== undefined)
     return `if (from.${m.list} != nullptr)\n    for (uint32_t i = 0; i < from.${m.count}; ++i) read_component(from.${m.list}[i], &${to}.emplace_back());`;
   if (m.each !== undefined) return `for (const auto &item : from.${m.each}) read_component(item, &${to}.emplace_back());`;
@@ -1120,16 +1119,15 @@ function componentReadStatement(struct, m, dsType) {
 /**
  * The DeepStream backend's readers (and writers) of the components' structs
  * (component_meta_deepstream.cpp): read_component(const <DeepStream struct> &, <model> *) per
- * struct, in the table's order (a struct's members come before it), and write_component for
- * those the backend writes back.
+ * struct (a function template for a struct read from several), in the table's order (a struct's
+ * members come before it), and write_component for those the backend writes back.
  */
 function componentReadsCpp() {
   return Object.entries(COMPONENT_STRUCTS)
     .flatMap(([name, st]) => {
-      const reads = (st.reads ?? [st.ds]).map((dsType) => {
-        const body = st.members.map((m) => `  ${componentReadStatement(st, m, dsType)}`);
-        return [`void read_component(const ${dsType} &from, ${name} *to) {`, ...body, "}"].join("\n");
-      });
+      const body = st.members.map((m) => `  ${componentReadStatement(st, m)}`);
+      const head = st.reads === undefined ? [`void read_component(const ${st.ds} &from, ${name} *to) {`] : [`// ${st.reads.join(", ")}`, `template <typename From>`, `void read_component(const From &from, ${name} *to) {`];
+      const reads = [[...head, ...body, "}"].join("\n")];
       if (st.writes !== true) return reads;
       const writes = st.members.map((m) => {
         const to = `to->${componentDsMember(st, m)}`;

@@ -29,6 +29,10 @@ void replace_text(const gchar **slot, const std::optional<std::string> &text) {
   *slot = text.has_value() ? g_strdup(text->c_str()) : nullptr;
 }
 
+// The embeddings a re-ID meta holds: a batch's numFilled, an object's one.
+uint32_t vector_count(const NvDsReidTensorBatch &batch) { return batch.numFilled; }
+uint32_t vector_count(const NvDsObjReid &) { return 1; }
+
 // generated: component reads (npm run generate)
 void read_component(const NvDsTargetMiscDataFrame &from, TrackerTargetFrame *to) {
   to->frame_num = from.frameNum;
@@ -60,16 +64,11 @@ void read_component(const NvDsTargetMiscDataBatch &from, TrackerTargetBatch *to)
     for (uint32_t i = 0; i < from.numFilled; ++i) read_component(from.list[i], &to->streams.emplace_back());
 }
 
-void read_component(const NvDsReidTensorBatch &from, ReidTensor *to) {
+// NvDsReidTensorBatch, NvDsObjReid
+template <typename From>
+void read_component(const From &from, ReidTensor *to) {
   to->feature_size = from.featureSize;
-  to->num_vectors = from.numFilled;
-  to->host = from.ptr_host;
-  to->device = from.ptr_dev;
-}
-
-void read_component(const NvDsObjReid &from, ReidTensor *to) {
-  to->feature_size = from.featureSize;
-  to->num_vectors = 1;
+  to->num_vectors = vector_count(from);
   to->host = from.ptr_host;
   to->device = from.ptr_dev;
 }

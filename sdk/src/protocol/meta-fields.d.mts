@@ -197,8 +197,8 @@ export interface ComponentRow {
   readonly c: string;
   readonly array?: number;
   readonly default?: string;
-  /** A C++ expression over `from`, or one per DeepStream type of the struct's `reads`. */
-  readonly read?: string | Readonly<Record<string, string>>;
+  /** A C++ expression over `from`. */
+  readonly read?: string;
   readonly list?: string;
   readonly each?: string;
   readonly pointer?: string;

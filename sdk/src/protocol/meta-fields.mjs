@@ -900,7 +900,8 @@ export const SEGMENTATION = {
 // read_component overloads): from DeepStream's member `ds`, else `name` in a struct whose
 // `dsNames` is "camel", else `model`; a vector of model structs from `list` (a C array of `count`
 // entries) or `each` (a std::vector); a model struct from `pointer` (skipped when NULL); `read`: a
-// C++ expression over `from` instead (an object: per DeepStream type of the struct's `reads`). How
+// C++ expression over `from` instead. A struct read from several DeepStream types (`reads`) is
+// read by a function template over them. How
 // the binding hands it to TypeScript and the SDK converts it (sdk/src/protocol/component-fields.ts,
 // walked by metadata/component-values.ts): `js` (COMPONENT_JS; none: the value as it is), `values`
 // (an enum's names by number), `count` (hostFloats: the members whose product is the length). A
@@ -1043,7 +1044,7 @@ export const TRACKER_STRUCTS = {
         name: "numVectors",
         model: "num_vectors",
         c: "uint32_t",
-        read: { NvDsReidTensorBatch: "from.numFilled", NvDsObjReid: "1" },
+        read: "vector_count(from)",
         ts: "number",
         doc: "Embeddings (`numFilled` of the batch's, 1 for an object's).",
       },
