@@ -859,6 +859,9 @@ const copyName = (name) => `copy_${snake(name)}`;
 
 // ---------------------------------------------------------------- the kinds of components' user metas
 
+/** The end of a generated internal file's doc comment (after its own lines) and the blank line after it. */
+const internalFileDocEnd = [" *", ` * ${HEADER_NOTE}`, " *", " * @internal", " */", ""];
+
 /** A member's DeepStream (and model) name. */
 const dsName = (m) => m.ds ?? m.name;
 /** A member's C++ type in the model. */
@@ -964,12 +967,7 @@ function kindFieldsTs() {
     " * message nvmsgconv converts, nvdsanalytics' frame and object metas, nvinfer's segmentation",
     " * meta): one descriptor per member, walked by the metadata files that read, check and write them",
     " * (metadata/event-msg-meta.ts, analytics-meta.ts, segmentation-meta.ts).",
-    " *",
-    ` * ${HEADER_NOTE}`,
-    " *",
-    " * @internal",
-    " */",
-    "",
+    ...internalFileDocEnd,
     "/** How an event message member is checked and carried (meta-fields.mjs MEMBER_KINDS). */",
     `export type EventMemberKind = ${[...new Set([...EVENT_MSG.fields, ...Object.values(EVENT_MSG_STRUCTS).flatMap((s) => s.members), ...EVENT_MSG_EXTENSIONS.flatMap((e) => e.members)].map((m) => m.kind))].map((k) => JSON.stringify(k)).join(" | ")};`,
     "",
@@ -1202,12 +1200,7 @@ function componentFieldsTs() {
     " * optional and optionalObjectId, null for none; enum, a number into `values`; numbers, a list of",
     " * numbers; list, a list of `struct`; optionalStruct, a `struct` or null; hostFloats, floats of a",
     " * host buffer, the product of `count` members long).",
-    " *",
-    ` * ${HEADER_NOTE}`,
-    " *",
-    " * @internal",
-    " */",
-    "",
+    ...internalFileDocEnd,
     "/** How the binding hands a member over. */",
     `export type ComponentJs = ${[...new Set(Object.values(COMPONENT_STRUCTS).flatMap((st) => st.members.filter((m) => m.name !== undefined).map((m) => m.js ?? "value")))].map((js) => JSON.stringify(js)).join(" | ")};`,
     "",
