@@ -1170,8 +1170,15 @@ function componentNativeMembers(m) {
 function componentNativeInterfaces() {
   return Object.values(COMPONENT_STRUCTS)
     .map((st) => {
-      const members = st.members.filter((m) => m.name !== undefined).flatMap(componentNativeMembers);
-      return [`/** ${st.ds} as the binding reads it (see protocol/component-fields.ts). */`, `export interface ${st.native} {`, ...members.map(([name, type]) => `  ${name}: ${type};`), "}"].join("\n");
+      const members = st.members
+        .filter((m) => m.name !== undefined)
+        .flatMap((m) => {
+          const note = m.note ?? m.ds;
+          const how = m.js === "hostFloats" ? "; a zero-copy view, detached when the call ends; null when none" : m.js?.startsWith("optional") ? "; null when none" : "";
+          const doc = note === undefined ? [] : [`  /** ${note}${how}. */`];
+          return [...doc, ...componentNativeMembers(m).map(([name, type]) => `  ${name}: ${type};`)];
+        });
+      return [`/** ${st.ds} as the binding reads it (see protocol/component-fields.ts). */`, `export interface ${st.native} {`, ...members, "}"].join("\n");
     })
     .join("\n\n");
 }

@@ -13,14 +13,17 @@ import type { ComponentPayloadKind, UserMetaLevel } from "./meta-binding.js";
 /** NvDsTargetMiscDataFrame as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerTargetFrame {
   frameNum: number;
+  /** tBbox's geometry (nvtracker fills only left/top/width/height). */
   left: number;
   top: number;
   width: number;
   height: number;
   confidence: number;
   age: number;
+  /** TRACKER_STATE. */
   trackerState: number;
   visibility: number;
+  /** ptWorldFeet. */
   worldFeetX: number;
   worldFeetY: number;
 }
@@ -30,18 +33,23 @@ export interface NativeTrackerTarget {
   uniqueId: bigint;
   classId: number;
   objLabel: string;
+  /** list[0..numObj). */
   frames: NativeTrackerTargetFrame[];
 }
 
 /** NvDsTargetMiscDataStream as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerStream {
+  /** streamID. */
   streamId: number;
+  /** surfaceStreamID. */
   surfaceStreamId: bigint;
+  /** list[0..numFilled). */
   targets: NativeTrackerTarget[];
 }
 
 /** NvDsTargetMiscDataBatch as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerTargets {
+  /** list[0..numFilled). */
   streams: NativeTrackerStream[];
 }
 
@@ -49,18 +57,24 @@ export interface NativeTrackerTargets {
 export interface NativeReid {
   featureSize: number;
   numVectors: number;
+  /** ptr_host, not owned; a zero-copy view, detached when the call ends; null when none. */
   host: ArrayBuffer | null;
+  /** ptr_dev, not owned. */
   devicePointer: bigint;
 }
 
 /** NvDsRoiMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeRoi {
+  /** roi's geometry. */
   left: number;
   top: number;
   width: number;
   height: number;
+  /** frame_meta->batch_id; null when none. */
   frameBatchId: number | null;
+  /** frame_meta->source_id; null when none. */
   frameSourceId: number | null;
+  /** object_meta->object_id; null when none. */
   objectId: bigint | null;
   scaleRatioX: number;
   scaleRatioY: number;
@@ -70,6 +84,7 @@ export interface NativeRoi {
 
 /** NvDsPreProcessTensorMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativePreprocessTensor {
+  /** device memory: its address only. */
   devicePointer: bigint;
   bufferSize: number;
   tensorShape: number[];
@@ -83,7 +98,9 @@ export interface NativePreprocessTensor {
 /** GstNvDsPreProcessBatchMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativePreprocessBatch {
   targetUniqueIds: number[];
+  /** tensor_meta; null when none. */
   tensor: NativePreprocessTensor | null;
+  /** roi_vector. */
   rois: NativeRoi[];
 }
 
