@@ -894,6 +894,9 @@ const copyName = (name) => `copy_${snake(name)}`;
 
 // ---------------------------------------------------------------- the kinds of components' user metas
 
+/** The end of a generated internal file's doc comment (after its own lines) and the blank line after it. */
+const internalFileDocEnd = [" *", ` * ${HEADER_NOTE}`, " *", " * @internal", " */", ""];
+
 /** A member's DeepStream (and model) name. */
 const dsName = (m) => m.ds ?? m.name;
 /** A member's C++ type in the model. */
@@ -999,12 +1002,7 @@ function kindFieldsTs() {
     " * message nvmsgconv converts, nvdsanalytics' frame and object metas, nvinfer's segmentation",
     " * meta): one descriptor per member, walked by the metadata files that read, check and write them",
     " * (metadata/event-msg-meta.ts, analytics-meta.ts, segmentation-meta.ts).",
-    " *",
-    ` * ${HEADER_NOTE}`,
-    " *",
-    " * @internal",
-    " */",
-    "",
+    ...internalFileDocEnd,
     "/** How an event message member is checked and carried (meta-fields.mjs MEMBER_KINDS). */",
     `export type EventMemberKind = ${[...new Set([...EVENT_MSG.fields, ...Object.values(EVENT_MSG_STRUCTS).flatMap((s) => s.members), ...EVENT_MSG_EXTENSIONS.flatMap((e) => e.members)].map((m) => m.kind))].map((k) => JSON.stringify(k)).join(" | ")};`,
     "",
@@ -1123,6 +1121,160 @@ function modelStructH(name, struct) {
 /** The members of a read-only public type (tracker-meta.ts, preprocess-meta.ts, sensor-info.ts). */
 const componentInterfaceMembers = (struct) => struct.members.filter((m) => m.name !== undefined).flatMap((m) => [...memberDoc(m), `readonly ${m.name}: ${m.ts};`]).join("\n");
 
+/** Every struct of the components' metas that ds-element reads, by model name. */
+const COMPONENT_STRUCTS = { ...TRACKER_STRUCTS, ...PREPROCESS_STRUCTS, SensorInfo: SENSOR_INFO };
+
+/** The model struct a member holds (or holds a vector of), if it is one of COMPONENT_STRUCTS. */
+const componentStructOf = (m) => {
+  const name = /^(?:std::vector<)?(\w+)>?$/.exec(m.c)?.[1];
+  return name !== undefined && name in COMPONENT_STRUCTS ? name : undefined;
+};
+
+/** DeepStream's member that a component member is read from (see the table's columns). */
+const componentDsMember = (struct, m) => m.ds ?? (struct.dsNames === "camel" ? m.name : m.model);
+
+/** One statement reading member `m` of `struct` from DeepStream's `from` into `to`. */
+function componentReadStatement(struct, m) {
+  const to = `to->${m.model}`;
+  if (m.read !== undefined) return `${to} = ${m.read};`;
+  if (m.list !== undefined)
+    return `if (from.${m.list} != nullptr)\n    for (uint32_t i = 0; i < from.${m.count}; ++i) read_component(from.${m.list}[i], &${to}.emplace_back());`;
+  if (m.each !== undefined) return `for (const auto &item : from.${m.each}) read_component(item, &${to}.emplace_back());`;
+  if (m.pointer !== undefined) return `if (from.${m.pointer} != nullptr) read_component(*from.${m.pointer}, &${to});`;
+  const source = `from.${componentDsMember(struct, m)}`;
+  if (m.array !== undefined) return `std::copy_n(${source}, ${m.array}, ${to});`;
+  if (m.c.startsWith("std::vector<")) return `${to}.assign(${source}.begin(), ${source}.end());`;
+  if (m.c === "BboxCoords") return `${to} = bbox_of(${source});`;
+  if (m.c === "std::optional<std::string>") return `${to} = text_or_null(${source});`;
+  return `${to} = ${source};`;
+}
+
+/**
+ * The DeepStream backend's readers (and writers) of the components' structs
+ * (component_meta_deepstream.cpp): read_component(const <DeepStream struct> &, <model> *) per
+ * struct (a function template for a struct read from several), in the table's order (a struct's
+ * members come before it), and write_component for those the backend writes back.
+ */
+function componentReadsCpp() {
+  return Object.entries(COMPONENT_STRUCTS)
+    .flatMap(([name, st]) => {
+      const body = st.members.map((m) => `  ${componentReadStatement(st, m)}`);
+      const head = st.reads === undefined ? [`void read_component(const ${st.ds} &from, ${name} *to) {`] : [`// ${st.reads.join(", ")}`, `template <typename From>`, `void read_component(const From &from, ${name} *to) {`];
+      const reads = [[...head, ...body, "}"].join("\n")];
+      if (st.writes !== true) return reads;
+      const writes = st.members.map((m) => {
+        const to = `to->${componentDsMember(st, m)}`;
+        return m.c === "std::optional<std::string>" ? `  replace_text(&${to}, from.${m.model});` : `  ${to} = from.${m.model};`;
+      });
+      return [...reads, [`void write_component(const ${name} &from, ${st.ds} *to) {`, ...writes, "}"].join("\n")];
+    })
+    .join("\n\n");
+}
+
+/** The binding's JS shape of a member: [name, TypeScript type] pairs (native/component-meta-binding.ts). */
+function componentNativeMembers(m) {
+  const base = m.ts.replace(/^readonly /, "").replace(/ \| undefined$/, "");
+  const struct = componentStructOf(m);
+  switch (m.js) {
+    case "box":
+      return ["left", "top", "width", "height"].map((side) => [side, "number"]);
+    case "xy":
+      return [`${m.name}X`, `${m.name}Y`].map((axis) => [axis, "number"]);
+    case "objectId":
+      return [[m.name, "bigint"]];
+    case "optionalObjectId":
+      return [[m.name, "bigint | null"]];
+    case "enum":
+      return [[m.name, "number"]];
+    case "numbers":
+      return [[m.name, "number[]"]];
+    case "list":
+      return [[m.name, `${COMPONENT_STRUCTS[struct].native}[]`]];
+    case "optionalStruct":
+      return [[m.name, `${COMPONENT_STRUCTS[struct].native} | null`]];
+    case "hostFloats":
+      return [["host", "ArrayBuffer | null"]];
+    case "optional":
+      return [[m.name, `${base} | null`]];
+    default:
+      return [[m.name, base]];
+  }
+}
+
+/** What the binding hands the SDK for each component struct (native/component-meta-binding.ts). */
+function componentNativeInterfaces() {
+  return Object.values(COMPONENT_STRUCTS)
+    .map((st) => {
+      const members = st.members
+        .filter((m) => m.name !== undefined)
+        .flatMap((m) => {
+          const note = m.note ?? m.ds;
+          const how = m.js === "hostFloats" ? "; a zero-copy view, detached when the call ends; null when none" : m.js?.startsWith("optional") ? "; null when none" : "";
+          const doc = note === undefined ? [] : [`  /** ${note}${how}. */`];
+          return [...doc, ...componentNativeMembers(m).map(([name, type]) => `  ${name}: ${type};`)];
+        });
+      return [`/** ${st.ds} as the binding reads it (see protocol/component-fields.ts). */`, `export interface ${st.native} {`, ...members, "}"].join("\n");
+    })
+    .join("\n\n");
+}
+
+/** sdk/src/protocol/component-fields.ts: the members of the components' structs, as metadata/component-values.ts converts them. */
+function componentFieldsTs() {
+  const member = (m) => {
+    const struct = componentStructOf(m);
+    const parts = [`name: ${JSON.stringify(m.name)}`, `js: ${JSON.stringify(m.js ?? "value")}`];
+    if (m.js === "list" || m.js === "optionalStruct") parts.push(`struct: ${JSON.stringify(struct)}`);
+    if (m.values !== undefined) parts.push(`values: ${JSON.stringify(m.values).replace(/,/g, ", ")}`);
+    if (m.js === "hostFloats") parts.push(`count: ${JSON.stringify(m.count).replace(/,/g, ", ")}`);
+    return `    { ${parts.join(", ")} },`;
+  };
+  const structs = Object.entries(COMPONENT_STRUCTS).flatMap(([name, st]) => [
+    `  ${name}: [`,
+    ...st.members.filter((m) => m.name !== undefined).map(member),
+    "  ],",
+  ]);
+  return [
+    "/**",
+    " * The members of the NVIDIA components' structs that ds-element reads (nvtracker's, nvdspreprocess's,",
+    " * the frame's sensor information): how the binding hands each one over and how",
+    " * metadata/component-values.ts turns it into the public value (`js`: value, the value as it is;",
+    " * box, flat left/top/width/height; xy, `<name>X`/`<name>Y`; objectId, a guint64 object id;",
+    " * optional and optionalObjectId, null for none; enum, a number into `values`; numbers, a list of",
+    " * numbers; list, a list of `struct`; optionalStruct, a `struct` or null; hostFloats, floats of a",
+    " * host buffer, the product of `count` members long).",
+    ...internalFileDocEnd,
+    "/** How the binding hands a member over. */",
+    `export type ComponentJs = ${[...new Set(Object.values(COMPONENT_STRUCTS).flatMap((st) => st.members.filter((m) => m.name !== undefined).map((m) => m.js ?? "value")))].map((js) => JSON.stringify(js)).join(" | ")};`,
+    "",
+    "/** One member of a component struct. */",
+    "export interface ComponentMember {",
+    "  readonly name: string;",
+    "  readonly js: ComponentJs;",
+    "  /** The struct of a `list` or `optionalStruct` member. */",
+    "  readonly struct?: ComponentStructName;",
+    "  /** An `enum` member's names, by number. */",
+    "  readonly values?: readonly string[];",
+    "  /** A `hostFloats` member's length: the product of these members. */",
+    "  readonly count?: readonly string[];",
+    "}",
+    "",
+    "/** The component structs' names (the model's, native-host/src/meta). */",
+    `export type ComponentStructName = ${Object.keys(COMPONENT_STRUCTS).map((n) => JSON.stringify(n)).join(" | ")};`,
+    "",
+    "/** Each component struct's members, in the table's order. */",
+    "export const COMPONENT_FIELDS: Readonly<Record<ComponentStructName, readonly ComponentMember[]>> = {",
+    ...structs,
+    "};",
+    "",
+  ].join("\n");
+}
+
+/** The union types of the enum members of `structs` (region `<type> values`: the names, by number). */
+const componentEnumTypes = (structs) =>
+  Object.fromEntries(
+    Object.values(structs).flatMap((st) => st.members.filter((m) => m.js === "enum").map((m) => [`${m.ts} values`, tsUnion(m.ts, m.values)])),
+  );
+
 /** The outputs of the components' user metas (appended to `outputs`). */
 function memberKindOutputs() {
   const extension = (e) => kindInterfaceMembers(e.members);
@@ -1144,8 +1296,14 @@ function memberKindOutputs() {
     ["native-host/src/meta/tracker_meta.h", { "tracker structs": Object.entries(TRACKER_STRUCTS).map(([name, st]) => modelStructH(name, st)).join("\n\n") }],
     ["native-host/src/meta/preprocess_meta.h", Object.fromEntries(Object.entries(PREPROCESS_STRUCTS).map(([name, st]) => [`struct ${name}`, modelStructH(name, st)]))],
     ["native-host/src/meta/component_meta.h", { "struct SensorInfo": modelStructH("SensorInfo", SENSOR_INFO) }],
-    ["sdk/src/metadata/tracker-meta.ts", Object.fromEntries(Object.values(TRACKER_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
-    ["sdk/src/metadata/preprocess-meta.ts", Object.fromEntries(Object.values(PREPROCESS_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)]))],
+    ["native-host/src/meta/component_meta_deepstream.cpp", { "component reads": componentReadsCpp() }],
+    ["sdk/src/native/component-meta-binding.ts", { "native component structs": componentNativeInterfaces() }],
+    ["sdk/src/protocol/component-fields.ts", componentFieldsTs()],
+    ["sdk/src/metadata/tracker-meta.ts", { ...componentEnumTypes(TRACKER_STRUCTS), ...Object.fromEntries(Object.values(TRACKER_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)])) }],
+    [
+      "sdk/src/metadata/preprocess-meta.ts",
+      { ...componentEnumTypes(PREPROCESS_STRUCTS), ...Object.fromEntries(Object.values(PREPROCESS_STRUCTS).map((st) => [`${st.owner} members`, componentInterfaceMembers(st)])) },
+    ],
     ["sdk/src/metadata/sensor-info.ts", { "SensorInfo members": componentInterfaceMembers(SENSOR_INFO) }],
     [
       "sdk/src/metadata/analytics-meta.ts",

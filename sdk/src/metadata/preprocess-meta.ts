@@ -1,5 +1,6 @@
 import type { NativePreprocessBatch, NativeRoi } from "../native/component-meta-binding.js";
-import { objectIdNumber } from "./tracker-meta.js";
+import { COMPONENT_FIELDS } from "../protocol/component-fields.js";
+import { toComponentValue } from "./component-values.js";
 import type { Box } from "./values.js";
 
 /**
@@ -11,10 +12,12 @@ import type { Box } from "./values.js";
  * const bytesPerElement = (type: PreprocessDataType) => (type === "float16" ? 2 : type === "uint8" || type === "int8" ? 1 : 4);
  * ```
  */
+// generated: PreprocessDataType values (npm run generate)
 export type PreprocessDataType = "float32" | "uint8" | "int8" | "uint32" | "int32" | "int64" | "uint64" | "float16";
+// end generated: PreprocessDataType values
 
 /** @internal By NvDsDataType number. */
-export const PREPROCESS_DATA_TYPES: readonly PreprocessDataType[] = ["float32", "uint8", "int8", "uint32", "int32", "int64", "uint64", "float16"];
+export const PREPROCESS_DATA_TYPES = COMPONENT_FIELDS.PreprocessTensor.find((member) => member.name === "dataType")!.values as readonly PreprocessDataType[];
 
 /**
  * A region of interest (`NvDsRoiMeta`): in nvdspreprocess's batch meta
@@ -105,36 +108,10 @@ export interface PreprocessBatchMeta {
 
 /** @internal */
 export function toRoiMeta(native: NativeRoi): RoiMeta {
-  return Object.freeze({
-    roi: Object.freeze({ left: native.left, top: native.top, width: native.width, height: native.height }),
-    frameBatchId: native.frameBatchId ?? undefined,
-    frameSourceId: native.frameSourceId ?? undefined,
-    objectId: native.objectId === null ? undefined : objectIdNumber(native.objectId),
-    scaleRatioX: native.scaleRatioX,
-    scaleRatioY: native.scaleRatioY,
-    offsetLeft: native.offsetLeft,
-    offsetTop: native.offsetTop,
-  });
+  return toComponentValue("RoiMeta", native);
 }
 
 /** @internal */
 export function toPreprocessBatchMeta(native: NativePreprocessBatch): PreprocessBatchMeta {
-  const tensor = native.tensor;
-  return Object.freeze({
-    targetUniqueIds: Object.freeze(native.targetUniqueIds.slice()),
-    tensor:
-      tensor === null
-        ? undefined
-        : Object.freeze({
-            tensorName: tensor.tensorName,
-            dataType: PREPROCESS_DATA_TYPES[tensor.dataType] ?? "float32",
-            tensorShape: Object.freeze(tensor.tensorShape.slice()),
-            bufferSize: tensor.bufferSize,
-            gpuId: tensor.gpuId,
-            metaId: tensor.metaId,
-            maintainAspectRatio: tensor.maintainAspectRatio,
-            devicePointer: tensor.devicePointer,
-          }),
-    rois: Object.freeze(native.rois.map(toRoiMeta)),
-  });
+  return toComponentValue("PreprocessBatch", native);
 }

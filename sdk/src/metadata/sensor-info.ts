@@ -1,4 +1,5 @@
 import type { NativeSensorInfo } from "../native/component-meta-binding.js";
+import { toComponentValue } from "./component-values.js";
 
 /**
  * The frame's sensor information (`NvDsFrameMeta.sensorInfo_meta`, `NvDsSensorInfo_meta`), as
@@ -26,10 +27,5 @@ export interface SensorInfo {
 
 /** @internal */
 export function toSensorInfo(native: NativeSensorInfo): SensorInfo {
-  return Object.freeze({
-    sourceId: native.sourceId,
-    uri: native.uri ?? undefined,
-    sensorId: native.sensorId ?? undefined,
-    sensorName: native.sensorName ?? undefined,
-  });
+  return toComponentValue("SensorInfo", native);
 }

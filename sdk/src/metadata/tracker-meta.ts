@@ -1,4 +1,6 @@
-import type { NativeReid, NativeTrackerTargetFrame, NativeTrackerTargets } from "../native/component-meta-binding.js";
+import type { NativeReid, NativeTrackerTargets } from "../native/component-meta-binding.js";
+import { COMPONENT_FIELDS } from "../protocol/component-fields.js";
+import { toComponentValue } from "./component-values.js";
 import type { Box } from "./values.js";
 
 /**
@@ -10,10 +12,12 @@ import type { Box } from "./values.js";
  * const confirmed = (state: TrackerState) => state === "active" || state === "quasiactive";
  * ```
  */
+// generated: TrackerState values (npm run generate)
 export type TrackerState = "empty" | "active" | "inactive" | "tentative" | "projected" | "quasiactive";
+// end generated: TrackerState values
 
 /** @internal By TRACKER_STATE number. */
-export const TRACKER_STATES: readonly TrackerState[] = ["empty", "active", "inactive", "tentative", "projected", "quasiactive"];
+export const TRACKER_STATES = COMPONENT_FIELDS.TrackerTargetFrame.find((member) => member.name === "trackerState")!.values as readonly TrackerState[];
 
 /**
  * One past frame of a target (`NvDsTargetMiscDataFrame`).
@@ -137,56 +141,17 @@ export interface ReidMeta {
   vector(index: number): Float32Array | undefined;
 }
 
-/** @internal A guint64 object id as `ObjectMeta.objectId` reads it: -1 for UNTRACKED_OBJECT_ID. */
-export function objectIdNumber(id: bigint): number {
-  return id === 0xffff_ffff_ffff_ffffn ? -1 : Number(id);
-}
-
 /** @internal */
 export function toTrackerTargetList(native: NativeTrackerTargets): TrackerTargetList {
-  return Object.freeze({
-    streams: Object.freeze(
-      native.streams.map((stream) =>
-        Object.freeze({
-          streamId: stream.streamId,
-          surfaceStreamId: stream.surfaceStreamId,
-          targets: Object.freeze(
-            stream.targets.map((target) =>
-              Object.freeze({
-                uniqueId: objectIdNumber(target.uniqueId),
-                classId: target.classId,
-                objLabel: target.objLabel,
-                frames: Object.freeze(target.frames.map(toTargetFrame)),
-              }),
-            ),
-          ),
-        }),
-      ),
-    ),
-  });
-}
-
-function toTargetFrame(frame: NativeTrackerTargetFrame): TrackerTargetFrame {
-  return Object.freeze({
-    frameNum: frame.frameNum,
-    bbox: Object.freeze({ left: frame.left, top: frame.top, width: frame.width, height: frame.height }),
-    confidence: frame.confidence,
-    age: frame.age,
-    trackerState: TRACKER_STATES[frame.trackerState] ?? "empty",
-    visibility: frame.visibility,
-    worldFeet: Object.freeze([frame.worldFeetX, frame.worldFeetY] as [number, number]),
-  });
+  return toComponentValue("TrackerTargetBatch", native);
 }
 
 /** @internal */
 export function toReidMeta(native: NativeReid): ReidMeta {
-  const { featureSize, numVectors } = native;
-  const data = native.host === null ? undefined : new Float32Array(native.host, 0, Math.min(featureSize * numVectors, native.host.byteLength >> 2));
+  const members = toComponentValue<Omit<ReidMeta, "vector">>("ReidTensor", native);
+  const { featureSize, numVectors, data } = members;
   return Object.freeze({
-    featureSize,
-    numVectors,
-    data,
-    devicePointer: native.devicePointer,
+    ...members,
     vector(index: number): Float32Array | undefined {
       if (data === undefined || !Number.isInteger(index) || index < 0 || index >= numVectors) return undefined;
       return data.subarray(index * featureSize, (index + 1) * featureSize);

@@ -9,63 +9,72 @@
  */
 import type { ComponentPayloadKind, UserMetaLevel } from "./meta-binding.js";
 
-/** NvDsTargetMiscDataFrame (tBbox's geometry flattened, ptWorldFeet as X/Y). */
+// generated: native component structs (npm run generate)
+/** NvDsTargetMiscDataFrame as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerTargetFrame {
   frameNum: number;
+  /** tBbox's geometry (nvtracker fills only left/top/width/height). */
   left: number;
   top: number;
   width: number;
   height: number;
   confidence: number;
   age: number;
-  /** TRACKER_STATE: 0 EMPTY .. 5 QUASIACTIVE. */
+  /** TRACKER_STATE. */
   trackerState: number;
   visibility: number;
+  /** ptWorldFeet. */
   worldFeetX: number;
   worldFeetY: number;
 }
 
-/** NvDsTargetMiscDataObject. */
+/** NvDsTargetMiscDataObject as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerTarget {
   uniqueId: bigint;
   classId: number;
   objLabel: string;
+  /** list[0..numObj). */
   frames: NativeTrackerTargetFrame[];
 }
 
-/** NvDsTargetMiscDataStream. */
+/** NvDsTargetMiscDataStream as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerStream {
+  /** streamID. */
   streamId: number;
+  /** surfaceStreamID. */
   surfaceStreamId: bigint;
+  /** list[0..numFilled). */
   targets: NativeTrackerTarget[];
 }
 
-/** NvDsTargetMiscDataBatch. */
+/** NvDsTargetMiscDataBatch as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeTrackerTargets {
+  /** list[0..numFilled). */
   streams: NativeTrackerStream[];
 }
 
-/** NvDsReidTensorBatch (numVectors = numFilled) or NvDsObjReid (numVectors = 1). */
+/** NvDsReidTensorBatch / NvDsObjReid as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeReid {
   featureSize: number;
   numVectors: number;
-  /** Zero-copy view of ptr_host (featureSize × numVectors floats), detached when the call ends; null when none. */
+  /** ptr_host, not owned; a zero-copy view, detached when the call ends; null when none. */
   host: ArrayBuffer | null;
-  /** ptr_dev as a bigint (0n when none). */
+  /** ptr_dev, not owned. */
   devicePointer: bigint;
 }
 
-/** NvDsRoiMeta: the roi's geometry and what its frame/object pointers lead to. */
+/** NvDsRoiMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeRoi {
+  /** roi's geometry. */
   left: number;
   top: number;
   width: number;
   height: number;
-  /** frame_meta->batch_id; null when frame_meta is NULL. */
+  /** frame_meta->batch_id; null when none. */
   frameBatchId: number | null;
-  /** frame_meta->source_id; null when frame_meta is NULL. */
+  /** frame_meta->source_id; null when none. */
   frameSourceId: number | null;
-  /** object_meta->object_id; null when object_meta is NULL. */
+  /** object_meta->object_id; null when none. */
   objectId: bigint | null;
   scaleRatioX: number;
   scaleRatioY: number;
@@ -73,34 +82,36 @@ export interface NativeRoi {
   offsetTop: number;
 }
 
-/** NvDsPreProcessTensorMeta. */
+/** NvDsPreProcessTensorMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativePreprocessTensor {
-  tensorName: string;
-  /** NvDsDataType: 0 FP32, 1 UINT8, 2 INT8, 3 UINT32, 4 INT32, 5 INT64, 6 UINT64, 7 FP16. */
-  dataType: number;
-  tensorShape: number[];
+  /** device memory: its address only. */
+  devicePointer: bigint;
   bufferSize: number;
+  tensorShape: number[];
+  dataType: number;
+  tensorName: string;
   gpuId: number;
   metaId: number;
   maintainAspectRatio: boolean;
-  /** raw_tensor_buffer (device memory) as a bigint. */
-  devicePointer: bigint;
 }
 
-/** GstNvDsPreProcessBatchMeta. */
+/** GstNvDsPreProcessBatchMeta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativePreprocessBatch {
   targetUniqueIds: number[];
+  /** tensor_meta; null when none. */
   tensor: NativePreprocessTensor | null;
+  /** roi_vector. */
   rois: NativeRoi[];
 }
 
-/** NvDsSensorInfo_meta (null: a NULL string). */
+/** NvDsSensorInfo_meta as the binding reads it (see protocol/component-fields.ts). */
 export interface NativeSensorInfo {
   sourceId: number;
   uri: string | null;
   sensorId: string | null;
   sensorName: string | null;
 }
+// end generated: native component structs
 
 /** The readers, part of the binding's `meta` object. */
 export interface ComponentMetaBinding {

@@ -895,12 +895,26 @@ export const SEGMENTATION = {
 // member, when named otherwise), c (the C++ type; `array`: a C array of that many), default (the
 // C++ initializer, when not 0, false, nullptr or empty), ts (the public TypeScript type), note (a
 // C++ comment), doc (the TSDoc). A struct's `note` comments its C++ declaration.
+//
+// How the DeepStream backend reads a member (component_meta_deepstream.cpp's generated
+// read_component overloads): from DeepStream's member `ds`, else `name` in a struct whose
+// `dsNames` is "camel", else `model`; a vector of model structs from `list` (a C array of `count`
+// entries) or `each` (a std::vector); a model struct from `pointer` (skipped when NULL); `read`: a
+// C++ expression over `from` instead. A struct read from several DeepStream types (`reads`) is
+// read by a function template over them. How
+// the binding hands it to TypeScript and the SDK converts it (sdk/src/protocol/component-fields.ts,
+// walked by metadata/component-values.ts): `js` (COMPONENT_JS; none: the value as it is), `values`
+// (an enum's names by number), `count` (hostFloats: the members whose product is the length). A
+// struct's `native` names its binding interface (native/component-meta-binding.ts, generated);
+// `writes`: the backend writes it back too.
 
 /** nvtracker's metas (nvds_tracker_meta.h): the past-frame, terminated and shadow lists, the re-ID embeddings. */
 export const TRACKER_STRUCTS = {
   TrackerTargetFrame: {
     ds: "NvDsTargetMiscDataFrame",
     owner: "TrackerTargetFrame",
+    native: "NativeTrackerTargetFrame",
+    dsNames: "camel",
     members: [
       { name: "frameNum", model: "frame_num", c: "uint32_t", ts: "number", doc: "Frame number (`frameNum`)." },
       {
@@ -909,12 +923,23 @@ export const TRACKER_STRUCTS = {
         ds: "tBbox",
         c: "BboxCoords",
         ts: "Readonly<Box>",
+        js: "box",
         note: "tBbox's geometry (nvtracker fills only left/top/width/height)",
         doc: "The box, scaled to the frame (`tBbox`).",
       },
       { name: "confidence", model: "confidence", c: "float", ts: "number", doc: "Tracking confidence (`confidence`)." },
       { name: "age", model: "age", c: "uint32_t", ts: "number", doc: "Tracking age, frames (`age`)." },
-      { name: "trackerState", model: "tracker_state", c: "int32_t", ts: "TrackerState", note: "TRACKER_STATE", doc: "Tracker state (`trackerState`)." },
+      {
+        name: "trackerState",
+        model: "tracker_state",
+        c: "int32_t",
+        read: "static_cast<int32_t>(from.trackerState)",
+        ts: "TrackerState",
+        js: "enum",
+        values: ["empty", "active", "inactive", "tentative", "projected", "quasiactive"],
+        note: "TRACKER_STATE",
+        doc: "Tracker state (`trackerState`).",
+      },
       { name: "visibility", model: "visibility", c: "float", ts: "number", doc: "Visibility of the box with respect to the image border (`visibility`)." },
       {
         name: "worldFeet",
@@ -924,6 +949,7 @@ export const TRACKER_STRUCTS = {
         array: 2,
         default: "{0, 0}",
         ts: "readonly [number, number]",
+        js: "xy",
         doc: "Feet location on the world ground (`ptWorldFeet`), [x, y].",
       },
     ],
@@ -931,22 +957,35 @@ export const TRACKER_STRUCTS = {
   TrackerTarget: {
     ds: "NvDsTargetMiscDataObject",
     owner: "TrackerTarget",
+    native: "NativeTrackerTarget",
+    dsNames: "camel",
     members: [
       {
         name: "uniqueId",
         model: "unique_id",
         c: "uint64_t",
         ts: "number",
+        js: "objectId",
         doc: "Tracking id (`uniqueId`): the `objectId` its object has, read as `objectId` is (-1 for UNTRACKED_OBJECT_ID).",
       },
       { name: "classId", model: "class_id", c: "uint16_t", ts: "number", doc: "Class id (`classId`)." },
-      { name: "objLabel", model: "obj_label", c: "std::string", ts: "string", doc: "Class label (`objLabel`)." },
+      {
+        name: "objLabel",
+        model: "obj_label",
+        c: "std::string",
+        read: "std::string(from.objLabel, strnlen(from.objLabel, MAX_LABEL_SIZE))",
+        ts: "string",
+        doc: "Class label (`objLabel`).",
+      },
       {
         name: "frames",
         model: "frames",
         ds: "list[0..numObj)",
+        list: "list",
+        count: "numObj",
         c: "std::vector<TrackerTargetFrame>",
         ts: "readonly TrackerTargetFrame[]",
+        js: "list",
         doc: "Its frames (`list[0..numObj)`), oldest first as nvtracker lists them.",
       },
     ],
@@ -954,31 +993,69 @@ export const TRACKER_STRUCTS = {
   TrackerStream: {
     ds: "NvDsTargetMiscDataStream",
     owner: "TrackerStream",
+    native: "NativeTrackerStream",
+    dsNames: "camel",
     members: [
       { name: "streamId", model: "stream_id", ds: "streamID", c: "uint32_t", ts: "number", doc: "The stream (`streamID`: the frames' `padIndex`)." },
       { name: "surfaceStreamId", model: "surface_stream_id", ds: "surfaceStreamID", c: "uint64_t", ts: "bigint", doc: "The stream id inside nvtracker (`surfaceStreamID`)." },
-      { name: "targets", model: "targets", ds: "list[0..numFilled)", c: "std::vector<TrackerTarget>", ts: "readonly TrackerTarget[]", doc: "The targets (`list[0..numFilled)`)." },
+      {
+        name: "targets",
+        model: "targets",
+        ds: "list[0..numFilled)",
+        list: "list",
+        count: "numFilled",
+        c: "std::vector<TrackerTarget>",
+        ts: "readonly TrackerTarget[]",
+        js: "list",
+        doc: "The targets (`list[0..numFilled)`).",
+      },
     ],
   },
   TrackerTargetBatch: {
     ds: "NvDsTargetMiscDataBatch",
     owner: "TrackerTargetList",
+    native: "NativeTrackerTargets",
+    dsNames: "camel",
     note: "The past-frame, terminated and shadow metas share this shape.",
-    members: [{ name: "streams", model: "streams", ds: "list[0..numFilled)", c: "std::vector<TrackerStream>", ts: "readonly TrackerStream[]", doc: "The streams (`list[0..numFilled)`)." }],
+    members: [
+      {
+        name: "streams",
+        model: "streams",
+        ds: "list[0..numFilled)",
+        list: "list",
+        count: "numFilled",
+        c: "std::vector<TrackerStream>",
+        ts: "readonly TrackerStream[]",
+        js: "list",
+        doc: "The streams (`list[0..numFilled)`).",
+      },
+    ],
   },
   ReidTensor: {
     ds: "NvDsReidTensorBatch / NvDsObjReid",
     owner: "ReidMeta",
+    native: "NativeReid",
+    dsNames: "camel",
+    reads: ["NvDsReidTensorBatch", "NvDsObjReid"],
     note: "num_vectors: numFilled of a batch's, 1 for an object's. Pointers not owned: the meta's.",
     members: [
       { name: "featureSize", model: "feature_size", c: "uint32_t", ts: "number", doc: "Floats per embedding (`featureSize`)." },
-      { name: "numVectors", model: "num_vectors", c: "uint32_t", ts: "number", doc: "Embeddings (`numFilled` of the batch's, 1 for an object's)." },
+      {
+        name: "numVectors",
+        model: "num_vectors",
+        c: "uint32_t",
+        read: "vector_count(from)",
+        ts: "number",
+        doc: "Embeddings (`numFilled` of the batch's, 1 for an object's).",
+      },
       {
         name: "data",
         model: "host",
         ds: "ptr_host",
         c: "const float *",
         ts: "Float32Array | undefined",
+        js: "hostFloats",
+        count: ["featureSize", "numVectors"],
         note: "ptr_host, not owned",
         doc:
           "The host copy (`ptr_host`), `featureSize × numVectors` floats, zero-copy; undefined when\n" +
@@ -995,15 +1072,18 @@ export const PREPROCESS_STRUCTS = {
   RoiMeta: {
     ds: "NvDsRoiMeta",
     owner: "RoiMeta",
+    native: "NativeRoi",
     note: "The frame and object it belongs to are given by what they hold that JS can name.",
     members: [
-      { name: "roi", model: "roi", c: "BboxCoords", ts: "Readonly<Box>", note: "roi's geometry", doc: "The region in the frame, px (`roi`)." },
-      { model: "has_frame", c: "bool", note: "frame_meta != NULL" },
+      { name: "roi", model: "roi", c: "BboxCoords", ts: "Readonly<Box>", js: "box", note: "roi's geometry", doc: "The region in the frame, px (`roi`)." },
+      { model: "has_frame", c: "bool", read: "from.frame_meta != nullptr", note: "frame_meta != NULL" },
       {
         name: "frameBatchId",
         model: "frame_batch_id",
         c: "uint32_t",
+        read: "from.frame_meta != nullptr ? from.frame_meta->batch_id : 0",
         ts: "number | undefined",
+        js: "optional",
         note: "frame_meta->batch_id",
         doc: "The frame's `batchId` (`frame_meta->batch_id`); undefined when it names none.",
       },
@@ -1011,16 +1091,20 @@ export const PREPROCESS_STRUCTS = {
         name: "frameSourceId",
         model: "frame_source_id",
         c: "uint32_t",
+        read: "from.frame_meta != nullptr ? from.frame_meta->source_id : 0",
         ts: "number | undefined",
+        js: "optional",
         note: "frame_meta->source_id",
         doc: "The frame's `sourceId` (`frame_meta->source_id`); undefined when it names none.",
       },
-      { model: "has_object", c: "bool", note: "object_meta != NULL" },
+      { model: "has_object", c: "bool", read: "from.object_meta != nullptr", note: "object_meta != NULL" },
       {
         name: "objectId",
         model: "object_id",
         c: "uint64_t",
+        read: "from.object_meta != nullptr ? from.object_meta->object_id : 0",
         ts: "number | undefined",
+        js: "optionalObjectId",
         note: "object_meta->object_id",
         doc: "The object's `objectId` when the ROI is an object (`object_meta->object_id`, read as `objectId` is); else undefined.",
       },
@@ -1033,6 +1117,7 @@ export const PREPROCESS_STRUCTS = {
   PreprocessTensor: {
     ds: "NvDsPreProcessTensorMeta",
     owner: "PreprocessTensorMeta",
+    native: "NativePreprocessTensor",
     note: "raw_tensor_buffer is device memory (nvdspreprocess's CUDA tensor pool, on gpu_id).",
     members: [
       {
@@ -1044,35 +1129,65 @@ export const PREPROCESS_STRUCTS = {
         doc: "Device address of the tensor (`raw_tensor_buffer`).",
       },
       { name: "bufferSize", model: "buffer_size", c: "uint64_t", ts: "number", doc: "Size in bytes (`buffer_size`)." },
-      { name: "tensorShape", model: "tensor_shape", c: "std::vector<int32_t>", ts: "readonly number[]", doc: "Shape, batch dimension first (`tensor_shape`)." },
+      { name: "tensorShape", model: "tensor_shape", c: "std::vector<int32_t>", ts: "readonly number[]", js: "numbers", doc: "Shape, batch dimension first (`tensor_shape`)." },
       {
         name: "dataType",
         model: "data_type",
         c: "PreprocessDataType",
         default: "PreprocessDataType::kFp32",
+        read: "static_cast<PreprocessDataType>(from.data_type)",
         ts: "PreprocessDataType",
+        js: "enum",
+        values: ["float32", "uint8", "int8", "uint32", "int32", "int64", "uint64", "float16"],
         doc: "Element type (`data_type`).",
       },
       { name: "tensorName", model: "tensor_name", c: "std::string", ts: "string", doc: "The model input layer it is for (`tensor_name`)." },
       { name: "gpuId", model: "gpu_id", c: "uint32_t", ts: "number", doc: "GPU the memory is on (`gpu_id`)." },
       { name: "metaId", model: "meta_id", c: "uint32_t", ts: "number", doc: "Which of the buffer's tensors it is, when the ROIs exceed one batch (`meta_id`)." },
-      { name: "maintainAspectRatio", model: "maintain_aspect_ratio", c: "bool", ts: "boolean", doc: "Whether scaling kept the aspect ratio (`maintain_aspect_ratio`)." },
+      {
+        name: "maintainAspectRatio",
+        model: "maintain_aspect_ratio",
+        c: "bool",
+        read: "from.maintain_aspect_ratio != FALSE",
+        ts: "boolean",
+        doc: "Whether scaling kept the aspect ratio (`maintain_aspect_ratio`).",
+      },
     ],
   },
   PreprocessBatch: {
     ds: "GstNvDsPreProcessBatchMeta",
     owner: "PreprocessBatchMeta",
+    native: "NativePreprocessBatch",
     members: [
       {
         name: "targetUniqueIds",
         model: "target_unique_ids",
         c: "std::vector<uint64_t>",
         ts: "readonly number[]",
+        js: "numbers",
         doc: "The `gie-unique-id`s of the nvinfers it is for (`target_unique_ids`).",
       },
-      { model: "has_tensor", c: "bool", note: "tensor_meta != NULL" },
-      { name: "tensor", model: "tensor", ds: "tensor_meta", c: "PreprocessTensor", ts: "PreprocessTensorMeta | undefined", doc: "The prepared tensor (`tensor_meta`); undefined when none." },
-      { name: "rois", model: "rois", ds: "roi_vector", c: "std::vector<RoiMeta>", ts: "readonly RoiMeta[]", doc: "The ROIs, one per tensor batch entry (`roi_vector`)." },
+      { model: "has_tensor", c: "bool", read: "from.tensor_meta != nullptr", note: "tensor_meta != NULL" },
+      {
+        name: "tensor",
+        model: "tensor",
+        ds: "tensor_meta",
+        pointer: "tensor_meta",
+        c: "PreprocessTensor",
+        ts: "PreprocessTensorMeta | undefined",
+        js: "optionalStruct",
+        doc: "The prepared tensor (`tensor_meta`); undefined when none.",
+      },
+      {
+        name: "rois",
+        model: "rois",
+        ds: "roi_vector",
+        each: "roi_vector",
+        c: "std::vector<RoiMeta>",
+        ts: "readonly RoiMeta[]",
+        js: "list",
+        doc: "The ROIs, one per tensor batch entry (`roi_vector`).",
+      },
     ],
   },
 };
@@ -1081,11 +1196,13 @@ export const PREPROCESS_STRUCTS = {
 export const SENSOR_INFO = {
   ds: "NvDsSensorInfo_meta",
   owner: "SensorInfo",
+  native: "NativeSensorInfo",
+  writes: true,
   note: "DeepStream's frame owns the strings (g_strdup'd by the source bin, g_free'd by its release).",
   members: [
     { name: "sourceId", model: "source_id", c: "uint32_t", ts: "number", doc: "The source's id (`source_id`)." },
-    { name: "uri", model: "uri", c: "std::optional<std::string>", ts: "string | undefined", doc: "The source's URI (`uri`)." },
-    { name: "sensorId", model: "sensor_id", c: "std::optional<std::string>", ts: "string | undefined", doc: "The sensor's id (`sensor_id`)." },
-    { name: "sensorName", model: "sensor_name", c: "std::optional<std::string>", ts: "string | undefined", doc: "The sensor's name (`sensor_name`)." },
+    { name: "uri", model: "uri", c: "std::optional<std::string>", ts: "string | undefined", js: "optional", doc: "The source's URI (`uri`)." },
+    { name: "sensorId", model: "sensor_id", c: "std::optional<std::string>", ts: "string | undefined", js: "optional", doc: "The sensor's id (`sensor_id`)." },
+    { name: "sensorName", model: "sensor_name", c: "std::optional<std::string>", ts: "string | undefined", js: "optional", doc: "The sensor's name (`sensor_name`)." },
   ],
 };
