@@ -13,14 +13,14 @@ type StaleFiles = () => Map<string, string>;
 
 describe("a component struct's member is one table row", () => {
   it("adding one to NvDsTargetMiscDataFrame and one to NvDsRoiMeta regenerates every place that reads them", async () => {
-    (TRACKER_STRUCTS.TrackerTargetFrame.members as unknown[]).push({
+    (TRACKER_STRUCTS.TrackerTargetFrame!.members as unknown[]).push({
       name: "madeUpScore",
       model: "made_up_score",
       c: "float",
       ts: "number",
       doc: "A made-up member (`madeUpScore`).",
     });
-    (PREPROCESS_STRUCTS.RoiMeta.members as unknown[]).push({
+    (PREPROCESS_STRUCTS.RoiMeta!.members as unknown[]).push({
       name: "madeUpLabel",
       model: "made_up_label",
       c: "std::optional<std::string>",
