@@ -874,6 +874,14 @@ function deepstreamCopies() {
       "}",
     );
   };
+  // Only a struct's members get the check that refuses what an older DeepStream cannot store
+  // (check_supported above); a record's member copied under #if would be dropped there silently.
+  for (const [what, fields] of [["FRAME", FRAME.fields], ["OBJECT", OBJECT.fields], ...VALUE_RECORDS.map((r) => [r.ds, r.fields])]) {
+    const newer = fields.find((field) => field.deepstream !== undefined);
+    if (newer !== undefined) {
+      throw new Error(`meta-fields.mjs: ${what}.${newer.name} has deepstream.since, which only a struct's members support (an older DeepStream would drop the value): make it a struct member or add the check for records`);
+    }
+  }
   recordCopies("NvDsFrameMeta", "FrameFields", FRAME.fields, "value fields");
   out.push("");
   recordCopies("NvDsObjectMeta", "ObjectFields", OBJECT.fields, "numeric fields (its row)");
