@@ -161,6 +161,17 @@ describe.skipIf(otherNativeBuild)("the published path, from a local registry", (
     // Published as a release publishes them.
     published = await steps(PUBLISHED.map(({ name, folder }) => [name, () => run("npm", ["publish"], join(repoRoot, folder), env)]));
 
+    // `npm create` installs create-ds-element into one npx cache folder per package spec
+    // (npm-cache/_npx/<hash>): two at once race, one running the bin while the other is still
+    // installing it ("Cannot find module .../_npx/<hash>/node_modules/.bin/create-ds-element").
+    // The creates take turns; everything after them runs side by side.
+    let creating: Promise<unknown> = Promise.resolve();
+    const oneCreateAtATime = (task: () => Promise<Step>): Promise<Step> => {
+      const turn = creating.then(task);
+      creating = turn.catch(() => undefined);
+      return turn;
+    };
+
     const userPath = async (template: Template): Promise<void> => {
       const project = join(workspace, `my-${template}`);
       const element = elementOf(project);
@@ -169,7 +180,7 @@ describe.skipIf(otherNativeBuild)("the published path, from a local registry", (
       fromRegistry.set(
         template,
         await steps([
-          ["create", () => run("npm", ["create", "ds-element@latest", project, "--", "--template", template], workspace, env)],
+          ["create", () => oneCreateAtATime(() => run("npm", ["create", "ds-element@latest", project, "--", "--template", template], workspace, env))],
           ["install", () => run("npm", ["install"], project, env)],
           ["build", () => run("npm", ["run", "build"], project, env)],
           ["test", () => run("npm", ["test"], project, env)],

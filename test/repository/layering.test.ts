@@ -25,7 +25,7 @@ const SOURCES = /\.(cpp|cu|h)$/;
 const MAY_INCLUDE: Record<string, readonly string[]> = {
   common: [],
   meta: ["common"],
-  tensor: ["common"],
+  tensor: ["common", "ops"],
   ops: [],
   postprocess: [],
   runners: ["common"],

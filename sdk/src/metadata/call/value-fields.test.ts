@@ -237,7 +237,8 @@ const RECT_MEMBERS = [...(STRUCTS.RectParams?.members ?? []), ...(STRUCTS.BboxCo
  * it (never dropped silently). Every other member must round-trip.
  */
 async function storedOrRefusedAsOlder(name: string, roundTrip: () => Promise<void>): Promise<void> {
-  const since = RECT_MEMBERS.find((member) => member.name === name)?.deepstream?.since;
+  const row = RECT_MEMBERS.find((member): member is Field => "name" in member && member.name === name);
+  const since = row?.deepstream?.since;
   if (since === undefined || loadStandaloneBinding().harness.backend !== "deepstream") return roundTrip();
   const refusal = await roundTrip().then(
     () => undefined,
@@ -248,7 +249,7 @@ async function storedOrRefusedAsOlder(name: string, roundTrip: () => Promise<voi
   const found = /DeepStream (\d+)\.(\d+) [^;]*; \w+::(\w+) is new in (\d+)\.(\d+)/.exec(message);
   expect(found, message).not.toBeNull();
   const [, builtMajor, builtMinor, member, sinceMajor, sinceMinor] = found!;
-  expect(member).toBe(RECT_MEMBERS.find((m) => m.name === name)?.ds);
+  expect(member).toBe(row?.ds);
   expect(`${sinceMajor}.${sinceMinor}`).toBe(since);
   expect(Number(builtMajor) * 1000 + Number(builtMinor)).toBeLessThan(Number(sinceMajor) * 1000 + Number(sinceMinor));
 }
