@@ -75,7 +75,7 @@ export default class Analytics extends Element.define({
   transform(batch: BatchMeta) {
     for (const frame of batch.frameItems) {
       const objects = frame.objectItems.filter((object) => this.props.classIds.length === 0 || this.props.classIds.includes(object.classId));
-      this.checkTracked(objects.map((object) => object.objectId));
+      this.checkTracked(objects);
       const counts = this.sources.of(frame).update(
         objects.map((object) => ({ objectId: object.objectId >= 0 ? object.objectId : undefined, anchor: anchorOf(object.rectParams, this.props.anchor) })),
         this.settings,
@@ -141,15 +141,15 @@ export default class Analytics extends Element.define({
    * Only tracked objects can cross the line: objects that all come untracked (object_id -1, no
    * tracker upstream) would count nothing, silently. Warned once per run, in GST_DEBUG.
    */
-  private checkTracked(objectIds: readonly number[]): void {
-    if (this.seenTracked || this.warnedUntracked || objectIds.length === 0 || this.settings.line === undefined) return;
-    if (objectIds.some((objectId) => objectId >= 0)) {
+  private checkTracked(objects: readonly { readonly objectId: number }[]): void {
+    if (this.seenTracked || this.warnedUntracked || objects.length === 0 || this.settings.line === undefined) return;
+    if (objects.some((object) => object.objectId >= 0)) {
       this.seenTracked = true;
       return;
     }
     this.warnedUntracked = true;
     this.log.warn(
-      `${objectIds.length} object(s) and none tracked (object_id untracked): line crossings need a tracker upstream ` +
+      `${objects.length} object(s) and none tracked (object_id untracked): line crossings need a tracker upstream ` +
         "(nvtracker, or dstracker without DeepStream); until one gives ids, no crossing is counted",
     );
   }
