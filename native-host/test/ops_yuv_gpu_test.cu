@@ -112,6 +112,44 @@ void compare(const std::string &name, std::vector<Frame> &frames, const Preproce
   check(differing == 0, name, std::to_string(differing) + " of " + std::to_string(bytes) + " bytes differ");
 }
 
+// The region (left, top, width, height) of a planar view, as TensorHandle.crop narrows a frame:
+// chroma from the sample covering the first pixel, the phase for an odd column or row.
+ImageView crop_view(ImageView view, int left, int top, int width, int height) {
+  const int samples = view.format == PixelFormat::kI420 ? 1 : 2;
+  view.data += static_cast<size_t>(top) * view.pitch + left;
+  for (int p = 0; p < 2 && view.chroma[p] != nullptr; ++p) {
+    view.chroma[p] += static_cast<size_t>(top >> 1) * view.chroma_pitch[p] + static_cast<size_t>(left >> 1) * samples;
+  }
+  view.chroma_phase_x = left & 1;
+  view.chroma_phase_y = top & 1;
+  view.width = width;
+  view.height = height;
+  return view;
+}
+
+// Crops of planar frames from odd and even columns and rows (secondary models on NV12).
+void test_planar_crops() {
+  std::mt19937 random(27);
+  const int regions[][4] = {{0, 0, 64, 48}, {7, 3, 41, 29}, {1, 2, 120, 70}, {50, 21, 1, 1}, {131, 73, 2, 2}};
+  for (PixelFormat format : {PixelFormat::kNV12, PixelFormat::kNV21, PixelFormat::kI420}) {
+    for (DType dtype : {DType::kUint8, DType::kFloat32}) {
+      PreprocessParams params;
+      params.out_width = 67;
+      params.out_height = 45;
+      params.out_dtype = dtype;
+      std::vector<Frame> frames;
+      for (const auto &region : regions) {
+        frames.push_back(make_frame(random, 133, 75, format, ColorMatrix::kBT709, ColorRange::kLimited, true));
+        Frame &frame = frames.back();
+        frame.host = crop_view(frame.host, region[0], region[1], region[2], region[3]);
+        frame.device = crop_view(frame.device, region[0], region[1], region[2], region[3]);
+      }
+      compare(std::string(pixel_format_name(format)) + " crops from odd and even columns/rows, " + dtype_name(dtype), frames, params);
+      release(frames);
+    }
+  }
+}
+
 void test_formats() {
   std::mt19937 random(26);
   const PixelFormat packed[] = {PixelFormat::kRGBx, PixelFormat::kBGRA, PixelFormat::kARGB, PixelFormat::kABGR};
@@ -230,6 +268,7 @@ int main(int argc, char **argv) {
   }
   require_cuda_device();
   test_formats();
+  test_planar_crops();
   std::printf("%d passed, %d failed\n", passed, failed);
   const std::string report = bench(iterations);
   std::printf("%s\n", report.c_str());

@@ -3,7 +3,8 @@
 # compiler; no Node, no GStreamer): builds dsnode-ops with plain CMake (-DDSNODE_OPS_ONLY=ON)
 # and runs dsnode-ops-yuv-gpu-test (native-host/test/ops_yuv_gpu_test.cu):
 #   1. preprocess_cuda against preprocess_cpu, bit for bit, for RGBx/BGRA/ARGB/ABGR and for
-#      NV12/NV21/I420 under BT.601/709/2020 × limited/full, every dtype and layout;
+#      NV12/NV21/I420 under BT.601/709/2020 × limited/full, every dtype and layout, and crops of
+#      planar frames from odd and even columns and rows;
 #   2. the bench: 16 × 1080p NV12 beside 16 × 1080p RGBA, letterboxed to 640×640 float16.
 # Prints the JSON report (also $OUT/ops-formats-report.json) for bench/RESULTS.md.
 #

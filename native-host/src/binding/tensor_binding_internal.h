@@ -70,6 +70,7 @@ bool call_frame(napi_env env, metabind::LiveCall& call, uint32_t batch_id, const
     tensor::FrameMapping** mapping, tensor::Desc* desc);
 // A frame source may name a region of the frame (TensorHandle.crop); narrows `desc` to it.
 bool apply_region(napi_env env, napi_value source, const char* name, tensor::Desc* desc);
+bool narrow_to_region(napi_env env, napi_value region, const std::string& region_name, tensor::Desc* desc);
 
 // ---------------------------------------------------------------- planar frames (tensor_planes.cpp)
 

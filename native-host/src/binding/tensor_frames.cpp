@@ -48,21 +48,45 @@ bool call_frame(napi_env env, metabind::LiveCall& call, uint32_t batch_id, const
   return true;
 }
 
+namespace {
+
+// The planes of a planar (4:2:0) frame narrowed to the region starting at (left, top): the Y
+// plane moves as the frame does; each chroma plane moves to the sample covering the first pixel,
+// and the phase says whether that pixel is the second of the sample's pair (odd column or row),
+// so every pixel keeps the chroma sample it has in the whole frame.
+void crop_planes(int64_t left, int64_t top, Desc* desc) {
+  desc->planes[0].byte_offset = desc->byte_offset;
+  const int64_t x = desc->chroma_phase_x + left, y = desc->chroma_phase_y + top;
+  const int64_t sample_bytes = desc->format == tensor::PixelFormat::kI420 ? 1 : 2;
+  for (int32_t p = 1; p < desc->plane_count; ++p) {
+    desc->planes[p].byte_offset += static_cast<uint64_t>((y >> 1) * desc->planes[p].pitch + (x >> 1) * sample_bytes);
+  }
+  desc->chroma_phase_x = static_cast<int32_t>(x & 1);
+  desc->chroma_phase_y = static_cast<int32_t>(y & 1);
+}
+
+}  // namespace
+
 // A frame source may name a region of the frame (TensorHandle.crop): [left, top, width, height]
-// in pixels, inside the frame. The descriptor then starts at the region's first pixel and keeps
-// the frame's strides, so every consumer (preprocess on the CPU or in CUDA, toHost, DLPack)
+// in pixels, inside the frame. The descriptor (and a planar frame's planes) then starts at the
+// region's first pixel and keeps the frame's strides, so every consumer (preprocess on the CPU or in CUDA, toHost, DLPack)
 // reads the crop in place. TS checks the region first; this is the check C++ owes anyway.
 bool apply_region(napi_env env, napi_value source, const char* name, Desc* desc) {
   napi_value region = nullptr;
+  if (!get_property(env, source, "region", &region)) return false;
+  return narrow_to_region(env, region, std::string(name) + ".region", desc);
+}
+
+// `region` (undefined: the whole frame) applied to `desc`; apply_region's work.
+bool narrow_to_region(napi_env env, napi_value region, const std::string& region_name, Desc* desc) {
   napi_valuetype type = napi_undefined;
-  if (!get_property(env, source, "region", &region) || napi_typeof(env, region, &type) != napi_ok) return false;
+  if (napi_typeof(env, region, &type) != napi_ok) return false;
   if (type == napi_undefined) return true;
-  const std::string region_name = std::string(name) + ".region";
   int64_t values[tensor::kMaxDims] = {};
   int32_t count = 0;
   if (!read_dims(env, region, region_name, values, &count)) return false;
   const int64_t left = values[0], top = values[1], width = values[2], height = values[3];
-  if (count != 4 || desc->ndim != 3 || desc->plane_count > 0 || width < 1 || height < 1 || left + width > desc->shape[1] ||
+  if (count != 4 || desc->ndim != 3 || width < 1 || height < 1 || left + width > desc->shape[1] ||
       top + height > desc->shape[0]) {
     throw_error(env, ErrorKind::kRange,
         "Expected [left, top, width, height] inside the frame (" + std::to_string(desc->shape[1]) + "x" +
@@ -74,9 +98,12 @@ bool apply_region(napi_env env, napi_value source, const char* name, Desc* desc)
   desc->byte_offset += static_cast<uint64_t>(top * desc->strides[0] + left * desc->strides[1]) * element;
   desc->shape[0] = height;
   desc->shape[1] = width;
+  if (desc->plane_count > 0) crop_planes(left, top, desc);
   return true;
 }
 
+// extract(callId, batchId, region?): the frame of slot `batchId`, or the region of it a crop
+// covers ([left, top, width, height]: TensorHandle.crop of a planar frame reads its planes here).
 napi_value extract(napi_env env, napi_callback_info info) {
   Args args(env, info);
   uint32_t call_id = 0, batch_id = 0;
@@ -88,7 +115,10 @@ napi_value extract(napi_env env, napi_callback_info info) {
   if (!call) return nullptr;
   tensor::FrameMapping* mapping = nullptr;
   Desc desc;
-  if (!call_frame(env, call, batch_id, "Buffer.extract", &mapping, &desc)) return nullptr;
+  if (!call_frame(env, call, batch_id, "Buffer.extract", &mapping, &desc) ||
+      !narrow_to_region(env, args[2], "TensorHandle.crop() region", &desc)) {
+    return nullptr;
+  }
   napi_value buffer = nullptr;
   size_t size = 0;
   if (mapping->host_range(desc, &size) && (buffer = call.view(desc.data, size)) == nullptr) return nullptr;

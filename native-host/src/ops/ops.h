@@ -75,7 +75,7 @@ enum class DType : int32_t { kUint8 = 0, kFloat32 = 1, kFloat16 = 2 };
 //
 // Planar YUV (NV12, NV21, I420): `data`/`pitch` are the Y plane. `chroma[0]` is the U,V (NV21:
 // V,U) plane of NV12/NV21, or the U plane of I420 with `chroma[1]` the V plane; each of
-// ceil(width / 2) × ceil(height / 2) samples, `chroma_pitch` bytes a row. Pixel (x, y) takes
+// ceil((width + chroma_phase_x) / 2) × ceil((height + chroma_phase_y) / 2) samples, `chroma_pitch` bytes a row. Pixel (x, y) takes
 // chroma sample (x / 2, y / 2) (nearest, as GStreamer's videoconvert with chroma-mode=none),
 // becomes R, G, B by `matrix` and `range`, each clamped to 0..255 and rounded to a whole value,
 // exactly what an 8-bit RGB frame converted first would hold; then it is resampled like one.
@@ -89,6 +89,11 @@ struct ImageView {
   int32_t chroma_pitch[2] = {0, 0};
   ColorMatrix matrix = ColorMatrix::kBT601;
   ColorRange range = ColorRange::kLimited;
+  // A region of a larger frame that starts on an odd column (row): 1, and chroma[] start at the
+  // sample that covers the first pixel, so pixel (x, y) takes sample ((x + chroma_phase_x) / 2,
+  // (y + chroma_phase_y) / 2). 0 for a whole frame.
+  int32_t chroma_phase_x = 0;
+  int32_t chroma_phase_y = 0;
 };
 
 // What the network wants. Defaults: 640×640 letterbox, centred, grey (114) padding as YOLO

@@ -77,8 +77,14 @@ Status validate_chroma(const ImageView &frame, int32_t index) {
     return status;
   if (!(status = check_enum(static_cast<int32_t>(frame.range), 2, "kLimited (0), kFull (1)", name("range"))).ok())
     return status;
+  if (frame.chroma_phase_x != 0 && frame.chroma_phase_x != 1) {
+    return Status::Invalid(expected("0 or 1", name("chroma_phase_x"), std::to_string(frame.chroma_phase_x)));
+  }
+  if (frame.chroma_phase_y != 0 && frame.chroma_phase_y != 1) {
+    return Status::Invalid(expected("0 or 1", name("chroma_phase_y"), std::to_string(frame.chroma_phase_y)));
+  }
   const bool interleaved = frame.format != PixelFormat::kI420;
-  const int64_t row_bytes = static_cast<int64_t>((frame.width + 1) / 2) * (interleaved ? 2 : 1);
+  const int64_t row_bytes = static_cast<int64_t>((frame.width + frame.chroma_phase_x + 1) / 2) * (interleaved ? 2 : 1);
   for (int32_t p = 0; p < (interleaved ? 1 : 2); ++p) {
     const std::string plane = "chroma[" + std::to_string(p) + "]";
     if (frame.chroma[p] == nullptr) return Status::Invalid(expected("a chroma plane", name(plane.c_str()), "null"));

@@ -47,6 +47,7 @@ struct FrameSampling {
   uint8_t channel_offset[3];
   uint8_t chroma_step;  // YUV: bytes from one U (V) sample to the next: 2 interleaved, 1 planar
   uint8_t yuv;          // YUV: the row of the YUV table (yuv_table_index); kPackedPixels otherwise
+  uint8_t chroma_phase_x, chroma_phase_y;  // YUV: ImageView's (a crop from an odd column/row)
 };
 static_assert(sizeof(FrameSampling) == 80, "FrameSampling is packed into kernel parameters");
 
@@ -110,12 +111,14 @@ DSNODE_OPS_HOST_DEVICE float to_whole_8bit(float value) {
   return static_cast<float>(static_cast<int32_t>(value + 0.5f));
 }
 
-// Pixel (x, y) of a YUV frame as R, G, B (rgb[0..2]): its Y, the chroma sample (x / 2, y / 2),
+// Pixel (x, y) of a YUV frame as R, G, B (rgb[0..2]): its Y, the chroma sample ((x + phase) / 2,
+// (y + phase) / 2),
 // converted by `k`. Both implementations call this, so the conversion is the same bits.
 DSNODE_OPS_HOST_DEVICE void yuv_pixel(const FrameSampling &frame, const YuvCoefficients &k, int32_t x, int32_t y,
     float (&rgb)[3]) {
   const float luma = (static_cast<float>(frame.data[static_cast<ptrdiff_t>(y) * frame.pitch + x]) - k.y_offset) * k.y_scale;
-  const int32_t chroma_x = (x >> 1) * frame.chroma_step, chroma_y = y >> 1;
+  const int32_t chroma_x = ((x + frame.chroma_phase_x) >> 1) * frame.chroma_step;
+  const int32_t chroma_y = (y + frame.chroma_phase_y) >> 1;
   const float u = (static_cast<float>(frame.u[static_cast<ptrdiff_t>(chroma_y) * frame.u_pitch + chroma_x]) - 128.0f) *
       k.chroma_scale;
   const float v = (static_cast<float>(frame.v[static_cast<ptrdiff_t>(chroma_y) * frame.v_pitch + chroma_x]) - 128.0f) *

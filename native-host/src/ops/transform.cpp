@@ -92,6 +92,8 @@ FrameSampling build_sampling(const ImageView &frame, const FrameTransform &trans
     sampling.v = planar ? frame.chroma[1] : frame.chroma[0] + (swapped ? 0 : 1);
     sampling.u_pitch = frame.chroma_pitch[0];
     sampling.v_pitch = planar ? frame.chroma_pitch[1] : frame.chroma_pitch[0];
+    sampling.chroma_phase_x = static_cast<uint8_t>(frame.chroma_phase_x);
+    sampling.chroma_phase_y = static_cast<uint8_t>(frame.chroma_phase_y);
   }
   const bool bgr = params.out_order == ChannelOrder::kBGR;
   sampling.channel_offset[0] = bgr ? blue : red;

@@ -131,8 +131,8 @@ bool plane_view(const Desc& frame, int32_t plane, Desc* out) {
   Desc view = frame;
   view.format = PixelFormat::kNone;
   view.plane_count = 0;
-  view.shape[0] = plane == 0 ? height : (height + 1) / 2;
-  view.shape[1] = plane == 0 ? width : (width + 1) / 2;
+  view.shape[0] = plane == 0 ? height : (height + frame.chroma_phase_y + 1) / 2;
+  view.shape[1] = plane == 0 ? width : (width + frame.chroma_phase_x + 1) / 2;
   view.shape[2] = samples;
   view.strides[0] = frame.planes[plane].pitch;
   view.strides[1] = samples;
@@ -155,6 +155,8 @@ ops::ImageView image_view(const Desc& frame) {
   }
   view.matrix = frame.color_matrix;
   view.range = frame.color_range;
+  view.chroma_phase_x = frame.chroma_phase_x;
+  view.chroma_phase_y = frame.chroma_phase_y;
   return view;
 }
 

@@ -53,6 +53,10 @@ struct Desc {
   // above describe), and how their YUV becomes RGB. 0 planes for anything else.
   int32_t plane_count = 0;
   Plane planes[kMaxPlanes] = {};
+  // A crop of a planar frame (TensorHandle.crop) may start on an odd column or row: 1 when the
+  // first pixel is the second of its chroma sample's pair (planes[1..] start at that sample).
+  int32_t chroma_phase_x = 0;
+  int32_t chroma_phase_y = 0;
   ops::ColorMatrix color_matrix = ops::ColorMatrix::kBT601;
   ops::ColorRange color_range = ops::ColorRange::kLimited;
 

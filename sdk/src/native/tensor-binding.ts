@@ -151,8 +151,11 @@ export interface TensorBinding {
   readonly cudaCompiled: boolean;
   /** The build reads NVMM frames (NvBufSurface). */
   readonly deepstreamCompiled: boolean;
-  /** Frame `batchId` of the call's buffer (mapped once per call, unmapped at its end). */
-  extract(callId: number, batchId: number): NativeTensorInfo;
+  /**
+   * Frame `batchId` of the call's buffer (mapped once per call, unmapped at its end); with
+   * `region` ([left, top, width, height] in the frame), that region of it, planes included.
+   */
+  extract(callId: number, batchId: number, region?: readonly number[]): NativeTensorInfo;
   /** A new owned tensor (uninitialised memory) from the pool. */
   allocate(device: DeviceType, deviceId: number, dtype: DType, shape: readonly number[], format?: PixelFormat): NativeTensorInfo;
   /** Gives an owned tensor's memory back to the pool now and detaches its view; idempotent. */

@@ -131,6 +131,58 @@ describe("preprocess of planar YUV frames", () => {
     });
   });
 
+  describe.each(formats)("%s crops", (format) => {
+    // Odd and even starts on both axes, odd sizes, a crop ending at the last column and row.
+    const boxes = [
+      { left: 0, top: 0, width: 20, height: 10 },
+      { left: 7, top: 3, width: 13, height: 9 },
+      { left: 1, top: 2, width: 65, height: 35 },
+      { left: 10, top: 5, width: 56, height: 33 },
+      { left: 65, top: 37, width: 1, height: 1 },
+    ];
+
+    it.each(boxes)("convert as that region of the whole frame, planes narrowed to it (%o)", (box) => {
+      const made = randomFrame(format, "1:3:5:1", 15);
+      const whole = convertOneToOne(made);
+      const options = { width: box.width, height: box.height, mode: "stretch", layout: "NHWC", dtype: "uint8" } as const;
+      const { pixels, planes } = inFrameCall(addon, made, (buffer) => {
+        const crop = buffer.extract(0).crop(box);
+        const { tensor } = preprocess(crop, options);
+        const converted = new Uint8Array(tensor.toTypedArray() as Uint8Array);
+        tensor.dispose();
+        return { pixels: converted, planes: crop.planes.map((plane) => ({ shape: plane.shape, first: (plane.toTypedArray() as Uint8Array)[0] })) };
+      });
+      for (let y = 0; y < box.height; y++) {
+        const row = whole.subarray(((box.top + y) * WIDTH + box.left) * 3, ((box.top + y) * WIDTH + box.left + box.width) * 3);
+        const ours = pixels.subarray(y * box.width * 3, (y + 1) * box.width * 3);
+        if (!Buffer.from(ours).equals(Buffer.from(row))) expect.fail(`row ${y} of the crop differs from row ${box.top + y} of the whole frame`);
+      }
+      // Each chroma plane starts at the sample covering the crop's first pixel and spans every sample the crop touches.
+      const samples = format === "I420" ? 1 : 2;
+      const chromaShape = [Math.ceil((box.height + (box.top & 1)) / 2), Math.ceil((box.width + (box.left & 1)) / 2), samples];
+      expect(planes.map((plane) => plane.shape)).toEqual([[box.height, box.width, 1], ...made.planes.slice(1).map(() => chromaShape)]);
+      const firsts = made.planes.map((plane, index) =>
+        index === 0
+          ? made.bytes[plane.offset + box.top * plane.stride + box.left]
+          : made.bytes[plane.offset + (box.top >> 1) * plane.stride + (box.left >> 1) * samples],
+      );
+      expect(planes.map((plane) => plane.first)).toEqual(firsts);
+    });
+
+    it("resample as the RGB frame's crop (letterbox, float32), bit for bit", () => {
+      const made = randomFrame(format, "bt601", 16);
+      const rgb = TensorHandle.fromTypedArray(convertOneToOne(made), [HEIGHT, WIDTH, 3], { format: "RGB" });
+      const options = { width: 24, height: 24, mean: [0.4, 0.5, 0.6], std: [0.2, 0.3, 0.25] } as const;
+      const crops = boxes.slice(1, 4);
+      const fromRgb = preprocess(crops.map((box) => rgb.crop(box)), options);
+      const fromYuv = inFrameCall(addon, made, (buffer) => preprocess(crops.map((box) => buffer.extract(0).crop(box)), options));
+      expect(fromYuv.transforms).toEqual(fromRgb.transforms);
+      expect(Buffer.from((fromYuv.tensor.toTypedArray() as Float32Array).buffer).equals(Buffer.from((fromRgb.tensor.toTypedArray() as Float32Array).buffer))).toBe(true);
+      fromYuv.tensor.dispose();
+      fromRgb.tensor.dispose();
+    });
+  });
+
   // GStreamer's videoconvert is not exact itself: its 8-bit RGB path (an orc fast path) maps
   // limited-range Y 235 to 253, not 255, and its 16-bit path offsets chroma by half a step.
   // Through the 16-bit path (ARGB64, rounded to 8 bits) it stays within ±3 of the formulas;

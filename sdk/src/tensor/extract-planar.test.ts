@@ -1,7 +1,7 @@
 // Buffer.extract of planar YUV frames (NV12, NV21, I420) over the real native binding: one
 // handle with its planes, each a zero-copy view with GStreamer's own strides and offsets, the
 // colorimetry from the caps, multi-frame batches, writes in place, and what is done plane by
-// plane (crop, toHost, toDLPack).
+// plane (toHost, toDLPack), and crops with their planes.
 import { afterAll, describe, expect, it } from "vitest";
 import { TensorError } from "../errors/errors.js";
 import { inFrameCall, makePlanarBuffer, type PlanarBufferOptions } from "../test-support/frames.js";
@@ -101,7 +101,7 @@ describe("Buffer.extract of planar frames", () => {
       });
     });
 
-    it("leaves crop, toHost and toDLPack of the whole frame to its planes", () => {
+    it("leaves toHost and toDLPack of the whole frame to its planes", () => {
       const made = planarBuffer({ format, width: 4, height: 4 });
       inFrameCall(addon, made, (buffer) => {
         const frame = buffer.extract(0);
@@ -111,9 +111,23 @@ describe("Buffer.extract of planar frames", () => {
             "call it on each of frame.planes",
         );
         expect(() => frame.toDLPack()).toThrow(`for TensorHandle.toDLPack() but received a planar ${format} frame`);
-        expect(() => frame.crop({ left: 0, top: 0, width: 2, height: 2 })).toThrow(
-          "call it on each of frame.planes (preprocess() reads the whole planar frame as it is)",
-        );
+      });
+    });
+
+    it("crops the frame with its planes, a crop of a crop as the region of the frame", () => {
+      const made = planarBuffer({ format, width: 8, height: 6 });
+      inFrameCall(addon, made, (buffer) => {
+        const frame = buffer.extract(0);
+        const crop = frame.crop({ left: 1, top: 1, width: 6, height: 4 });
+        const inner = crop.crop({ left: 2, top: 2, width: 3, height: 2 });
+        const direct = frame.crop({ left: 3, top: 3, width: 3, height: 2 });
+        for (const view of [crop, inner]) {
+          expect(view.format).toBe(format);
+          expect(view.planes).toHaveLength(frame.planes.length);
+        }
+        const describe = (view: TensorHandle) => view.planes.map((plane) => [plane.shape, plane.strides, plane.byteOffset]);
+        expect(describe(inner)).toEqual(describe(direct));
+        expect(inner.planes[0]!.byteOffset).toBe(frame.byteOffset + 3 * frame.strides[0]! + 3);
       });
     });
   });

@@ -167,8 +167,7 @@ export class TensorHandle {
     if (this.#planes === undefined) return;
     throw new TensorError(
       `Expected a packed frame or one plane of a frame for TensorHandle.${member} but received a planar ` +
-        `${this.#format} frame; call it on each of frame.planes` +
-        (member === "crop()" ? " (preprocess() reads the whole planar frame as it is)" : ""),
+        `${this.#format} frame; call it on each of frame.planes`,
     );
   }
 
@@ -396,7 +395,11 @@ export class TensorHandle {
    * as nvinfer clips object boxes, so an object's `rectParams` can be passed as they are
    * ({@link cropRegion} gives the region the view covers). A frame's crop lives as long as the
    * frame (the transform call). Hand crops to {@link preprocess} to run a model on objects
-   * (what `InferenceElement.objectsToProcess` does); CUDA frames stay on the GPU.
+   * (what `InferenceElement.objectsToProcess` does); CUDA frames stay on the GPU. A planar
+   * frame's crop (NV12, NV21, I420) narrows every plane: {@link TensorHandle.planes} of the crop
+   * start at the chroma sample covering its first pixel (a crop from an odd column or row begins
+   * halfway through that sample), and preprocess converts each pixel with the chroma it has in
+   * the whole frame, so a crop converts exactly as the same region of the whole frame.
    *
    * @example
    * ```ts
@@ -408,6 +411,7 @@ export class TensorHandle {
   crop(box: Box): TensorHandle {
     const where = "TensorHandle.crop()";
     const source = this.#use(where, "calling");
+    if (this.#planes !== undefined && source.kind === "frame") return this.#cropPlanar(source, box);
     this.#refusePlanar("crop()");
     if (this.#format === undefined || this.#shape.length !== 3 || (source.kind !== "frame" && source.kind !== "js")) {
       throw new TensorError(
@@ -441,6 +445,14 @@ export class TensorHandle {
       buffer: source.kind === "js" ? source.data.buffer as ArrayBuffer : this.#buffer,
       data: undefined,
     });
+  }
+
+  /** A planar frame's crop: the frame's native view of the region, every plane narrowed to it. */
+  #cropPlanar(source: Extract<NativeTensorSource, { kind: "frame" }>, box: Box): TensorHandle {
+    const [height, width] = this.#shape as [number, number];
+    const region = composeRegion(source.region, cropRegion(box, width, height, "box of TensorHandle.crop()"));
+    const info = binding("TensorHandle.crop()").extract(source.callId, source.batchId, region);
+    return frameTensorFromNative(info, this.#life!, source.callId, source.batchId, region);
   }
 
   /**
@@ -776,8 +788,14 @@ export function deviceTensorFromRunner(init: DeviceMemoryInit): TensorHandle {
  * @internal A frame view of call `callId` (Buffer.extract), stale when `life` ends; a planar
  * frame with a view per plane (each resolved natively as the frame's plane `p`).
  */
-export function frameTensorFromNative(info: NativeTensorInfo, life: CallLife, callId: number, batchId: number): TensorHandle {
-  const source = { kind: "frame" as const, callId, batchId };
+export function frameTensorFromNative(
+  info: NativeTensorInfo,
+  life: CallLife,
+  callId: number,
+  batchId: number,
+  region?: readonly [number, number, number, number],
+): TensorHandle {
+  const source = region === undefined ? { kind: "frame" as const, callId, batchId } : { kind: "frame" as const, callId, batchId, region };
   // Each plane: the frame's memory with the plane's own layout, no format of its own.
   const planes = info.planes?.map((plane, index) =>
     fromInfo({ ...info, ...plane, dtype: "uint8", format: undefined, planes: undefined, colorimetry: undefined }, { ...source, plane: index }, false, life),
