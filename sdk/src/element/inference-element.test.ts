@@ -179,7 +179,7 @@ class ColorClassifier extends InferenceElement.define({
   klass: "Filter/Analyzer/Video",
   description: "Classifies the colour of class-0 objects",
   author: "ds-element tests",
-  caps: "video/x-raw, format=RGB",
+  caps: "video/x-raw, format={ RGB, NV12 }",
 }) {
   objectsToProcess(frame: FrameMeta) {
     return frame.objectItems.filter((obj) => obj.classId === 0);
@@ -227,6 +227,31 @@ function paintedFrame(width: number, height: number, rectangles: number[][]) {
   return { width, height, pixels };
 }
 
+/**
+ * An RGB frame as NV12 (BT.601, limited range: GStreamer's colorimetry for a frame this small),
+ * each chroma sample the mean of its 2x2 pixels.
+ */
+function asNv12({ width, height, pixels }: { width: number; height: number; pixels: Uint8Array }) {
+  const [kr, kb] = [0.299, 0.114];
+  const luma = (i: number) => kr * pixels[i]! + (1 - kr - kb) * pixels[i + 1]! + kb * pixels[i + 2]!;
+  const out = new Uint8Array(width * height + (width / 2) * 2 * (height / 2));
+  for (let i = 0; i < width * height; i++) out[i] = Math.round(16 + (219 * luma(i * 3)) / 255);
+  for (let y = 0; y < height; y += 2) {
+    for (let x = 0; x < width; x += 2) {
+      let u = 0;
+      let v = 0;
+      for (const i of [y * width + x, y * width + x + 1, (y + 1) * width + x, (y + 1) * width + x + 1]) {
+        u += (pixels[i * 3 + 2]! - luma(i * 3)) / (2 * (1 - kb)) / 4;
+        v += (pixels[i * 3]! - luma(i * 3)) / (2 * (1 - kr)) / 4;
+      }
+      const at = width * height + (y / 2) * width + x;
+      out[at] = Math.round(128 + (224 * u) / 255);
+      out[at + 1] = Math.round(128 + (224 * v) / 255);
+    }
+  }
+  return { width, height, format: "NV12" as const, pixels: out };
+}
+
 describe("InferenceElement on objects (secondary mode, real ONNX Runtime)", () => {
   const frames = [
     {
@@ -258,6 +283,18 @@ describe("InferenceElement on objects (secondary mode, real ONNX Runtime)", () =
       ["green in frame 1"],
       [],
     ]);
+    await harness.stop();
+  });
+
+  it("classifies the same objects on NV12 frames: crops of the planar frame, converted to RGB as they are read", async () => {
+    const harness = await createHarness(ColorClassifier, { props: { model: colorDynamic } });
+    const out = await harness.push({ frames: frames.map((frame) => ({ ...frame, ...asNv12(frame) })) });
+    expect(inferencesOf(harness)).toEqual(["inference on 4,4,20x10 29,19,18x18 40,30,24x18"]);
+    const classified = out.frameItems.map((frame) =>
+      frame.objectItems.map((obj) => obj.classifierItems.map((c) => `${c.classifierType}:${c.labelInfoItems[0]!.resultLabel}`).join()),
+    );
+    expect(classified).toEqual([["color:red", "", "color:blue", ""], ["color:green"], []]);
+    expect(out.frameItems[0]!.objectItems[0]!.classifierItems[0]!.labelInfoItems[0]!.resultProb).toBeGreaterThan(0.98);
     await harness.stop();
   });
 

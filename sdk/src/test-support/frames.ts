@@ -17,6 +17,9 @@ import {
 import { FORMAT_CHANNELS, type PixelFormat, type PlanarPixelFormat } from "../tensor/types.js";
 import type { BatchMeta } from "../metadata/batch-meta.js";
 import { openCall, type StandaloneBinding, type OpenCall } from "./standalone-binding.js";
+import { planarLayout, type PlaneLayout } from "../testing/video-format.js";
+
+export { planarLayout, type PlaneLayout };
 
 export interface FrameBufferOptions {
   format: PixelFormat;
@@ -103,16 +106,6 @@ export function inFrameCall<T>(
   }
 }
 
-/** One plane of a planar buffer: where it lies in a frame and its size in samples. */
-export interface PlaneLayout {
-  offset: number;
-  stride: number;
-  rows: number;
-  columns: number;
-  /** Bytes a sample: 2 for the U,V pairs of NV12/NV21. */
-  samples: number;
-}
-
 export interface PlanarBufferOptions {
   format: PlanarPixelFormat;
   width: number;
@@ -131,29 +124,6 @@ export interface PlanarBuffer {
   frameBytes: number;
   bytes: Uint8Array;
   sample(frame: number, plane: number, row: number, column: number, byte: number): number;
-}
-
-const roundUp = (value: number, to: number) => Math.ceil(value / to) * to;
-
-/**
- * GStreamer's default layout of a planar 4:2:0 frame (gst_video_info_set_format): rows rounded
- * up to 4 bytes, chroma planes after the Y plane of an even number of rows.
- */
-export function planarLayout(format: PlanarPixelFormat, width: number, height: number): { planes: PlaneLayout[]; frameBytes: number } {
-  const lumaStride = roundUp(width, 4);
-  const chromaRows = roundUp(height, 2) / 2;
-  const chromaColumns = roundUp(width, 2) / 2;
-  const first = lumaStride * roundUp(height, 2);
-  const planes: PlaneLayout[] = [{ offset: 0, stride: lumaStride, rows: height, columns: width, samples: 1 }];
-  if (format === "I420") {
-    const stride = roundUp(chromaColumns, 4);
-    planes.push({ offset: first, stride, rows: chromaRows, columns: chromaColumns, samples: 1 });
-    planes.push({ offset: first + stride * chromaRows, stride, rows: chromaRows, columns: chromaColumns, samples: 1 });
-  } else {
-    planes.push({ offset: first, stride: lumaStride, rows: chromaRows, columns: chromaColumns, samples: 2 });
-  }
-  const last = planes[planes.length - 1]!;
-  return { planes, frameBytes: last.offset + last.stride * last.rows };
 }
 
 /** A portable batch of planar frames in GStreamer's default layout, frame b at b × frame size. */

@@ -12,20 +12,25 @@ import type { LabelInfo } from "../metadata/label-info.js";
 import type { ObjectMeta } from "../metadata/object-meta.js";
 import type { SegmentationInit } from "../metadata/segmentation-meta.js";
 import type { NetworkInfo, TensorDataType, TensorLayer, TensorLayerData, TensorOutputMeta } from "../metadata/tensor-output-meta.js";
+import type { GstBuffer } from "../stream/gst-buffer.js";
+import type { PixelFormat } from "../tensor/types.js";
 import type { BoxInit, MaskParams, RectParamsInit, TextParamsInit } from "../metadata/values.js";
 import type { ElementHarness } from "./element-harness.js";
 import type { PreprocessBatchInit, RoiInit, SensorInfoInit, TrackerMetaInit } from "./component-meta-init.js";
 
 /**
- * Packed video formats a synthetic frame can have (GStreamer's names), each pixel stored in
- * consecutive bytes: RGB and BGR 3 bytes, RGBA and BGRx 4, GRAY8 1.
+ * Video formats a synthetic frame can have (GStreamer's names): every format
+ * {@link GstBuffer.extract} gives. Packed: each pixel in consecutive bytes (RGB and BGR 3 bytes,
+ * RGBA, BGRx, RGBx, BGRA, ARGB and ABGR 4, GRAY8 1). Planar 4:2:0 YUV (what decoders and
+ * nvstreammux produce): NV12 (a Y plane, then a plane of U,V pairs), NV21 (V,U pairs), I420 (Y,
+ * U and V planes).
  *
  * @example
  * ```ts
- * const format: VideoFormat = "RGBA";
+ * const format: VideoFormat = "NV12";
  * ```
  */
-export type VideoFormat = "RGB" | "RGBA" | "BGR" | "BGRx" | "GRAY8";
+export type VideoFormat = PixelFormat;
 
 /**
  * A user meta already in the buffer (`NvDsUserMeta`): a type `ORG.COMPONENT.DESCRIPTION` and
@@ -239,8 +244,19 @@ export interface FrameInit {
   /** Pixel format; default `"RGB"`. */
   format?: VideoFormat;
   /**
-   * `width * height * bytes per pixel` bytes, row by row without padding; default black
-   * (zeros). The element reads them with `buffer.extract(frame.batchId)`.
+   * The frame's pixels, row by row without padding: `width * height * bytes per pixel` bytes
+   * for packed formats; for planar ones every plane after the previous, the Y plane
+   * (`width * height`) then the chroma (NV12/NV21: `ceil(width / 2) * 2 * ceil(height / 2)`
+   * bytes of pairs; I420: U then V, `ceil(width / 2) * ceil(height / 2)` each). Default black
+   * (zeros; planar: Y 16, U and V 128). The buffer holds them as GStreamer lays such a frame
+   * out (planar rows padded to 4 bytes); the element reads them with
+   * `buffer.extract(frame.batchId)`, its planes with `.planes`.
+   *
+   * @example
+   * ```ts
+   * // A 4x2 NV12 frame: 8 bytes of Y, then one row of two U,V pairs.
+   * const frame: FrameInit = { format: "NV12", width: 4, height: 2, pixels: Uint8Array.of(16, 16, 235, 235, 16, 16, 235, 235, 128, 128, 90, 240) };
+   * ```
    */
   pixels?: Uint8Array;
   // generated: frame-init (npm run generate)

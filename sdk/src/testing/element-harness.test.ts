@@ -321,6 +321,51 @@ describe("push", () => {
     expect(bgrx.frameItems[0]!.objectItems[0]).toMatchObject({ label: "BGRx 27", rectParams: { left: 2, top: 1 } });
   });
 
+  it("gives frames in every format Buffer.extract reads, planar ones in GStreamer's layout with their planes", async () => {
+    /** Each plane of each frame as the element reads it: its shape and every sample in row order. */
+    let read: { format: string | undefined; planes: { shape: readonly number[]; bytes: number[] }[] }[] = [];
+    class PlaneProbe extends Element.define({ name: "planeprobe", longName: "Plane probe", klass: "Filter/Analyzer/Video", description: "Reports its frames' planes", author, caps: "video/x-raw" }) {
+      transform(batch: BatchMeta, buffer: GstBuffer) {
+        for (const frame of batch.frameItems) {
+          const pixels = buffer.extract(frame.batchId);
+          const planes = pixels.planes.map((plane) => {
+            const [rows, columns, samples] = plane.shape as [number, number, number];
+            const data = plane.toTypedArray() as Uint8Array;
+            const bytes: number[] = [];
+            for (let y = 0; y < rows; y++) for (let x = 0; x < columns * samples; x++) bytes.push(data[y * plane.strides[0]! + x]!);
+            return { shape: plane.shape, bytes };
+          });
+          read.push({ format: pixels.format, planes });
+        }
+      }
+    }
+    // 7x5: odd on both axes (chroma 4x3), rows not a multiple of 4 bytes.
+    const shapes = {
+      packed: (channels: number) => [[5, 7, channels]],
+      NV12: [[5, 7, 1], [3, 4, 2]],
+      NV21: [[5, 7, 1], [3, 4, 2]],
+      I420: [[5, 7, 1], [3, 4, 1], [3, 4, 1]],
+    };
+    const formats = ["RGB", "BGR", "RGBA", "BGRx", "GRAY8", "RGBx", "BGRA", "ARGB", "ABGR", "NV12", "NV21", "I420"] as const;
+    for (const format of formats) {
+      const planeShapes = format === "NV12" || format === "NV21" || format === "I420" ? shapes[format] : shapes.packed({ GRAY8: 1, RGB: 3, BGR: 3 }[format as string] ?? 4);
+      const size = planeShapes.reduce((sum, [rows, columns, samples]) => sum + rows! * columns! * samples!, 0);
+      const frames = [0, 1].map((f) => ({ format, width: 7, height: 5, pixels: Uint8Array.from({ length: size }, (_, i) => (i * 7 + f * 101) % 251) }));
+      read = [];
+      await runTransform(PlaneProbe, { frames });
+      expect(read).toHaveLength(2);
+      for (const [f, frame] of read.entries()) {
+        expect(frame.format).toBe(format);
+        expect(frame.planes.map((plane) => plane.shape)).toEqual(planeShapes);
+        expect(frame.planes.flatMap((plane) => plane.bytes)).toEqual([...frames[f]!.pixels]);
+      }
+    }
+    // Planar frames default to black (Y 16, chroma 128), not to zeros (green).
+    read = [];
+    await runTransform(PlaneProbe, { frames: [{ format: "I420", width: 2, height: 2 }] });
+    expect(read[0]!.planes.map((plane) => plane.bytes)).toEqual([[16, 16, 16, 16], [128], [128]]);
+  });
+
   it("runs a detector-like element on nvinfer's tensor output and returns the objects it added", async () => {
     const heatmap = new Float32Array(3 * 4); // 3 rows x 4 columns over a 64x48 frame: cells of 16x16
     heatmap[1 * 4 + 2] = 0.75;
@@ -524,7 +569,11 @@ describe("push: invalid batches", () => {
   it.each([
     [{ frames: [] }, "Expected 1 to 65535 frames for frames but received 0 frames"],
     [{ frames: [{ width: 2, height: 2, pixels: new Uint8Array(5) }] }, "Expected 12 bytes (2x2 RGB, 3 per pixel, rows without padding) for frames[0].pixels but received 5 bytes"],
-    [{ frames: [{ format: "NV12" }] }, 'Expected one of "RGB", "BGR", "RGBA", "BGRx", "GRAY8" for frames[0].format but received "NV12"'],
+    [{ frames: [{ format: "YUY2" }] }, 'Expected one of "RGB", "RGBA", "BGR", "BGRx", "GRAY8", "RGBx", "BGRA", "ARGB", "ABGR", "NV12", "NV21", "I420" for frames[0].format but received "YUY2"'],
+    [
+      { frames: [{ format: "NV12", width: 3, height: 3, pixels: new Uint8Array(9) }] },
+      "Expected 17 bytes (3x3 NV12: a 3x3 Y plane, then a 2x2 plane of U,V pairs, rows without padding) for frames[0].pixels but received 9 bytes",
+    ],
     [{ frames: [{}, { width: 640 }] }, "Expected 320x240 RGB like frames[0] (the frames of one batch share its caps) for frames[1] but received 640x240 RGB"],
     [{ frames: [{ objetcs: [] }] }, 'Expected only the members width, height, format, pixels, frameNum, sourceId, padIndex, bufPts, ntpTimestamp, sourceFrameWidth, sourceFrameHeight, surfaceType, surfaceIndex, numSurfacesPerFrame, inferDone, miscFrameInfo, objects, userMeta, tensorOutputs, sensorInfo, rois for frames[0] but received a member "objetcs"'],
     [{ frames: [{ objects: [{}, { parent: 1 }] }] }, "Expected an integer from 0 to 0 for frames[0].objects[1].parent but received 1"],

@@ -48,7 +48,19 @@ import type {
 } from "./batch-init.js";
 import { writeBatchComponents, writeFrameComponents, writeObjectReid } from "./component-meta-init.js";
 import { inCall } from "./native-call.js";
-import { BYTES_PER_PIXEL, capsOf, describeVideo, sameVideo, VIDEO_FORMATS, type VideoInfo } from "./video-format.js";
+import {
+  capsOf,
+  describePixels,
+  describeVideo,
+  frameLayout,
+  isPlanar,
+  layOutPixels,
+  pixelBytes,
+  sameVideo,
+  VIDEO_FORMATS,
+  type FrameLayout,
+  type VideoInfo,
+} from "./video-format.js";
 
 /** videotestsrc's default size: what a frame is when the test does not say. */
 const DEFAULT_WIDTH = 320;
@@ -80,9 +92,9 @@ interface FramePlan {
   init: FrameInit;
   path: string;
   video: VideoInfo;
-  /** Where its pixels start in the buffer's memory. */
+  /** Where its pixels start in the buffer's memory, and how they lie there. */
   offset: number;
-  byteLength: number;
+  layout: FrameLayout;
   frameNum: number;
   sourceId: number;
 }
@@ -171,15 +183,12 @@ export function planBatch(init: BatchInit, frameCounters: ReadonlyMap<number, nu
       width: frame.width === undefined ? DEFAULT_WIDTH : checkInteger(frame.width, 1, MAX_SIDE, `${path}.width`),
       height: frame.height === undefined ? DEFAULT_HEIGHT : checkInteger(frame.height, 1, MAX_SIDE, `${path}.height`),
     };
-    const byteLength = video.width * video.height * BYTES_PER_PIXEL[video.format];
+    const layout = frameLayout(video);
     if (frame.pixels !== undefined) {
       if (!(frame.pixels instanceof Uint8Array)) invalid("a Uint8Array", `${path}.pixels`, frame.pixels, true);
-      if (frame.pixels.length !== byteLength) {
-        invalidReceived(
-          `${byteLength} bytes (${describeVideo(video)}, ${BYTES_PER_PIXEL[video.format]} per pixel, rows without padding)`,
-          `${path}.pixels`,
-          `${frame.pixels.length} bytes`,
-        );
+      const expected = pixelBytes(layout);
+      if (frame.pixels.length !== expected) {
+        invalidReceived(`${expected} bytes (${describePixels(video)})`, `${path}.pixels`, `${frame.pixels.length} bytes`);
       }
     }
     // The frame's own source id decides which counter its default frameNum comes from; an
@@ -192,8 +201,8 @@ export function planBatch(init: BatchInit, frameCounters: ReadonlyMap<number, nu
     for (const [i, output] of checkList(frame.tensorOutputs, `${path}.tensorOutputs`).entries()) {
       checkTensorOutput(output, `${path}.tensorOutputs[${i}]`);
     }
-    const plan: FramePlan = { init: frame, path, video, offset, byteLength, frameNum, sourceId };
-    offset += byteLength;
+    const plan: FramePlan = { init: frame, path, video, offset, layout, frameNum, sourceId };
+    offset += layout.frameBytes;
     return plan;
   });
   if (offset > MAX_BUFFER_BYTES) {
@@ -293,6 +302,12 @@ function layerBytes(layer: TensorLayerInit, path: string): { dataType: number; n
   return { dataType, numElements, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
+/** A black planar frame's pixels (Y 16, U and V 128: limited range), planes without padding. */
+function blackYuv(layout: FrameLayout): Uint8Array {
+  const [luma] = layout.planes;
+  return new Uint8Array(pixelBytes(layout)).fill(128).fill(16, 0, luma!.rows * luma!.columns);
+}
+
 /** A GstBuffer holding the frames' pixels and a portable batch of the frames (fields other than the defaults are written later). */
 export function buildBuffer(harness: StandaloneHarness, plan: BatchPlan): object {
   const buffer = harness.createBuffer(plan.maxFramesInBatch, plan.size);
@@ -312,13 +327,16 @@ export function buildBuffer(harness: StandaloneHarness, plan: BatchPlan): object
       record[FRAME_SOURCE_FRAME_HEIGHT] = record[FRAME_PIPELINE_HEIGHT] = frame.video.height;
       record[FRAME_NUM_SURFACES_PER_FRAME] = 1;
       harness.addFrame(buffer, record);
-      if (frame.init.pixels !== undefined) harness.writeBuffer(buffer, frame.offset, frame.init.pixels);
+      const pixels = frame.init.pixels ?? (isPlanar(frame.video.format) ? blackYuv(frame.layout) : undefined);
+      if (pixels !== undefined) harness.writeBuffer(buffer, frame.offset, layOutPixels(frame.layout, pixels));
     }
     harness.setTimes(buffer, pts, plan.init.dts ?? -1, plan.init.duration ?? -1);
-    // What the plugin knows from the caps, for Buffer.extract: rows unpadded (a GstVideoMeta
-    // says so), frame b at b x rowBytes x height, as the pixels were written.
+    // What the plugin knows from the caps, for Buffer.extract: packed rows unpadded (a
+    // GstVideoMeta says so), planar frames in GStreamer's default layout; frame b at b x the
+    // frame's size, as the pixels were written.
     const { video } = plan;
-    harness.setVideo(buffer, capsOf(video).string, video.width * BYTES_PER_PIXEL[video.format]);
+    const [first] = plan.frames[0]!.layout.planes;
+    harness.setVideo(buffer, capsOf(video).string, isPlanar(video.format) ? undefined : first!.stride);
     return buffer;
   } catch (error) {
     harness.releaseBuffer(buffer);
