@@ -1,5 +1,5 @@
 // dsosd draws what osdscene wrote (test/fixtures/elements/src/osdscene.ts)
-// at the right pixels on each packed format, every display element past the 16 of one DeepStream
+// at the right pixels on each packed format (and on NV12 and I420, through videoconvert), every display element past the 16 of one DeepStream
 // display meta, 10 000 labelled objects without error, refuses bad sizes naming the field, and
 // draws only what its display-* properties ask for. The frames come out of a real pipeline
 // (filesink of the raw frame), through the backend of this build (portable, or NvDsBatchMeta
@@ -162,6 +162,43 @@ describe.each<Format>(["RGB", "RGBA", "BGR", "BGRx"])("dsosd on %s", (format) =>
   it("draws a display text in its colour, without background", () => {
     expect(f().count(200, 5, 240, 20, isYellowish)).toBeGreaterThan(15);
     expect(f().at(200, 5)).toEqual(BLACK);
+  });
+});
+
+// Planar YUV, as nvstreammux and decoders give it (and nvdsosd draws on NV12): the scene drawn
+// on the NV12/I420 frame, then converted to RGB by videoconvert, against the same scene drawn on
+// RGB. Pixels away from the edges of what was drawn (chroma is shared by 2x2 pixels, and
+// videoconvert interpolates it) must be the RGB picture's colours, within conversion rounding.
+describe.each(["NV12", "I420"])("dsosd on %s", (format) => {
+  const converted = (mode: string) => {
+    const raw = join(scratchDir(`dsosd-${format}-${mode}`), "frame.raw");
+    const run = launch(
+      `videotestsrc pattern=black num-buffers=1 ! video/x-raw,format=${format},width=${WIDTH},height=${HEIGHT},colorimetry=bt601 ! ` +
+        `osdscene mode=${mode} ! dsosd ! videoconvert ! video/x-raw,format=RGB ! filesink location=${raw}`,
+      { dists: [fixturesDist, builtinDist], env: { GST_DEBUG: "dsosd:4" } },
+    );
+    return { run, frame: run.code === 0 ? new Frame(readFileSync(raw), "RGB") : undefined };
+  };
+  const { run, frame } = converted("shapes");
+  const near = (want: Rgb) => (rgb: Rgb) => rgb.every((c, i) => Math.abs(c - want[i]!) <= 8);
+
+  it("draws what it draws on RGB", () => {
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("drew on 1 frame(s): 2 boxes, 1 labels, 1 masks; display metas: 20 rects, 1 texts, 1 lines, 1 arrows, 2 circles");
+  });
+
+  it("gives the same colours where the RGB picture has them", () => {
+    const f = frame!;
+    // The green box's inside, the label's blue, black around; the 3 px red border (its chroma
+    // shared with the black beside it) reddish.
+    expect(f.count(122, 32, 168, 58, near(GREEN))).toBe(46 * 26);
+    expect(f.count(20, 32, 21, 68, ([r, g, b]) => r > 150 && g < 80 && b < 80)).toBe(36);
+    expect(f.count(40, 40, 60, 60, near(BLACK))).toBe(400);
+    expect(f.at(121, 81)).toSatisfy(near(BLUE));
+    expect(f.count(120, 80, 170, 100, isWhiteish)).toBeGreaterThan(40);
+    // The yellow display text: thin glyphs share their chroma with the black around them, so
+    // their luma is what is checked (bright red and green, little blue).
+    expect(f.count(200, 5, 240, 20, ([r, g, b]) => r + g > 300 && b < r && b < g)).toBeGreaterThan(15);
   });
 });
 

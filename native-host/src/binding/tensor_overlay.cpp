@@ -1,11 +1,49 @@
 // The CPU overlay (osd/overlay.h) on a running call's frame (tensor_binding_internal.h).
 #include "binding/tensor_binding_internal.h"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "osd/overlay.h"
 
 namespace dsnode::tensorbind {
+
+namespace {
+
+// The frame as the overlay draws on it; false for a format it does not draw on (GRAY8).
+bool overlay_image(const Desc& desc, osd::Image* image) {
+  struct Row {
+    PixelFormat from;
+    osd::PixelFormat to;
+  };
+  constexpr Row kFormats[] = {
+      {PixelFormat::kRGB, osd::PixelFormat::kRGB}, {PixelFormat::kRGBA, osd::PixelFormat::kRGBA},
+      {PixelFormat::kBGR, osd::PixelFormat::kBGR}, {PixelFormat::kBGRx, osd::PixelFormat::kBGRx},
+      {PixelFormat::kRGBx, osd::PixelFormat::kRGBx}, {PixelFormat::kBGRA, osd::PixelFormat::kBGRA},
+      {PixelFormat::kARGB, osd::PixelFormat::kARGB}, {PixelFormat::kABGR, osd::PixelFormat::kABGR},
+      {PixelFormat::kNV12, osd::PixelFormat::kNV12}, {PixelFormat::kNV21, osd::PixelFormat::kNV21},
+      {PixelFormat::kI420, osd::PixelFormat::kI420},
+  };
+  const Row* row = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const Row& r) { return r.from == desc.format; });
+  if (row == std::end(kFormats)) return false;
+  image->format = row->to;
+  image->data = desc.first();
+  image->height = static_cast<int32_t>(desc.shape[0]);
+  image->width = static_cast<int32_t>(desc.shape[1]);
+  image->stride = desc.strides[0];
+  for (int32_t p = 1; p < desc.plane_count; ++p) {
+    image->chroma[p - 1] = static_cast<uint8_t*>(desc.data) + desc.planes[p].byte_offset;
+    image->chroma_stride[p - 1] = desc.planes[p].pitch;
+  }
+  const ops::LumaWeights weights = ops::luma_weights(desc.color_matrix);
+  image->kr = weights.kr;
+  image->kb = weights.kb;
+  image->full_range = desc.color_range == ops::ColorRange::kFull;
+  return true;
+}
+
+}  // namespace
 
 // drawOverlay(callId, frameIndex, options): draws frame `frameIndex`'s objects and display
 // metas (osd/overlay.h) on its pixels, in place, on the calling (JS) thread. options: the TS
@@ -45,19 +83,11 @@ napi_value draw_overlay(napi_env env, napi_callback_info info) {
         "): on DeepStream use nvdsosd, or convert to system memory first (nvvideoconvert ! video/x-raw,format=RGBA)");
   }
   osd::Image image;
-  switch (desc.format) {
-    case PixelFormat::kRGB: image.format = osd::PixelFormat::kRGB; break;
-    case PixelFormat::kRGBA: image.format = osd::PixelFormat::kRGBA; break;
-    case PixelFormat::kBGR: image.format = osd::PixelFormat::kBGR; break;
-    case PixelFormat::kBGRx: image.format = osd::PixelFormat::kBGRx; break;
-    default:
-      return throw_tensor_error(env, std::string("drawOverlay draws on RGB, RGBA, BGR and BGRx frames but received ") +
-          tensor::format_name(desc.format) + ": put videoconvert ! video/x-raw,format=RGBA before the element");
+  if (!overlay_image(desc, &image)) {
+    return throw_tensor_error(env, std::string("drawOverlay draws on packed RGB-family frames (RGB, BGR, RGBA, BGRA, ARGB, ABGR, "
+        "RGBx, BGRx) and on NV12, NV21 and I420 but received ") + tensor::format_name(desc.format) +
+        ": put videoconvert ! video/x-raw,format=RGBA before the element");
   }
-  image.data = desc.first();
-  image.height = static_cast<int32_t>(desc.shape[0]);
-  image.width = static_cast<int32_t>(desc.shape[1]);
-  image.stride = desc.strides[0];
   osd::OverlayStats stats;
   const meta::Status status = osd::draw_frame_overlay(*batch, frame, image, options,
       "frameItems[" + std::to_string(frame_index) + "]", &stats);

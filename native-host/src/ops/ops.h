@@ -56,6 +56,12 @@ constexpr int32_t kPixelFormatCount = 12;
 enum class ColorMatrix : int32_t { kBT601 = 0, kBT709 = 1, kBT2020 = 2 };
 enum class ColorRange : int32_t { kLimited = 0, kFull = 1 };
 
+// A matrix's luma weights of red (Kr) and blue (Kb); green's is 1 − Kr − Kb.
+struct LumaWeights {
+  double kr, kb;
+};
+LumaWeights luma_weights(ColorMatrix matrix);
+
 // kLetterbox keeps the aspect ratio and pads; kStretch scales each axis to the output size.
 enum class ResizeMode : int32_t { kLetterbox = 0, kStretch = 1 };
 

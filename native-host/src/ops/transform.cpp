@@ -63,6 +63,15 @@ Box clip_to_frame(const FrameTransform &transform, const Box &box) {
   return {left, top, std::max(right - left, 0.0f), std::max(bottom - top, 0.0f)};
 }
 
+LumaWeights luma_weights(ColorMatrix matrix) {
+  switch (matrix) {
+    case ColorMatrix::kBT709: return {0.2126, 0.0722};
+    case ColorMatrix::kBT2020: return {0.2627, 0.0593};
+    case ColorMatrix::kBT601: break;
+  }
+  return {0.299, 0.114};
+}
+
 namespace detail {
 
 FrameSampling build_sampling(const ImageView &frame, const FrameTransform &transform, const PreprocessParams &params) {
@@ -103,12 +112,9 @@ FrameSampling build_sampling(const ImageView &frame, const FrameTransform &trans
 }
 
 void build_yuv_table(YuvCoefficients (&table)[kYuvTableSize]) {
-  struct Matrix {
-    double kr, kb;
-  };
-  constexpr Matrix kMatrices[3] = {{0.299, 0.114}, {0.2126, 0.0722}, {0.2627, 0.0593}};  // BT.601, 709, 2020
   for (int32_t m = 0; m < 3; ++m) {
-    const double kr = kMatrices[m].kr, kb = kMatrices[m].kb, kg = 1.0 - kr - kb;
+    const auto [kr, kb] = luma_weights(static_cast<ColorMatrix>(m));
+    const double kg = 1.0 - kr - kb;
     for (int32_t r = 0; r < 2; ++r) {
       const bool full = r == static_cast<int32_t>(ColorRange::kFull);
       YuvCoefficients &k = table[yuv_table_index(static_cast<ColorMatrix>(m), static_cast<ColorRange>(r))];

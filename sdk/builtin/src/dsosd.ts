@@ -24,9 +24,9 @@ export default class DsOsd extends Element.define({
   name: "dsosd",
   longName: "ds-element CPU overlay",
   klass: "Filter/Effect/Video",
-  description: "Draws object boxes, masks, labels and display metas on RGB/RGBA/BGR/BGRx frames, as nvdsosd does",
+  description: "Draws object boxes, masks, labels and display metas on RGB-family, NV12, NV21 and I420 frames, as nvdsosd does",
   author: "ds-element authors <ds-element@example.com>",
-  caps: "video/x-raw, format=(string){ RGB, RGBA, BGR, BGRx }",
+  caps: "video/x-raw, format=(string){ RGB, RGBA, BGR, BGRx, RGBx, BGRA, ARGB, ABGR, NV12, NV21, I420 }",
   properties,
 }) {
   totals: Totals = emptyTotals();

@@ -76,8 +76,11 @@ function flag(options: OverlayOptions, key: keyof OverlayOptions): boolean {
  * is laid out by Pango and rendered by Cairo, as nvdsosd does on dGPU. Objects written in this
  * call are drawn as they are now.
  *
- * The frame must be packed RGB, RGBA, BGR or BGRx in host memory (plain `video/x-raw`); on
- * DeepStream's NVMM memory use nvdsosd. Runs on the calling thread (a few tenths of a millisecond
+ * The frame must be in host memory (plain `video/x-raw`), packed RGB-family (RGB, BGR, RGBA,
+ * BGRA, ARGB, ABGR, RGBx, BGRx) or planar YUV (NV12, NV21, I420, as nvdsosd draws on NV12):
+ * on YUV frames each colour is converted with the frame's colorimetry, Y is drawn per pixel
+ * and each chroma sample becomes the mean of what its 2×2 pixels became, as drawing in RGB and
+ * converting would give. On DeepStream's NVMM memory use nvdsosd. Runs on the calling thread (a few tenths of a millisecond
  * for 50 labelled boxes on a 1280x720 frame; labels are rendered once and cached; `npm run bench`).
  *
  * Everything it would draw is checked first: a colour component outside 0..1, a font size
