@@ -123,6 +123,8 @@ class DeepStreamBatch final : public Batch {
     modified_ = true;
     Status status = validate_frame(fields);
     if (status.ok())
+      status = check_supported(fields);
+    if (status.ok())
       write_frame_fields(fields, as<NvDsFrameMeta>(handle));
     return status;
   }
@@ -217,7 +219,7 @@ class DeepStreamBatch final : public Batch {
     modified_ = true;
     Status status = validate_object(fields, before);
     if (status.ok())
-      status = check_supported(fields.rect_params, "rect_params", "");
+      status = check_supported(fields);
     if (!status.ok())
       return status;
     auto *o = as<NvDsObjectMeta>(handle);
@@ -259,6 +261,8 @@ class DeepStreamBatch final : public Batch {
   Status write_classifier(ClassifierHandle handle, const ClassifierFields &fields) override {
     modified_ = true;
     Status status = validate_classifier(fields);
+    if (status.ok())
+      status = check_supported(fields);
     if (!status.ok())
       return status;
     copy_classifier_fields(fields, as<NvDsClassifierMeta>(handle));
@@ -275,6 +279,8 @@ class DeepStreamBatch final : public Batch {
   Status write_label_info(LabelInfoHandle handle, const LabelInfoFields &fields) override {
     modified_ = true;
     Status status = validate_label_info(fields);
+    if (status.ok())
+      status = check_supported(fields);
     if (!status.ok())
       return status;
     auto *l = as<NvDsLabelInfo>(handle);
@@ -666,7 +672,7 @@ Status add_deepstream_tensor_output(Batch &batch, UserMetaLevel level, void *own
 }
 
 FrameHandle add_deepstream_frame(Batch &batch, const FrameFields &fields) {
-  if (batch.backend() != BackendKind::kDeepStream || !validate_frame(fields).ok())
+  if (batch.backend() != BackendKind::kDeepStream || !validate_frame(fields).ok() || !check_supported(fields).ok())
     return {};
   return static_cast<DeepStreamBatch &>(batch).add_frame(fields);
 }
