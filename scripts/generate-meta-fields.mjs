@@ -812,8 +812,7 @@ function deepstreamCopies() {
       else if (field.kind === "misc") line = `  std::memcpy(${dst}, ${src}, sizeof ${dst});`;
       else line = `  ${dst} = ${src};`;
       if (field.deepstream !== undefined) {
-        const major = field.deepstream.since.split(".")[0];
-        lines.push(`#if NVDS_VERSION_MAJOR >= ${major}  // ${field.ds} is new in DeepStream ${field.deepstream.since}`, line, "#endif");
+        lines.push(`#if ${builtHas(field.deepstream.since)}  // ${field.ds} is new in DeepStream ${field.deepstream.since}`, line, "#endif");
       } else {
         lines.push(line);
       }
@@ -821,6 +820,14 @@ function deepstreamCopies() {
     return lines;
   };
   const sameNames = (field) => field.model === undefined || field.model === field.ds;
+  // The backend calls a struct's check for an object's rect_params (through the object's) and
+  // a display meta's rects only: a newer member elsewhere in a struct would be dropped silently.
+  for (const [name, struct] of Object.entries(STRUCTS)) {
+    const newer = struct.members.find((m) => m.deepstream !== undefined);
+    if (newer !== undefined && name !== "RectParams") {
+      throw new Error(`meta-fields.mjs: ${name}.${newer.name} has deepstream.since, which only the records' and RectParams' members support (the structs whose check deepstream_batch.cpp calls)`);
+    }
+  }
   for (const [name, struct] of Object.entries(STRUCTS)) {
     out.push(
       `// ${name} <-> ${struct.ds}: the model's members have DeepStream's names, so one copy serves both ways.`,
@@ -833,25 +840,17 @@ function deepstreamCopies() {
       "",
     );
     // What an older DeepStream cannot store: an error, never lost.
-    const newer = struct.members.filter((m) => m.deepstream !== undefined);
-    if (newer.length === 0) continue;
-    out.push(
-      `// Members of ${struct.ds} this DeepStream lacks must keep their default (\`path\` and \`where\`\n// name the value in messages).`,
-      `Status check_supported(const ${name} &value, const std::string &path, const char *where = "") {`,
-      "  (void)value; (void)path; (void)where;",
-    );
-    for (const m of newer) {
-      const major = m.deepstream.since.split(".")[0];
+    if (struct.members.some((m) => m.deepstream !== undefined)) {
       out.push(
-        `#if NVDS_VERSION_MAJOR < ${major}`,
-        `  if (value.${m.ds} != 0)`,
-        `    return Status::Invalid("Expected 0 for " + path + ".${m.ds}" + where + " (DeepStream " + std::to_string(NVDS_VERSION_MAJOR) +`,
-        `        "." + std::to_string(NVDS_VERSION_MINOR) + " ${m.deepstream.missing}; ${struct.ds}::${m.ds} is new in ${m.deepstream.since}) but received " +`,
-        `        std::to_string(value.${m.ds}));`,
-        "#endif",
+        `// Members of ${struct.ds} this DeepStream lacks must keep their default (\`path\` and \`where\`\n// name the value in messages).`,
+        `Status check_supported(const ${name} &value, const std::string &path, const char *where = "") {`,
+        "  (void)value; (void)path; (void)where;",
+        ...refusals(struct.ds, struct.members, (m) => `" + path + ".${m.ds}" + where + "`),
+        "  return Status::Ok();",
+        "}",
+        "",
       );
     }
-    out.push("  return Status::Ok();", "}", "");
   }
   const recordCopies = (dsType, model, fields, what) => {
     // Members named alike on both sides share one copy; the others (an object's boxes, inside
@@ -874,14 +873,6 @@ function deepstreamCopies() {
       "}",
     );
   };
-  // Only a struct's members get the check that refuses what an older DeepStream cannot store
-  // (check_supported above); a record's member copied under #if would be dropped there silently.
-  for (const [what, fields] of [["FRAME", FRAME.fields], ["OBJECT", OBJECT.fields], ...VALUE_RECORDS.map((r) => [r.ds, r.fields])]) {
-    const newer = fields.find((field) => field.deepstream !== undefined);
-    if (newer !== undefined) {
-      throw new Error(`meta-fields.mjs: ${what}.${newer.name} has deepstream.since, which only a struct's members support (an older DeepStream would drop the value): make it a struct member or add the check for records`);
-    }
-  }
   recordCopies("NvDsFrameMeta", "FrameFields", FRAME.fields, "value fields");
   out.push("");
   recordCopies("NvDsObjectMeta", "ObjectFields", OBJECT.fields, "numeric fields (its row)");
@@ -895,7 +886,56 @@ function deepstreamCopies() {
       "}",
     );
   }
+  // One check per record the backend writes, called before each write (deepstream_batch.cpp),
+  // so that a member added later with deepstream.since is refused there, never dropped.
+  for (const record of [FRAME, OBJECT, ...VALUE_RECORDS]) {
+    const model = record === FRAME ? "FrameFields" : record === OBJECT ? "ObjectFields" : record.model;
+    const fields = record.fields.filter((field) => field.extra === undefined);
+    // A struct member whose struct has a check: that check, with the member's DeepStream name.
+    const structs = fields.filter((field) => field.struct !== undefined && STRUCTS[field.struct].members.some((m) => m.deepstream !== undefined));
+    out.push(
+      "",
+      `// Members of ${record.ds} this DeepStream lacks must keep their default.`,
+      `Status check_supported(const ${model} &value) {`,
+      ...(structs.length === 0 ? ["  (void)value;"] : []),
+      ...refusals(record.ds, fields, (m) => `${record.ds}.${m.ds}`),
+      ...structs.map((field) => `  if (Status status = check_supported(value.${field.model ?? field.ds}, "${field.ds}"); !status.ok()) return status;`),
+      "  return Status::Ok();",
+      "}",
+    );
+  }
   return out.join("\n");
+}
+
+/** The preprocessor condition that the built DeepStream is `since` ("9.0", "9.1") or later, or (`lacks`) older. */
+function builtHas(since, lacks = false) {
+  const [major, minor] = since.split(".");
+  const op = lacks ? "<" : ">=";
+  if (minor === "0") return `NVDS_VERSION_MAJOR ${op} ${major}`;
+  return `NVDS_VERSION_MAJOR ${op[0]} ${major} || (NVDS_VERSION_MAJOR == ${major} && NVDS_VERSION_MINOR ${op} ${minor})`;
+}
+
+/**
+ * The lines of check_supported that refuse a non-zero value of each member of `members` newer
+ * than the built DeepStream, naming it (`subject`: the text, inside a C++ string literal, that
+ * names the member) and the release it is new in.
+ */
+function refusals(dsType, members, subject) {
+  const lines = [];
+  for (const m of members.filter((member) => member.deepstream !== undefined)) {
+    if (m.struct !== undefined || m.inline !== undefined || ["label", "text", "string", "misc", "arrowHead"].includes(m.kind)) {
+      throw new Error(`meta-fields.mjs: ${dsType}.${m.ds} has deepstream.since but is a ${m.kind}: only a number can be refused when not zero`);
+    }
+    lines.push(
+      `#if ${builtHas(m.deepstream.since, true)}`,
+      `  if (value.${m.model ?? m.ds} != 0)`,
+      `    return Status::Invalid("Expected 0 for ${subject(m)} (DeepStream " + std::to_string(NVDS_VERSION_MAJOR) +`,
+      `        "." + std::to_string(NVDS_VERSION_MINOR) + " ${m.deepstream.missing}; ${dsType}::${m.ds} is new in ${m.deepstream.since}) but received " +`,
+      `        std::to_string(value.${m.model ?? m.ds}));`,
+      "#endif",
+    );
+  }
+  return lines;
 }
 
 const copyName = (name) => `copy_${snake(name)}`;

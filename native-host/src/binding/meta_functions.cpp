@@ -354,10 +354,15 @@ napi_value add_objects(napi_env env, napi_callback_info info) {
 
 // ---------------------------------------------------------------- classifiers and label infos
 
-// Acquires, writes and adds one label info (already validated) under `classifier`.
-uint32_t attach_label(MetaCall& call, meta::ClassifierHandle classifier, const meta::LabelInfoFields& fields) {
-  meta::LabelInfoHandle label = call.batch->acquire_label_info();
-  call.batch->write_label_info(label, fields);
+// Acquires and writes one label info (validated, but a member this DeepStream lacks is refused
+// here); one never added returns to its pool at end_call.
+Status write_new_label(MetaCall& call, const meta::LabelInfoFields& fields, meta::LabelInfoHandle* label) {
+  *label = call.batch->acquire_label_info();
+  return call.batch->write_label_info(*label, fields);
+}
+
+// Adds a label info written by write_new_label under `classifier`: its index.
+uint32_t attach_label(MetaCall& call, meta::ClassifierHandle classifier, meta::LabelInfoHandle label) {
   call.batch->add_label_info(classifier, label);
   return call.labels.index_for_new(label);
 }
@@ -384,10 +389,13 @@ napi_value add_classifier(napi_env env, napi_callback_info info) {
   MetaCall& call = f.call();
   meta::ClassifierHandle classifier = call.batch->acquire_classifier();
   Status status = call.batch->write_classifier(classifier, fields);
+  // Every label written before anything is added: a refused one leaves the object as it was.
+  std::vector<meta::LabelInfoHandle> written(labels.size());
+  for (size_t i = 0; status.ok() && i < labels.size(); ++i) status = write_new_label(call, labels[i], &written[i]);
   if (status.ok()) status = call.batch->add_classifier(object, classifier);
-  if (!status.ok()) return throw_status(env, status);  // the acquired meta returns at end_call
+  if (!status.ok()) return throw_status(env, status);  // the acquired metas return at end_call
   const uint32_t index = call.classifiers.index_for_new(classifier);
-  for (const meta::LabelInfoFields& label : labels) attach_label(call, classifier, label);
+  for (meta::LabelInfoHandle label : written) attach_label(call, classifier, label);
   return make_number(env, index);
 }
 
@@ -400,7 +408,10 @@ napi_value add_label_info(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   MetaCall& call = f.call();
-  const uint32_t label_index = attach_label(call, classifier, fields);
+  meta::LabelInfoHandle label;
+  const Status status = write_new_label(call, fields, &label);
+  if (!status.ok()) return throw_status(env, status);
+  const uint32_t label_index = attach_label(call, classifier, label);
   count_labels(call, classifier, +1);
   return make_number(env, label_index);
 }

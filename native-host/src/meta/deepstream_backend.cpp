@@ -38,8 +38,9 @@ void copy_owned(const std::string &from, gchar **to) {
 void copy_owned(const gchar *from, std::string *to) { *to = from != nullptr ? from : ""; }
 
 // The structs and records of the table (sdk/src/protocol/meta-fields.mjs): to_ds / from_ds
-// for ColorParams, BboxCoords and RectParams, check_supported (members older DeepStream lacks),
-// and read_ / write_ of FrameFields and ObjectFields' numeric fields.
+// for ColorParams, BboxCoords and RectParams, read_ / write_ of FrameFields and ObjectFields'
+// numeric fields, and check_supported of RectParams and each record (members an older
+// DeepStream lacks).
 // generated: deepstream copies (npm run generate)
 // ColorParams <-> NvOSD_ColorParams: the model's members have DeepStream's names, so one copy serves both ways.
 template <typename From, typename To>
@@ -224,6 +225,30 @@ void copy_classifier_fields(const From &from, To *to) {
   to->num_labels = from.num_labels;
   to->unique_component_id = from.unique_component_id;
   copy_interned(from.classifier_type, &to->classifier_type);
+}
+
+// Members of NvDsFrameMeta this DeepStream lacks must keep their default.
+Status check_supported(const FrameFields &value) {
+  (void)value;
+  return Status::Ok();
+}
+
+// Members of NvDsObjectMeta this DeepStream lacks must keep their default.
+Status check_supported(const ObjectFields &value) {
+  if (Status status = check_supported(value.rect_params, "rect_params"); !status.ok()) return status;
+  return Status::Ok();
+}
+
+// Members of NvDsLabelInfo this DeepStream lacks must keep their default.
+Status check_supported(const LabelInfoFields &value) {
+  (void)value;
+  return Status::Ok();
+}
+
+// Members of NvDsClassifierMeta this DeepStream lacks must keep their default.
+Status check_supported(const ClassifierFields &value) {
+  (void)value;
+  return Status::Ok();
 }
 // end generated: deepstream copies
 

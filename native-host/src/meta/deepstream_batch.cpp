@@ -77,6 +77,13 @@ bool in_batch(NvDsBatchMeta *batch, const void *item) {
   return false;
 }
 
+// What a write checks first: the value's ranges (`validated`), then that this DeepStream has
+// every member the value sets (check_supported: refused, never dropped).
+template <typename Fields>
+Status writable(const Status &validated, const Fields &fields) {
+  return validated.ok() ? check_supported(fields) : validated;
+}
+
 class DeepStreamBatch final : public Batch {
  public:
   explicit DeepStreamBatch(NvDsBatchMeta *batch) : batch_(batch) { refresh_frames(); }
@@ -121,7 +128,7 @@ class DeepStreamBatch final : public Batch {
 
   Status write_frame(FrameHandle handle, const FrameFields &fields) override {
     modified_ = true;
-    Status status = validate_frame(fields);
+    const Status status = writable(validate_frame(fields), fields);
     if (status.ok())
       write_frame_fields(fields, as<NvDsFrameMeta>(handle));
     return status;
@@ -215,9 +222,7 @@ class DeepStreamBatch final : public Batch {
 
   Status write_object(ObjectHandle handle, const ObjectFields &fields, const ObjectFields *before = nullptr) override {
     modified_ = true;
-    Status status = validate_object(fields, before);
-    if (status.ok())
-      status = check_supported(fields.rect_params, "rect_params", "");
+    const Status status = writable(validate_object(fields, before), fields);
     if (!status.ok())
       return status;
     auto *o = as<NvDsObjectMeta>(handle);
@@ -258,7 +263,7 @@ class DeepStreamBatch final : public Batch {
 
   Status write_classifier(ClassifierHandle handle, const ClassifierFields &fields) override {
     modified_ = true;
-    Status status = validate_classifier(fields);
+    const Status status = writable(validate_classifier(fields), fields);
     if (!status.ok())
       return status;
     copy_classifier_fields(fields, as<NvDsClassifierMeta>(handle));
@@ -274,7 +279,7 @@ class DeepStreamBatch final : public Batch {
 
   Status write_label_info(LabelInfoHandle handle, const LabelInfoFields &fields) override {
     modified_ = true;
-    Status status = validate_label_info(fields);
+    const Status status = writable(validate_label_info(fields), fields);
     if (!status.ok())
       return status;
     auto *l = as<NvDsLabelInfo>(handle);
@@ -666,7 +671,7 @@ Status add_deepstream_tensor_output(Batch &batch, UserMetaLevel level, void *own
 }
 
 FrameHandle add_deepstream_frame(Batch &batch, const FrameFields &fields) {
-  if (batch.backend() != BackendKind::kDeepStream || !validate_frame(fields).ok())
+  if (batch.backend() != BackendKind::kDeepStream || !writable(validate_frame(fields), fields).ok())
     return {};
   return static_cast<DeepStreamBatch &>(batch).add_frame(fields);
 }

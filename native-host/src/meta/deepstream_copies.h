@@ -18,6 +18,13 @@ RectParams from_ds(const NvOSD_RectParams &from);
 // name the value in messages).
 Status check_supported(const RectParams &value, const std::string &path, const char *where);
 
+// Members of each record (an object's also those of its rect_params) this DeepStream lacks
+// must keep their default: called before every write, so a value is refused, never dropped.
+Status check_supported(const FrameFields &value);
+Status check_supported(const ObjectFields &value);
+Status check_supported(const ClassifierFields &value);
+Status check_supported(const LabelInfoFields &value);
+
 void read_frame_fields(const NvDsFrameMeta &from, FrameFields *to);
 void write_frame_fields(const FrameFields &from, NvDsFrameMeta *to);
 void read_object_fields(const NvDsObjectMeta &from, ObjectFields *to);

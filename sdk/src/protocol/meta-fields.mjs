@@ -24,7 +24,8 @@
 //   inline   a struct whose members DeepStream declares in this one (NvOSD_RectParams' box);
 //   deepstream.since / deepstream.missing: the first DeepStream release with the field, and
 //            what an older one lacks (a non-zero value is then an error, never dropped);
-//            structs' members only (the generator refuses it on a record's row);
+//            a number's row of the frame, object, classifier or label-info record or of
+//            RectParams (the generator refuses it elsewhere);
 //   doc, example  the member's TSDoc; init: what `ds-element/testing` does when a test omits it;
 //   extra / view  a member not held as numbers (kept JS-side / a live view over a struct of the
 //            row): the type `ds-element/testing` takes for it.

@@ -185,29 +185,33 @@ const RECORDS: RecordCase[] = [
 describe.each(RECORDS.flatMap((record) => members(record.fields).map(([name, field]) => [`${record.owner}.${name}`, record, name, field] as const)))(
   "%s",
   (_title, record, name, field) => {
-    const { value, refused, native } = CASES[field.kind];
+    const { refused, native } = CASES[field.kind];
 
-    it("keeps what an element writes, as native code stores it", async () => {
-      class Writer extends Element.define(META) {
-        transform(batch: Batch) {
-          record.write(batch, name, value);
+    it("keeps what an element writes, as native code stores it", () =>
+      storedOrRefusedAsOlder(record.rows, field, async (value) => {
+        class Writer extends Element.define(META) {
+          transform(batch: Batch) {
+            record.write(batch, name, value);
+          }
         }
-      }
-      // runTransform gives the buffer's metadata as toJSON gives it.
-      const out = await runTransform(Writer, { frames: [{}] });
-      expect(record.read(out.frameItems[0])[name]).toEqual(value);
-    });
+        // runTransform gives the buffer's metadata as toJSON gives it.
+        const out = await runTransform(Writer, { frames: [{}] });
+        expect(record.read(out.frameItems[0])[name]).toEqual(value);
+      }),
+    );
 
-    it("reaches an element as upstream wrote it", async () => {
-      let seen: unknown;
-      class Reader extends Element.define(META) {
-        transform(batch: Batch) {
-          seen = record.read(batch.frameItems[0] as unknown as Frame)[name];
+    it("reaches an element as upstream wrote it", () =>
+      storedOrRefusedAsOlder(record.rows, field, async (value) => {
+        let seen: unknown;
+        class Reader extends Element.define(META) {
+          transform(batch: Batch) {
+            seen = record.read(batch.frameItems[0] as unknown as Frame)[name];
+          }
         }
-      }
-      await runTransform(Reader, { frames: [{ objects: [record.upstream(name, value)] }] });
-      expect(seen).toEqual(value);
-    });
+        await runTransform(Reader, { frames: [{ objects: [record.upstream(name, value)] }] });
+        expect(seen).toEqual(value);
+      }),
+    );
 
     it("refuses a value of the wrong range, naming the member, and changes nothing", () => {
       inObjectCall((batch) => {
@@ -231,16 +235,18 @@ describe.each(RECORDS.flatMap((record) => members(record.fields).map(([name, fie
 const RECT_MEMBERS = [...(STRUCTS.RectParams?.members ?? []), ...(STRUCTS.BboxCoords?.members ?? [])];
 
 /**
- * Runs a round trip of a RectParams member. A member newer than the DeepStream the build uses
- * (its row's `deepstream.since`) cannot be stored there: on that backend the write must then be
- * refused, naming the member and the release it is new in, with the build's release older than
- * it (never dropped silently). Every other member must round-trip.
+ * Runs `roundTrip` of member `field` (one of the table's `rows`) with a value no default equals.
+ * A member newer than the DeepStream the build uses (its row's `deepstream.since`) cannot be
+ * stored there: on that backend the write must then be refused, naming the member and the
+ * release it is new in, with the build's release older than it (never dropped silently), and
+ * the member's zero must still round-trip. Every other member must round-trip.
  */
-async function storedOrRefusedAsOlder(name: string, roundTrip: () => Promise<void>): Promise<void> {
-  const row = RECT_MEMBERS.find((member): member is Field => "name" in member && member.name === name);
+async function storedOrRefusedAsOlder(rows: readonly object[], field: ValueField, roundTrip: (value: unknown) => Promise<void>): Promise<void> {
+  const row = rows.find((member): member is Field => "name" in member && member.name === field.name);
   const since = row?.deepstream?.since;
-  if (since === undefined || loadStandaloneBinding().harness.backend !== "deepstream") return roundTrip();
-  const refusal = await roundTrip().then(
+  const { value } = CASES[field.kind];
+  if (since === undefined || loadStandaloneBinding().harness.backend !== "deepstream") return roundTrip(value);
+  const refusal = await roundTrip(value).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -252,13 +258,14 @@ async function storedOrRefusedAsOlder(name: string, roundTrip: () => Promise<voi
   expect(member).toBe(row?.ds);
   expect(`${sinceMajor}.${sinceMinor}`).toBe(since);
   expect(Number(builtMajor) * 1000 + Number(builtMinor)).toBeLessThan(Number(sinceMajor) * 1000 + Number(sinceMinor));
+  await roundTrip(ZERO[field.kind]);
 }
 
 describe.each(RECT_PARAMS_FIELDS.map((field) => [field.name, field] as const))("RectParams.%s", (name, field) => {
-  const { value, refused, native } = CASES[field.kind];
+  const { refused, native } = CASES[field.kind];
 
   it("keeps what an element writes into an object's rectParams and a display meta's rect, as native code stores it", () =>
-    storedOrRefusedAsOlder(name, async () => {
+    storedOrRefusedAsOlder(RECT_MEMBERS, field, async (value) => {
       class Writer extends Element.define(META) {
         transform(batch: Batch) {
           const frame = batch.frameItems[0];
@@ -278,7 +285,7 @@ describe.each(RECT_PARAMS_FIELDS.map((field) => [field.name, field] as const))("
   );
 
   it("reaches an element as upstream wrote it", () =>
-    storedOrRefusedAsOlder(name, async () => {
+    storedOrRefusedAsOlder(RECT_MEMBERS, field, async (value) => {
       let seen: unknown;
       class Reader extends Element.define(META) {
         transform(batch: Batch) {
