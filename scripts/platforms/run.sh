@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# `npm run test:platforms`: builds ds-element and runs its suite on several Debian releases, each
+# in a folder of its own (docs/platforms.md):
+#
+#   npm run test:platforms                          # this machine, then Debian 13 and sid
+#   npm run test:platforms -- trixie                # one release only
+#   npm run test:platforms -- sid --portable-only -- test/pipeline.test.ts   # vitest arguments after --
+#
+# `host` is this machine as it is (scripts/setup.sh here). Any other name is a Debian suite:
+# scripts/platforms/root.sh debootstraps it once into the cache folder (DS_PLATFORMS_CACHE,
+# default .cache/platforms), this checkout's files (tracked and untracked, not the git-ignored
+# ones) are copied into it, and scripts/platforms/suite.sh runs there under chroot with /proc,
+# /sys and /dev mounted and ../shared (NVIDIA's DeepStream source) bound read-only beside the
+# copy. node_modules and the builds stay in the copy between runs, apart from this checkout's.
+# Needs root (or sudo) for debootstrap, mount and chroot.
+#
+# Prints a table: platform, GStreamer, the embedded libnode, then per step the exit status,
+# passed / failed / skipped tests and minutes. Exits 1 when any step failed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$(pwd)
+
+log() { printf '\033[1m[platforms]\033[0m %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+platforms=() suite_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --portable-only) suite_args+=("$1") ;;
+    --) break ;;
+    -*) echo "test:platforms: unknown option $1" >&2; exit 2 ;;
+    *) platforms+=("$1") ;;
+  esac
+  shift
+done
+suite_args+=("$@")
+[ ${#platforms[@]} -gt 0 ] || platforms=(host trixie sid)
+cache=${DS_PLATFORMS_CACHE:-$repo/.cache/platforms}
+results_root="$cache/results"
+
+mounted=()
+unmount_all() {
+  local i
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do as_root umount -R "${mounted[i]}" || true; done
+  mounted=()
+}
+trap unmount_all EXIT
+
+mount_into() { # mount_into ROOT — /proc, /sys, /dev (with /dev/shm and /dev/pts), ../shared read-only
+  local root=$1
+  as_root mount -t proc proc "$root/proc" && mounted+=("$root/proc")
+  as_root mount --rbind /sys "$root/sys" && as_root mount --make-rslave "$root/sys" && mounted+=("$root/sys")
+  as_root mount --rbind /dev "$root/dev" && as_root mount --make-rslave "$root/dev" && mounted+=("$root/dev")
+  if [ -d ../shared ]; then
+    as_root mkdir -p "$root/src/shared"
+    as_root mount --bind ../shared "$root/src/shared" && mounted+=("$root/src/shared")
+    as_root mount -o remount,bind,ro "$root/src/shared"
+  fi
+}
+
+# This checkout's files into ROOT/src/ds-element. The copy's own git index remembers what the
+# last copy brought, so files deleted here are deleted there; git-ignored ones (node_modules,
+# builds) stay. Modification times are kept, so the builds there stay incremental.
+copy_checkout() {
+  local dest=$1/src/ds-element
+  as_root mkdir -p "$dest"
+  if [ -d "$dest/.git" ]; then
+    as_root chroot "$1" git -C /src/ds-element ls-files -z | (cd "$dest" && as_root xargs -0 -r rm -f --)
+  else
+    as_root chroot "$1" git init -q /src/ds-element
+  fi
+  git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
+    | tar -c --null -T - -f - | as_root tar -x --no-same-owner -C "$dest" -f -
+  as_root chroot "$1" git -C /src/ds-element add -A
+}
+
+run_platform() { # run_platform NAME RESULTS_DIR
+  local name=$1 results=$2 root
+  if [ "$name" = host ]; then
+    bash scripts/platforms/suite.sh "$results" "${suite_args[@]}"
+    return
+  fi
+  root=$(bash scripts/platforms/root.sh "$name")
+  copy_checkout "$root"
+  mount_into "$root"
+  as_root cp /etc/resolv.conf "$root/etc/resolv.conf"
+  as_root chroot "$root" env -i HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    bash /src/ds-element/scripts/platforms/suite.sh "/var/tmp/ds-platforms" "${suite_args[@]}"
+  unmount_all
+  as_root rm -rf "$results" && mkdir -p "$results" && as_root cp -R "$root/var/tmp/ds-platforms/." "$results/"
+}
+
+status=0
+for p in "${platforms[@]}"; do
+  log "=== $p ==="
+  start=$SECONDS
+  run_platform "$p" "$results_root/$p" || status=1
+  log "=== $p: $(((SECONDS - start + 30) / 60)) min ==="
+done
+
+# The table: one row per platform and step.
+printf '\n%-8s %-34s %-10s %-22s %-11s %-6s %7s %7s %7s %6s\n' \
+  platform release GStreamer "libnode (embedded)" step exit passed failed skipped min
+for p in "${platforms[@]}"; do
+  facts=$(cat "$results_root/$p/facts.tsv" 2>/dev/null || printf '?\t?\t?')
+  IFS=$'\t' read -r release gst libnode <<<"$facts"
+  if [ ! -s "$results_root/$p/platform.tsv" ]; then
+    printf '%-8s %-34s %-10s %-22s %s\n' "$p" "$release" "$gst" "$libnode" "(no step ran)"
+    status=1
+    continue
+  fi
+  while IFS=$'\t' read -r name code passed failed skipped seconds; do
+    [ "$code" = 0 ] || status=1
+    printf '%-8s %-34s %-10s %-22s %-11s %-6s %7s %7s %7s %6s\n' "$p" "$release" "$gst" "$libnode" \
+      "$name" "$code" "$passed" "$failed" "$skipped" "$(awk -v s="$seconds" 'BEGIN { printf "%.1f", s / 60 }')"
+  done <"$results_root/$p/platform.tsv"
+done
+exit "$status"
