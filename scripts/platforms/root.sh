@@ -28,7 +28,17 @@ root="$cache/$suite"
 stamp="$root/.ds-platform-complete"
 BASE_PACKAGES=(ca-certificates git nodejs npm)
 
+# What the root takes from this machine on every run: its resolver, and the apt settings that
+# decide whether a download works here (a proxy; a mirror that serves a dated snapshot, whose
+# Release files this machine accepts past their Valid-Until).
+take_host_settings() {
+  as_root cp /etc/resolv.conf "$root/etc/resolv.conf"
+  apt-config dump | grep -E '^Acquire::(Check-Valid-Until|Check-Date|https?::Proxy) ' \
+    | as_root tee "$root/etc/apt/apt.conf.d/50ds-platforms-host" >/dev/null || true
+}
+
 if [ -e "$stamp" ]; then
+  take_host_settings
   echo "$root"
   exit 0
 fi
@@ -74,7 +84,7 @@ as_root tee "$root/etc/dpkg/dpkg.cfg.d/ds-platforms-unsafe-io" >/dev/null <<<'fo
 as_root tee "$root/usr/sbin/policy-rc.d" >/dev/null <<<$'#!/bin/sh\nexit 101'
 as_root chmod 755 "$root/usr/sbin/policy-rc.d"
 as_root tee "$root/etc/apt/sources.list" >/dev/null <<<"deb $mirror $suite main"
-as_root cp /etc/resolv.conf "$root/etc/resolv.conf"
+take_host_settings
 
 start=$SECONDS
 as_root chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 \

@@ -83,9 +83,19 @@ run_platform() { # run_platform NAME RESULTS_DIR
   root=$(bash scripts/platforms/root.sh "$name")
   copy_checkout "$root"
   mount_into "$root"
-  as_root cp /etc/resolv.conf "$root/etc/resolv.conf"
-  as_root chroot "$root" env -i HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  # The root reaches the npm registry as this machine does: the same proxy settings, and the
+  # certificates this machine's Node trusts on top of the release's (a proxy that re-signs TLS).
+  local env=(HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}"
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin) v
+  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+    [ -z "${!v:-}" ] || env+=("$v=${!v}")
+  done
+  local ca=${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}
+  if [ -f "$ca" ]; then
+    as_root cp "$ca" "$root/etc/ssl/ds-platforms-extra-ca.crt"
+    env+=(NODE_EXTRA_CA_CERTS=/etc/ssl/ds-platforms-extra-ca.crt)
+  fi
+  as_root chroot "$root" env -i "${env[@]}" \
     bash /src/ds-element/scripts/platforms/suite.sh "/var/tmp/ds-platforms" "${suite_args[@]}"
   unmount_all
   as_root rm -rf "$results" && mkdir -p "$results" && as_root cp -R "$root/var/tmp/ds-platforms/." "$results/"
