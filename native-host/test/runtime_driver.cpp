@@ -65,7 +65,7 @@ std::string env_or(const char* name, const char* fallback) {
 
 const std::string kRuntimeLibrary = env_or("DSNODE_RUNTIME_LIBRARY", DSNODE_RUNTIME_LIBRARY);
 const std::string kFixtures = env_or("DSNODE_TEST_FIXTURES", DSNODE_TEST_FIXTURES);
-const std::string kLibnode = env_or("DS_ELEMENT_LIBNODE", "libnode.so.108");
+const std::string kLibnode = env_or("DS_ELEMENT_LIBNODE", DSNODE_LIBNODE_SONAME);
 
 std::string fixture(const char* name) { return kFixtures + "/" + name; }
 

@@ -47,6 +47,7 @@
 #include <uv.h>
 
 #include "embed/bootstrap_bundle.h"  // generated (native-host/scripts/embed-bundle.mjs)
+#include "embed/uv_watcher_queue.h"
 #include "runtime/handoff.h"
 #include "runtime/cpu_relax.h"
 #include "runtime/instance.h"
@@ -168,14 +169,6 @@ void block_host_signals() {
   }
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
-
-// libuv 1.44 keeps the watchers whose events changed (new fds, new interests) on
-// loop->watcher_queue until the next uv__io_poll applies them with epoll_ctl; until then an
-// outside poll() on the backend fd cannot see them. QUEUE_EMPTY(q) is q[0] == q.
-bool watcher_queue_pending(const uv_loop_t* loop) {
-  return loop->watcher_queue[0] != static_cast<const void*>(&loop->watcher_queue);
-}
-
 
 // Who may take the isolate's v8::Locker next (direct mode). Every thread that takes the Locker
 // (callers, and the JS thread for its loop turns) passes this gate first and leaves it right
@@ -518,8 +511,8 @@ bool NodeRuntime::initialize_process(std::string* error) {
                          kNoDefaultSignalHandling | kDisableNodeOptionsEnv |
                          kNoAdjustResourceLimits | kNoUseLargePages |
                          kNoPrintHelpOrVersionOutput;
-  std::unique_ptr<node::InitializationResult> result =
-      node::InitializeOncePerProcess(args, static_cast<node::ProcessInitializationFlags::Flags>(flags));
+  // A unique_ptr up to Node 20, a shared_ptr from Node 22 on.
+  const auto result = node::InitializeOncePerProcess(args, static_cast<node::ProcessInitializationFlags::Flags>(flags));
   if (result->early_return() || result->exit_code() != 0) {
     *error = join_lines(result->errors());
     if (error->empty()) *error = "exit code " + std::to_string(result->exit_code());
@@ -571,6 +564,16 @@ void NodeRuntime::run_environment() {
       env_ = env;
     }
 
+    if (direct_) {
+      // Direct mode sleeps on the loop's backend fd, which needs to know of watchers not yet
+      // polled (embed/uv_watcher_queue.h); the queued hand-off runs Node's own loop instead.
+      const std::string layout = uv_watcher_queue_check();
+      if (!layout.empty()) {
+        g_warning("dsnode: libuv's watcher queue does not read as expected: %s; using the queued hand-off",
+            layout.c_str());
+        direct_ = false;
+      }
+    }
     if (direct_) {
       wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
       if (wake_fd_ < 0) {
@@ -665,7 +668,7 @@ void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
     if (loop_stop_.load()) break;
     // uv_backend_timeout is 0 when something is due (idle handles such as setImmediate's,
     // pending callbacks, closing handles, a stop request, an expired timer).
-    const int timeout = watcher_queue_pending(loop) ? 0 : uv_backend_timeout(loop);
+    const int timeout = uv_watchers_pending(loop) ? 0 : uv_backend_timeout(loop);
     sleep_deadline_ms_ = timeout < 0 ? UINT64_MAX : uv_now(loop) + static_cast<uint64_t>(timeout);
     {
       gate_.leave();
@@ -732,7 +735,7 @@ bool NodeRuntime::run_locked(void (*body)(void*), void* data, const void* waiter
 // with sleep_deadline_ms_: wake it if it would sleep past something the JS just scheduled.
 void NodeRuntime::wake_if_loop_changed() {
   const uv_loop_t* loop = loop_;
-  bool wake = watcher_queue_pending(loop);
+  bool wake = uv_watchers_pending(loop);
   if (!wake) {
     // Node's timers keep one uv_timer; loop->time may be older than now, but timer due
     // times are absolute in the same clock, so compare absolute times.
@@ -802,7 +805,11 @@ v8::MaybeLocal<v8::Value> NodeRuntime::bootstrap(const node::StartExecutionCallb
   v8::EscapableHandleScope scope(isolate_);
   v8::Local<v8::Context> context = isolate_->GetCurrentContext();
   // The bundle as a CommonJS module: function(exports, module), then module.exports.bootstrap.
+#if V8_MAJOR_VERSION >= 12  // Node 22 on: the isolate is no longer passed
+  v8::ScriptOrigin origin(v8_string(isolate_, "dsnode:bootstrap"));
+#else
   v8::ScriptOrigin origin(isolate_, v8_string(isolate_, "dsnode:bootstrap"));
+#endif
   v8::ScriptCompiler::Source source(v8_string(isolate_, kBootstrapBundle), origin);
   v8::Local<v8::String> params[] = {v8_string(isolate_, "exports"), v8_string(isolate_, "module")};
   v8::Local<v8::Function> module_function;

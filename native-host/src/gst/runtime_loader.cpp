@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 
 #include <mutex>
-#include <vector>
 
 #include "gst/plugin.h"
 
@@ -16,8 +15,10 @@ namespace {
 
 const char kRuntimeLibrary[] = "libdsnode-runtime.so.0";
 const char kHostScript[] = "host.js";
-// Node 18's soname on Debian/Ubuntu (libnode108), then whatever the linker calls libnode.
-const char *const kLibnodeNames[] = {"libnode.so.108", "libnode.so"};
+// The libnode the runtime was built against (CMakeLists.txt records its soname and version):
+// the runtime is linked to that soname, so no other libnode may be loaded before it.
+const char kLibnodeSoname[] = DSNODE_LIBNODE_SONAME;
+const char kLibnodeVersion[] = DSNODE_LIBNODE_VERSION;
 
 struct Failure {
   std::string message;
@@ -58,29 +59,22 @@ std::string runtime_fix() {
 // RTLD_GLOBAL: GStreamer opens plugins with local binding, but Node-API addons that user
 // code require()s (onnxruntime-node...) resolve napi_* from the global scope.
 bool load_libnode(Failure *failure) {
-  std::vector<std::string> candidates;
   const char *env = g_getenv("DS_ELEMENT_LIBNODE");
   const bool from_env = env != nullptr && *env != '\0';
+  const std::string candidate = from_env ? env : kLibnodeSoname;
+  GST_INFO("loading libnode from %s (the host was built against Node %s, %s)", candidate.c_str(),
+      kLibnodeVersion, kLibnodeSoname);
+  if (dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr)
+    return true;
+  failure->details = dl_error();
+  const std::string built = std::string("Node ") + kLibnodeVersion + "'s shared library (" +
+      kLibnodeSoname + "), the one this host was built against";
   if (from_env)
-    candidates.emplace_back(env);
+    failure->message = "cannot load libnode from DS_ELEMENT_LIBNODE=" + candidate + "; point it at " +
+        built + ", or unset it to use the system one (`npm run setup` installs it)";
   else
-    candidates.assign(std::begin(kLibnodeNames), std::end(kLibnodeNames));
-
-  std::string tried;
-  for (const std::string &candidate : candidates) {
-    GST_INFO("loading libnode from %s", candidate.c_str());
-    if (dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr)
-      return true;
-    failure->details += dl_error() + "\n";
-    tried += (tried.empty() ? "" : ", ") + candidate;
-  }
-  if (from_env)
-    failure->message = "cannot load libnode from DS_ELEMENT_LIBNODE=" + tried +
-        "; point it at Node 18's shared library (libnode.so.108) or unset it to use the "
-        "system one (`npm run setup` installs it)";
-  else
-    failure->message = "cannot load libnode, Node 18's shared library (tried " + tried +
-        "); run `npm run setup` to install it, or set DS_ELEMENT_LIBNODE to its path";
+    failure->message = "cannot load " + built + "; run `npm run setup` to install it, or set "
+        "DS_ELEMENT_LIBNODE to its path";
   return false;
 }
 

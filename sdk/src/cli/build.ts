@@ -22,7 +22,7 @@ import { BuildError } from "./build-error.js";
 import { buildHost, HOST_BUNDLES, rewriteSdkSources } from "./build-host.js";
 import { formatEsbuildMessage, formatEsbuildMessages } from "./esbuild-messages.js";
 import { loadElementManifest } from "./load-element.js";
-import { findNativeArtefacts, type NativeArtefacts } from "./native-artefacts.js";
+import { builtLibnode, findNativeArtefacts, hostBundleTarget, projectLibnode, type NativeArtefacts } from "./native-artefacts.js";
 import { addSdkRuntimePackages, copyNativePackages, nativeExternalsPlugin, SharedPackages } from "./native-packages.js";
 import { sdkRoot } from "./sdk-root.js";
 import { typecheckProject } from "./typecheck.js";
@@ -157,6 +157,8 @@ async function bundleEntry(entry: string, stagingDir: string, options: BuildOpti
       outfile: join(stagingDir, "index.js"),
       absWorkingDir: resolve(options.projectDir),
       ...HOST_BUNDLE_OPTIONS,
+      // The Node the host embeds; host.js itself stays at Node 18, the oldest (it ships prebuilt).
+      target: hostBundleTarget(options.nativeArtefacts ? builtLibnode(options.nativeArtefacts.runtimePath) : projectLibnode(projectDir)),
       keepNames: true,
       alias: options.alias ?? {},
       plugins: [nativeExternalsPlugin(nativePackages)],

@@ -6,18 +6,21 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import { delimiter, join, resolve } from "node:path";
+import { projectLibnode } from "./native-artefacts.js";
 import { sdkRoot } from "./sdk-root.js";
 
 /**
- * Debian/Ubuntu's Node 18 shared library, which the host embeds; `run` points
- * DS_ELEMENT_LIBNODE at it when it exists.
+ * The shared library of the Node the host embeds: the libnode ds-element-native was built
+ * against (its build records it), else Debian 12's Node 18 (`libnode.so.108`) for this
+ * architecture; `run` points DS_ELEMENT_LIBNODE at it when it exists.
  *
  * @example
  * ```ts
  * if (existsSync(DEFAULT_LIBNODE)) console.log("the host can start Node");
  * ```
  */
-export const DEFAULT_LIBNODE = "/usr/lib/x86_64-linux-gnu/libnode.so.108";
+export const DEFAULT_LIBNODE: string =
+  projectLibnode(sdkRoot())?.path ?? `/usr/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu/libnode.so.108`;
 
 /**
  * Options of {@link runWithPlugins}.
@@ -60,7 +63,8 @@ function prepend(paths: string[], existing: string | undefined): string {
 /**
  * The environment for a command that should see `dists`: GST_PLUGIN_PATH (and
  * GST_PLUGIN_PATH_1_0 when set, since it takes precedence) with the dists first,
- * DS_ELEMENT_LIBNODE pointing at Debian's libnode when it exists and is not set already, and
+ * DS_ELEMENT_LIBNODE pointing at the host's libnode ({@link DEFAULT_LIBNODE}) when it exists and
+ * is not set already, and
  * DS_ELEMENT_PROPERTY_NOTES=1 unless set (a note after GLib's warning when it refuses a value
  * of an element's property).
  *

@@ -3,32 +3,17 @@
  * (native-host/src/embed/node_embed.cpp runs the bundle as a CommonJS module and calls its
  * `bootstrap` export from Node's LoadEnvironment). It guards the process's exits, keeps what
  * the runtime needs of Node's internals, leaves the runtime's paths for host.js
- * (`Symbol.for("ds-element.runtime.v1")`) and requires host.js. Node 18's LoadEnvironment only
+ * (`Symbol.for("ds-element.runtime.v1")`) and requires host.js. Node's LoadEnvironment only
  * offers the builtin require (which also reaches Node's internal modules), hence createRequire.
- * Bundled by `ds-element build-host` (CommonJS, Node 18), with nothing outside this SDK.
+ * What it takes of Node's internals is in node-compat.ts, per Node version. Bundled by
+ * `ds-element build-host` (CommonJS, for the libnode the host was built against), with nothing
+ * outside this SDK.
  */
 import { RUNTIME_KEY_V1, type RuntimeInfoV1 } from "../native/runtime-binding.js";
 import { installExitGuard } from "./exit-guard.js";
+import { asyncIdStackOf, internalAsyncHooks, type AsyncIdStack, type BuiltinRequire } from "./node-compat.js";
 
-/** Node 18's `require` for builtin modules, internal ones included. */
-export type BuiltinRequire = (id: string) => unknown;
-
-/** Node 18's internal/async_hooks, what the fatal path below uses of it. */
-interface InternalAsyncHooks {
-  afterHooksExist(): boolean;
-  executionAsyncId(): number;
-  popAsyncContext(asyncId: number): void;
-  emitAfter(asyncId: number): void;
-  hasAsyncIdStack(): boolean;
-  clearAsyncIdStack(): void;
-}
-
-/**
- * Node's async context stack, for the runtime to empty when it terminates JavaScript (the
- * watchdog, the heap limit): `[async_hook_fields, async_id_fields, kStackLength,
- * kExecutionAsyncId, kTriggerAsyncId]`.
- */
-export type AsyncIdStack = [Uint32Array, Float64Array, number, number, number];
+export type { AsyncIdStack, BuiltinRequire } from "./node-compat.js";
 
 /**
  * Called (from Node's process-exit handler) where Node would have ended the process: an
@@ -40,35 +25,8 @@ export type AfterFatalException = ((exitCode: number) => [message: string, debug
   readonly asyncIdStack: AsyncIdStack | undefined;
 };
 
-/** The process as this file uses it: Node's public one plus the internals named here. */
-type NodeProcess = NodeJS.Process & {
-  _exiting: boolean;
-  binding(name: "async_wrap"): {
-    async_hook_fields: Uint32Array;
-    async_id_fields: Float64Array;
-    constants: { kStackLength: number; kExecutionAsyncId: number; kTriggerAsyncId: number };
-  };
-};
-
-/**
- * Node's async context stack. Terminated JavaScript skips the finally blocks that pop what it
- * pushed (a timer's, a nextTick's, a Promise hook's context), and the next callback scope to
- * close would abort the process ("async hook stack has become corrupted"): the runtime repairs
- * it as afterFatalException does below. The fields are Node 18's internal async_wrap binding,
- * reached through process.binding (its deprecation warning is not the user's business).
- */
-function asyncIdStackOf(node: NodeProcess): AsyncIdStack | undefined {
-  const quiet = node.noDeprecation;
-  node.noDeprecation = true;
-  try {
-    const { async_hook_fields, async_id_fields, constants } = node.binding("async_wrap");
-    return [async_hook_fields, async_id_fields, constants.kStackLength, constants.kExecutionAsyncId, constants.kTriggerAsyncId];
-  } catch {
-    return undefined;
-  } finally {
-    node.noDeprecation = quiet;
-  }
-}
+/** The process as this file uses it: Node's public one plus `_exiting`. */
+type NodeProcess = NodeJS.Process & { _exiting: boolean };
 
 /** The message and stack of what was thrown, whatever it is. */
 function describeThrown(error: unknown): [message: string, stack: string] {
@@ -93,8 +51,8 @@ export function bootstrap(process: NodeJS.Process, builtinRequire: BuiltinRequir
   const node = process as NodeProcess;
   installExitGuard(node as unknown as Parameters<typeof installExitGuard>[0]);
 
-  // For the fatal path below (Node 18 internals, reachable through the builtin require).
-  const asyncHooks = builtinRequire("internal/async_hooks") as InternalAsyncHooks;
+  // For the fatal path below (Node's internals, reachable through the builtin require).
+  const asyncHooks = internalAsyncHooks(builtinRequire);
   const { setImmediate } = builtinRequire("timers") as typeof import("node:timers");
 
   // Remembered for the fatal path below, where Node no longer hands the error to anyone.
@@ -102,7 +60,7 @@ export function bootstrap(process: NodeJS.Process, builtinRequire: BuiltinRequir
   node.on("uncaughtExceptionMonitor", (error: unknown) => {
     lastUncaught = error !== null && typeof error === "object" ? new WeakRef(error) : { deref: () => error };
   });
-  const asyncIdStack = asyncIdStackOf(node);
+  const asyncIdStack = asyncIdStackOf(node, builtinRequire);
 
   const info: RuntimeInfoV1 = Object.freeze({ runtimePath, hostJsPath });
   Object.defineProperty(globalThis, RUNTIME_KEY_V1, { value: info });
