@@ -45,6 +45,7 @@ unmount_all() {
   mounted=()
 }
 trap unmount_all EXIT
+trap 'exit 130' INT TERM HUP # so that EXIT's unmounting runs on these too
 
 mount_into() { # mount_into ROOT — /proc, /sys, /dev (with /dev/shm and /dev/pts), ../shared read-only
   local root=$1
