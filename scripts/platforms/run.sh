@@ -102,29 +102,38 @@ run_platform() { # run_platform NAME RESULTS_DIR
   as_root rm -rf "$results" && mkdir -p "$results" && as_root cp -R "$root/var/tmp/ds-platforms/." "$results/"
 }
 
-status=0
-for p in "${platforms[@]}"; do
-  log "=== $p ==="
-  start=$SECONDS
-  run_platform "$p" "$results_root/$p" || status=1
-  log "=== $p: $(((SECONDS - start + 30) / 60)) min ==="
-done
+# The table: one row per platform and step; status=1 when a step failed or none ran.
+print_table() {
+  local p facts release gst libnode name code passed failed skipped seconds
+  printf '\n%-8s %-34s %-10s %-22s %-11s %-6s %7s %7s %7s %6s\n' \
+    platform release GStreamer "libnode (embedded)" step exit passed failed skipped min
+  for p in "${platforms[@]}"; do
+    facts=$(cat "$results_root/$p/facts.tsv" 2>/dev/null || printf '?\t?\t?')
+    IFS=$'\t' read -r release gst libnode <<<"$facts"
+    if [ ! -s "$results_root/$p/platform.tsv" ]; then
+      printf '%-8s %-34s %-10s %-22s %s\n' "$p" "$release" "$gst" "$libnode" "(no step ran)"
+      status=1
+      continue
+    fi
+    while IFS=$'\t' read -r name code passed failed skipped seconds; do
+      [ "$code" = 0 ] || status=1
+      printf '%-8s %-34s %-10s %-22s %-11s %-6s %7s %7s %7s %6s\n' "$p" "$release" "$gst" "$libnode" \
+        "$name" "$code" "$passed" "$failed" "$skipped" "$(awk -v s="$seconds" 'BEGIN { printf "%.1f", s / 60 }')"
+    done <"$results_root/$p/platform.tsv"
+  done
+}
 
-# The table: one row per platform and step.
-printf '\n%-8s %-34s %-10s %-22s %-11s %-6s %7s %7s %7s %6s\n' \
-  platform release GStreamer "libnode (embedded)" step exit passed failed skipped min
-for p in "${platforms[@]}"; do
-  facts=$(cat "$results_root/$p/facts.tsv" 2>/dev/null || printf '?\t?\t?')
-  IFS=$'\t' read -r release gst libnode <<<"$facts"
-  if [ ! -s "$results_root/$p/platform.tsv" ]; then
-    printf '%-8s %-34s %-10s %-22s %s\n' "$p" "$release" "$gst" "$libnode" "(no step ran)"
-    status=1
-    continue
-  fi
-  while IFS=$'\t' read -r name code passed failed skipped seconds; do
-    [ "$code" = 0 ] || status=1
-    printf '%-8s %-34s %-10s %-22s %-11s %-6s %7s %7s %7s %6s\n' "$p" "$release" "$gst" "$libnode" \
-      "$name" "$code" "$passed" "$failed" "$skipped" "$(awk -v s="$seconds" 'BEGIN { printf "%.1f", s / 60 }')"
-  done <"$results_root/$p/platform.tsv"
-done
-exit "$status"
+# The whole run is a function, read before it starts: editing this file meanwhile cannot change it.
+main() {
+  status=0
+  local p start
+  for p in "${platforms[@]}"; do
+    log "=== $p ==="
+    start=$SECONDS
+    run_platform "$p" "$results_root/$p" || status=1
+    log "=== $p: $(((SECONDS - start + 30) / 60)) min ==="
+  done
+  print_table
+  exit "$status"
+}
+main

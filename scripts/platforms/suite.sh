@@ -31,7 +31,7 @@ describe() {
   release=$(. /etc/os-release && echo "${PRETTY_NAME:-$ID}")
   gst=$(pkg-config --modversion gstreamer-1.0 2>/dev/null || echo "?")
   libnode=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 'libnode[0-9]*' 2>/dev/null \
-    | awk '$1 == "ii" { sub(/-[^-]*$/, "", $3); sub(/^[0-9]+:/, "", $3); sub(/~.*$/, "", $3); print $3 " (" $2 ")" }' | sort -V | tail -n 1)
+    | awk '$1 == "ii" { sub(/^[0-9]+:/, "", $3); sub(/[+~-].*$/, "", $3); print $3 " (" $2 ")" }' | sort -V | tail -n 1)
   printf '%s\t%s\t%s\n' "$release" "$gst" "${libnode:-?}" >"$results/facts.tsv"
 }
 
