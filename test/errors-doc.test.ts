@@ -13,7 +13,8 @@
 //   (prepareCase below).
 // - An output line `...` or `…` stands for any lines; a line starting or ending with `…`
 //   matches an output line that contains the rest.
-// - Compared without the repository's path (the guide shows /work/main), the line numbers of
+// - Compared without the repository's path (the guide shows /work/main) and with Debian 12's
+//   libnode for the one the host was built against, the line numbers of
 //   C sources (GStreamer's "file.c(N)" and GST_DEBUG's "file.c:N:") and of the SDK's own
 //   frames (they move with every edit), process ids and times.
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -129,8 +130,13 @@ function replay(command: string, dsdoc: string): Replay {
   return { tool, args, env, dists };
 }
 
+// The libnode the host was built against; the guide shows Debian 12's.
+const nativeDir = process.env.DS_ELEMENT_NATIVE_DIR ?? join(repoRoot, "native-host", "build", "Release");
+const libnode = JSON.parse(readFileSync(join(nativeDir, "libnode.json"), "utf8")) as { version: string; soname: string };
+
 function normalise(line: string, dsdoc: string): string {
   let text = line.split(dsdoc).join("/tmp/dsdoc").split(repoRoot).join("/work/main");
+  text = text.split(`Node ${libnode.version}'s shared library (${libnode.soname})`).join("Node 18.20.4's shared library (libnode.so.108)");
   text = text.replace(/\.(c|cpp)\(\d+\)/g, ".$1(N)").replace(/\.(c|cpp):\d+:/g, ".$1:N:");
   // Frames of the SDK itself and of Node: their lines move with every edit.
   text = text.replace(/\((ds-element:\/src\/[^:)]+|\/work\/main\/sdk\/src\/[^:)]+|node:[^:)]+):\d+:\d+\)/g, "($1)");

@@ -1,4 +1,5 @@
-// Embeds the process's one Node.js 18 (libnode) and runs it on a dedicated JS thread.
+// Embeds the process's one Node.js (the distribution's libnode it was built against, 18 to 24)
+// and runs it on a dedicated JS thread.
 //
 // Node here is a guest in someone else's process (gst-launch-1.0, an application): it must not
 // install signal handlers, touch stdio or resource limits, read NODE_OPTIONS, or end the

@@ -1,4 +1,4 @@
-// Starts the process's one Node.js (18, libnode) on its own JS thread. Free of node.h so the
+// Starts the process's one Node.js (libnode, 18 to 24) on its own JS thread. Free of node.h so the
 // C ABI layer can call it.
 #ifndef DSNODE_EMBED_NODE_EMBED_H
 #define DSNODE_EMBED_NODE_EMBED_H
