@@ -41,7 +41,10 @@ results_root="$cache/results"
 mounted=()
 unmount_all() {
   local i
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do as_root umount -R "${mounted[i]}" || true; done
+  # Lazily when busy: after an interrupt, processes in the root may still be on their way out.
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+    as_root umount -R "${mounted[i]}" 2>/dev/null || as_root umount -R -l "${mounted[i]}" || true
+  done
   mounted=()
 }
 trap unmount_all EXIT
