@@ -13,8 +13,6 @@ import { RUNTIME_KEY_V1, type RuntimeInfoV1 } from "../native/runtime-binding.js
 import { installExitGuard } from "./exit-guard.js";
 import { asyncIdStackOf, internalAsyncHooks, type AsyncIdStack, type BuiltinRequire } from "./node-compat.js";
 
-export type { AsyncIdStack, BuiltinRequire } from "./node-compat.js";
-
 /**
  * Called (from Node's process-exit handler) where Node would have ended the process: an
  * uncaught exception that no 'uncaughtException' listener took, or one thrown by such a
