@@ -88,7 +88,9 @@ void install_property_notes(std::vector<const Manifest *> manifests) {
   if (g_strcmp0(g_getenv("DS_ELEMENT_PROPERTY_NOTES"), "1") != 0) return;
   std::call_once(once, [&manifests] {
     watched = new std::vector<const Manifest *>(std::move(manifests));
-    g_log_set_handler("GLib-GObject", static_cast<GLogLevelFlags>(G_LOG_LEVEL_WARNING | G_LOG_FLAG_FATAL),
+    // GLib logs the refusal as a warning in 2.74 (Debian 12) and as a critical in 2.84 (Debian 13:
+    // "GLib-GObject-CRITICAL **: value ... is invalid or out of range for property ...").
+    g_log_set_handler("GLib-GObject", static_cast<GLogLevelFlags>(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL | G_LOG_FLAG_FATAL),
         on_gobject_message, nullptr);
   });
 }
