@@ -480,7 +480,18 @@ bool NodeRuntime::initialize_process(std::string* error) {
   // 5 000 buffers of a no-op element took ~30 ms instead of ~45 (bench/RESULTS.md); lower
   // budgets optimise on too little feedback and were slower again. DS_ELEMENT_NODE_OPTIONS
   // comes after it, so it can set another.
-  std::vector<std::string> args = {"dsnode", "--enable-source-maps", "--interrupt-budget=8192"};
+  // V8 13 (Node 24) replaced the flag by invocation counts and Node refuses it there ("bad
+  // option"); V8 12 (Node 22) is not built here, so it goes without it too.
+  std::vector<std::string> args = {"dsnode", "--enable-source-maps"};
+#if V8_MAJOR_VERSION < 12
+  args.emplace_back("--interrupt-budget=8192");
+#endif
+#if NODE_MAJOR_VERSION >= 20
+  // From Node 20 the require LoadEnvironment hands the embedder loads only what users may
+  // require: the runtime's fatal-exception path needs internal/async_hooks, and Node 24's
+  // route to async_wrap internal/test/binding (sdk/src/host-runtime/node-compat.ts).
+  args.emplace_back("--expose-internals");
+#endif
   // The JavaScript heap's limit (V8's old space), in MiB; past it the running call fails
   // (Handoff::on_near_heap_limit) instead of V8 aborting the process.
   if (const char* heap = g_getenv("DS_ELEMENT_HEAP_MB"); heap != nullptr && *heap) {
