@@ -11,25 +11,8 @@
 #   bash scripts/gpu/run-formats-device.sh          # CUDA_ARCHITECTURES=90 by default (H100/H200)
 #
 # Exit status: 0 when every check passed, 1 when one failed, 2 when something could not run.
-set -euo pipefail
-
-root=$(pwd)
-out=${OUT:-$root/bench/out/gpu}
-build=${DSNODE_OPS_GPU_BUILD_DIR:-/tmp/dsnode-ops-gpu-build}
-mkdir -p "$out"
-
-if ! command -v nvcc >/dev/null 2>&1; then
-  for candidate in /usr/local/cuda/bin /usr/local/cuda-13/bin /usr/local/cuda-12/bin; do
-    if [ -x "$candidate/nvcc" ]; then export PATH="$candidate:$PATH"; break; fi
-  done
-fi
-command -v nvcc >/dev/null 2>&1 || { echo "run-formats-device.sh: nvcc not found" >&2; exit 2; }
-
-cmake -S native-host -B "$build" -DDSNODE_OPS_ONLY=ON -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-90}" >"$out/formats-configure.log" 2>&1 \
-  || { tail -30 "$out/formats-configure.log" >&2; exit 2; }
-cmake --build "$build" --target dsnode-ops-yuv-gpu-test -j "$(nproc)" >"$out/formats-build.log" 2>&1 \
-  || { tail -40 "$out/formats-build.log" >&2; exit 2; }
+source "$(dirname "$0")/ops-only-build.sh"
+ops_only_build dsnode-ops-yuv-gpu-test formats
 
 status=0
 "$build/dsnode-ops-yuv-gpu-test" --json "$out/ops-formats-report.json" --iterations "${ITERATIONS:-100}" \

@@ -118,6 +118,7 @@ export {
   type YoloLayout,
   type BatchDetections,
 } from "./postprocess/decode-yolo.js";
+export { bestClasses, type BestClasses, type ScoreTensor } from "./postprocess/best-classes.js";
 export { nms, DEFAULT_IOU_THRESHOLD, DEFAULT_MAX_DETECTIONS, type NmsOptions } from "./postprocess/nms.js";
 export { mapBoxes, letterboxTransform, type LetterboxOptions, type MapBoxesOptions } from "./postprocess/map-boxes.js";
 export { PostprocessScratch } from "./postprocess/scratch.js";

@@ -11,7 +11,8 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeYolo } from "../../sdk/src/postprocess/decode-yolo";
+import { bestClasses } from "../../sdk/src/postprocess/best-classes";
+import { decodeYolo, useCandidateSelection } from "../../sdk/src/postprocess/decode-yolo";
 import { detectionItems } from "../../sdk/src/postprocess/detections";
 import { loadRunner } from "../../sdk/src/runners/load-runner";
 import { tensorStats } from "../../sdk/src/tensor/tensor-stats";
@@ -356,7 +357,7 @@ describe.skipIf(skipped !== undefined)(`TensorRT runner${skipped ? ` (skipped: $
     await ts.dispose();
   });
 
-  it("decodeYolo takes a CUDA TensorHandle: one host copy for the call, freed after, the results of the host data", () => {
+  it("decodeYolo takes a CUDA TensorHandle: a kernel selects the candidates, no whole-tensor host copy, the results of the host data", () => {
     // [1, 4 + 2, 64]: boxes of 8..57 px, class scores 0..0.99.
     const shape = [1, 6, 64];
     const data = Float32Array.from({ length: 6 * 64 }, (_, i) => (i < 4 * 64 ? 8 + (i % 50) : ((i * 37) % 100) / 100));
@@ -365,11 +366,52 @@ describe.skipIf(skipped !== undefined)(`TensorRT runner${skipped ? ` (skipped: $
     const before = tensorStats();
     const fromDevice = decodeYolo(tensor, { confidenceThreshold: 0.5 }).map((detections) => [...detectionItems(detections)]);
     const after = tensorStats();
-    expect(after.hostCopies - before.hostCopies).toBe(1);
+    expect(after.hostCopies - before.hostCopies).toBe(0);
     expect(after.pool.liveBlocks).toBe(before.pool.liveBlocks);
+    // The peer: the whole tensor copied to the host for the call (what a CUDA output cost before).
+    useCandidateSelection("host");
+    const copied = decodeYolo(tensor, { confidenceThreshold: 0.5 }).map((detections) => [...detectionItems(detections)]);
+    useCandidateSelection("auto");
+    expect(tensorStats().hostCopies - after.hostCopies).toBe(1);
     const fromHost = decodeYolo({ data, dims: shape }, { confidenceThreshold: 0.5 }).map((detections) => [...detectionItems(detections)]);
     expect(fromDevice[0]!.length).toBeGreaterThan(0);
     expect(fromDevice).toEqual(fromHost);
+    expect(copied).toEqual(fromHost);
     tensor.dispose();
+  });
+
+  it("decodeYolo and bestClasses of CUDA tensors equal the host path on random outputs (ties, NaN, ±Infinity, both layouts)", () => {
+    let state = 28; // mulberry32
+    const random = () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(state ^ (state >>> 15), state | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+    };
+    const value = () => {
+      const r = random();
+      return r < 0.01 ? NaN : r < 0.02 ? -Infinity : r < 0.03 ? Infinity : r < 0.4 ? Math.floor(random() * 8) / 8 : random();
+    };
+    let detections = 0;
+    for (let round = 0; round < 50; round++) {
+      const batch = 1 + (round % 3);
+      const classes = 1 + Math.floor(random() * 80);
+      const candidates = 1 + Math.floor(random() * 2000);
+      const layout = round % 2 === 0 ? ("channels-first" as const) : ("channels-last" as const);
+      const shape = layout === "channels-first" ? [batch, 4 + classes, candidates] : [batch, candidates, 4 + classes];
+      const data = Float32Array.from({ length: batch * (4 + classes) * candidates }, value);
+      const device = memory.tensor(data, "float32", shape);
+      const tensor = deviceTensorFromRunner({ deviceId: 0, dtype: "float32", shape, dataPtr: device.dataPtr, byteLength: data.byteLength, release: () => undefined });
+      const options = { confidenceThreshold: [0, 0.25, 0.3, 0.7, 1][round % 5], layout };
+      const fromDevice = decodeYolo(tensor, options).map((d) => [...detectionItems(d)]);
+      expect(fromDevice, `round ${round}`).toEqual(decodeYolo({ data, dims: shape }, options).map((d) => [...detectionItems(d)]));
+      detections += fromDevice.reduce((n, d) => n + d.length, 0);
+      const rows = { data, dims: [data.length / classes, classes] };
+      const rowTensor = deviceTensorFromRunner({ deviceId: 0, dtype: "float32", shape: rows.dims, dataPtr: device.dataPtr, byteLength: data.byteLength, release: () => undefined });
+      expect(bestClasses(rowTensor), `round ${round}`).toEqual(bestClasses(rows));
+      rowTensor.dispose();
+      tensor.dispose();
+    }
+    expect(detections).toBeGreaterThan(1000);
   });
 });

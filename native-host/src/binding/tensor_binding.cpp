@@ -17,7 +17,7 @@ namespace dsnode::tensorbind {
 namespace {
 
 // Bumped when a function's arguments or results change (TENSOR_BINDING_VERSION in TS).
-constexpr double kTensorBindingVersion = 1;
+constexpr double kTensorBindingVersion = 2;
 
 constexpr metabind::Export kExports[] = {
     {"extract", extract},
@@ -34,6 +34,8 @@ constexpr metabind::Export kExports[] = {
     {"stats", stats},
     {"trimPool", trim_pool},
     {"classArgmax", class_argmax},
+    {"yoloCandidates", yolo_candidates},
+    {"rowArgmax", row_argmax},
     {"drawOverlay", draw_overlay},
 };
 

@@ -8,6 +8,7 @@
 //   tensor_dlpack.cpp       DLPack capsules (toDLPack, inspectDLPack)
 //   tensor_host_memory.cpp  holds and host memory across threads (hold, letGo, hostView, addressOf)
 //   tensor_ops.cpp          pre-processing and post-processing fast paths (preprocess, classArgmax)
+//   tensor_postprocess.cpp  post-processing where the tensor lives (yoloCandidates, rowArgmax)
 //   tensor_overlay.cpp      the CPU overlay (drawOverlay)
 //   tensor_binding.cpp      the `tensor` export: the table of the functions above
 // Every reader returns false, and every builder or function null, with a JS exception pending
@@ -127,6 +128,8 @@ napi_value let_go(napi_env env, napi_callback_info info);
 napi_value host_view(napi_env env, napi_callback_info info);
 napi_value preprocess(napi_env env, napi_callback_info info);
 napi_value class_argmax(napi_env env, napi_callback_info info);
+napi_value yolo_candidates(napi_env env, napi_callback_info info);
+napi_value row_argmax(napi_env env, napi_callback_info info);
 napi_value draw_overlay(napi_env env, napi_callback_info info);
 
 }  // namespace dsnode::tensorbind

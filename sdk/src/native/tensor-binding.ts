@@ -18,7 +18,7 @@ import type { OverlayStats } from "../osd/draw-overlay.js";
 import type { Colorimetry, DType, DeviceType, PixelFormat } from "../tensor/types.js";
 
 /** Bumped with any change of the functions below (native: kTensorBindingVersion); checked by loader.ts. */
-export const TENSOR_BINDING_VERSION = 1;
+export const TENSOR_BINDING_VERSION = 2;
 
 /** A tensor as native code describes it. */
 export interface NativeTensorInfo {
@@ -191,6 +191,23 @@ export interface TensorBinding {
    * scores) into `bestScore`/`bestClass` (-Infinity/-1 where every score is NaN).
    */
   classArgmax(data: Float32Array, first: number, classes: number, candidates: number, bestScore: Float32Array, bestClass: Int32Array): void;
+  /**
+   * The anchors of a dense float32 YOLO output (`batch` × (4 + `classes`) × `candidates`, on the
+   * host or a CUDA device) whose best class score is `>= threshold`, in anchor order: `ids` holds
+   * (image × candidates + anchor, class id) and `values` (score, cx, cy, w, h) per anchor. On a
+   * CUDA tensor a kernel selects them and only they are copied (`copiedBytes`; 0 on the host);
+   * native-host/src/postprocess/candidates.h.
+   */
+  yoloCandidates(
+    tensor: NativeTensorSource,
+    channelsFirst: boolean,
+    batch: number,
+    classes: number,
+    candidates: number,
+    threshold: number,
+  ): { ids: Int32Array; values: Float32Array; copiedBytes: number };
+  /** Each row's best class and its score (-1 / -Infinity where no score beats -Infinity) of a dense float32 `[rows, classes]`, host or CUDA. */
+  rowArgmax(tensor: NativeTensorSource, rows: number, classes: number): { classIds: Int32Array; scores: Float32Array; copiedBytes: number };
   /**
    * Draws frame `frameIndex` of the call's batch (its objects and display metas, as committed)
    * on its pixels, in place (native-host/src/osd/overlay.h).

@@ -5,7 +5,7 @@ import { ColumnStore, type Detections } from "./detections.js";
 import { scratchAreas, type PostprocessScratch, type ScratchAreas } from "./scratch.js";
 import { optionalTensorBinding } from "../native/installed-bindings.js";
 import type { TensorBinding } from "../native/tensor-binding.js";
-import { TensorHandle } from "../tensor/tensor-handle.js";
+import { nativeTensorSource, TensorHandle } from "../tensor/tensor-handle.js";
 
 /**
  * Outputs with at least this many class scores (classes × candidates) take the native argmax:
@@ -27,6 +27,22 @@ function nativeArgmax(): TensorBinding["classArgmax"] | undefined {
 /** @internal For tests and the bench: the native path off (`false`) or back to its default. */
 export function useNativeArgmax(enabled: boolean): void {
   argmaxLookup = enabled ? undefined : { fn: undefined };
+}
+
+/**
+ * How {@link decodeYolo} picks the candidates of a {@link TensorHandle}:
+ * - `"auto"`: where the tensor is: a kernel on a CUDA tensor, which copies only the candidates
+ *   to the host; the host scan of a host tensor.
+ * - `"native"`: the native selection on host tensors too (the CPU reference of the kernel's
+ *   rule, native-host/src/postprocess/candidates.h): tests compare it with the scan.
+ * - `"host"`: every tensor through the host scan (a CUDA tensor copied whole): the bench's peer.
+ */
+type CandidateSelection = "auto" | "native" | "host";
+let candidateSelection: CandidateSelection = "auto";
+
+/** @internal For tests and the bench: see CandidateSelection. */
+export function useCandidateSelection(selection: CandidateSelection): void {
+  candidateSelection = selection;
 }
 
 /**
@@ -124,12 +140,15 @@ export interface DecodeYoloOptions {
  */
 export type BatchDetections = readonly [Detections, ...Detections[]];
 
-interface Shape {
-  data: Float32Array;
+/** Images, classes and anchors of an output. */
+interface Dims {
   batch: number;
   classes: number;
   candidates: number;
-  channelsFirst: boolean;
+}
+
+interface Shape extends Dims {
+  data: Float32Array;
 }
 
 /**
@@ -167,10 +186,11 @@ export function decodeYolo(output: Float32Array, options: DecodeYoloOptions & { 
 export function decodeYolo(output: YoloTensor, options?: DecodeYoloOptions): BatchDetections;
 /**
  * Decodes a runner's output {@link TensorHandle} (`[1, 84, 8400]` for YOLOv8 with 80 classes),
- * wherever it lives: a `"cuda"` tensor (TensorRT) is copied to the host for the call and that
- * copy disposed after; a host tensor is read in place. The tensor must be float32. The results
- * do not refer to the tensor: dispose it whenever you like. See the first overload for what is
- * decoded.
+ * wherever it lives: on a `"cuda"` tensor (TensorRT, or any dense CUDA tensor) a kernel applies
+ * the threshold and only the candidates that pass are copied to the host (a few KB instead of
+ * the 2.8 MB output), then decoded as a host output is, with identical results; a host tensor is
+ * read in place. The tensor must be float32 and, on the GPU, dense. The results do not refer to
+ * the tensor: dispose it whenever you like. See the first overload for what is decoded.
  *
  * @example
  * ```ts
@@ -181,31 +201,60 @@ export function decodeYolo(output: YoloTensor, options?: DecodeYoloOptions): Bat
  */
 export function decodeYolo(output: TensorHandle, options?: DecodeYoloOptions): BatchDetections;
 export function decodeYolo(output: Float32Array | YoloTensor | TensorHandle, options?: DecodeYoloOptions): BatchDetections {
-  if (output instanceof TensorHandle) return decodeTensor(output, options);
   const settings = checkOptions(options, `${NAME} options`);
+  const channelsFirst = checkLayout(settings);
+  if (output instanceof TensorHandle) return decodeTensor(output, settings, channelsFirst);
+  const shape = resolveShape(output, settings, channelsFirst);
+  const rules = decodeRules(settings, shape);
+  const { data, classes, candidates } = shape;
+  if (channelsFirst) rules.areas.reserveCandidates(candidates);
+  const stride = (4 + classes) * candidates;
+  return decodeImages(shape, rules, (image, store, used) =>
+    channelsFirst
+      ? decodeChannelsFirst(data, image * stride, candidates, classes, rules.threshold, rules.allowed, store, used, rules.areas.bestScore, rules.areas.bestClass)
+      : decodeChannelsLast(data, image * stride, candidates, classes, rules.threshold, rules.allowed, store, used),
+  );
+}
+
+/** What decodes every image the same way, whoever found the candidates. */
+interface DecodeRules {
+  threshold: number;
+  maxCandidates: number;
+  allowed: Uint8Array | undefined;
+  areas: ScratchAreas;
+}
+
+function checkLayout(settings: Partial<DecodeYoloOptions>): boolean {
   const layout = settings.layout ?? "channels-first";
   if (layout !== "channels-first" && layout !== "channels-last") {
     invalid('"channels-first" or "channels-last"', `${NAME} options.layout`, layout, typeof layout !== "string");
   }
-  const shape = resolveShape(output, settings, layout === "channels-first");
-  const threshold = checkUnitOr(settings.confidenceThreshold, DEFAULT_CONFIDENCE_THRESHOLD, `${NAME} options.confidenceThreshold`);
-  const maxCandidates = checkIntegerOr(settings.maxCandidates, INT32_MAX, 0, INT32_MAX, `${NAME} options.maxCandidates`);
-  const allowed = allowedClasses(settings.classes, shape.classes);
-  const areas = scratchAreas(settings.scratch, `${NAME} options.scratch`);
+  return layout === "channels-first";
+}
 
-  const { data, batch, classes, candidates, channelsFirst } = shape;
-  const store = areas.decoded;
+function decodeRules(settings: Partial<DecodeYoloOptions>, shape: Dims): DecodeRules {
+  return {
+    threshold: checkUnitOr(settings.confidenceThreshold, DEFAULT_CONFIDENCE_THRESHOLD, `${NAME} options.confidenceThreshold`),
+    maxCandidates: checkIntegerOr(settings.maxCandidates, INT32_MAX, 0, INT32_MAX, `${NAME} options.maxCandidates`),
+    allowed: allowedClasses(settings.classes, shape.classes),
+    areas: scratchAreas(settings.scratch, `${NAME} options.scratch`),
+  };
+}
+
+/**
+ * One Detections per image: `decodeImage` appends an image's boxes to the store from row `used`
+ * and returns the new row count; then the maxCandidates cut.
+ */
+function decodeImages(shape: Dims, rules: DecodeRules, decodeImage: (image: number, store: ColumnStore, used: number) => number): BatchDetections {
+  const { batch, candidates } = shape;
+  const store = rules.areas.decoded;
   if (store.capacity === 0) store.reserve(Math.min(batch * candidates, 256), 0);
-  if (channelsFirst) areas.reserveCandidates(candidates);
-  const stride = (4 + classes) * candidates;
   const spans = new Array<number>(batch * 2);
   let used = 0;
   for (let image = 0; image < batch; image++) {
     const start = used;
-    used = channelsFirst
-      ? decodeChannelsFirst(data, image * stride, candidates, classes, threshold, allowed, store, used, areas.bestScore, areas.bestClass)
-      : decodeChannelsLast(data, image * stride, candidates, classes, threshold, allowed, store, used);
-    if (used - start > maxCandidates) used = start + keepBest(store, start, used - start, maxCandidates, areas);
+    used = decodeImage(image, store, used);
+    if (used - start > rules.maxCandidates) used = start + keepBest(store, start, used - start, rules.maxCandidates, rules.areas);
     spans[image * 2] = start;
     spans[image * 2 + 1] = used - start;
   }
@@ -216,17 +265,50 @@ export function decodeYolo(output: Float32Array | YoloTensor | TensorHandle, opt
   return [first, ...rest];
 }
 
-/** A tensor handle decoded through a host view (a copy for the call when it is on the GPU). */
-function decodeTensor(tensor: TensorHandle, options: DecodeYoloOptions | undefined): BatchDetections {
+/**
+ * A tensor handle: on the GPU, the native selection (a kernel: only the candidates come to the
+ * host); on the host, read in place. See CandidateSelection.
+ */
+function decodeTensor(tensor: TensorHandle, settings: Partial<DecodeYoloOptions>, channelsFirst: boolean): BatchDetections {
   if (tensor.dtype !== "float32") {
     return invalidReceived("a float32 tensor (convert other types first)", `${NAME} output`, `a ${tensor.dtype} tensor`);
   }
-  const host = tensor.device.type === "cuda" ? tensor.toHost() : tensor;
+  const onGpu = tensor.device.type === "cuda";
+  if (candidateSelection === "native" || (candidateSelection === "auto" && onGpu)) {
+    const binding = optionalTensorBinding();
+    if (binding !== undefined) return decodeSelected(binding, tensor, settings, channelsFirst);
+  }
+  const host = onGpu ? tensor.toHost() : tensor;
   try {
-    return decodeYolo({ data: host.toTypedArray() as Float32Array, dims: host.shape }, options);
+    return decodeYolo({ data: host.toTypedArray() as Float32Array, dims: host.shape }, settings);
   } finally {
     if (host !== tensor) host.dispose();
   }
+}
+
+/**
+ * The candidates the native selection found (anchor order; each anchor's best class and score by
+ * the scan's rules, candidates.h), decoded as the scan decodes them: the same class filter and
+ * push, so the detections equal the host path's.
+ */
+function decodeSelected(binding: TensorBinding, tensor: TensorHandle, settings: Partial<DecodeYoloOptions>, channelsFirst: boolean): BatchDetections {
+  const values = tensor.shape.reduce((product, size) => product * size, 1);
+  const shape = dimsShape(tensor.shape, values, checkNumClasses(settings), channelsFirst);
+  const rules = decodeRules(settings, shape);
+  const source = nativeTensorSource(tensor, `${NAME} output`);
+  const { ids, values: found } = binding.yoloCandidates(source, channelsFirst, shape.batch, shape.classes, shape.candidates, rules.threshold);
+  const count = ids.length / 2;
+  let next = 0;
+  return decodeImages(shape, rules, (image, store, used) => {
+    const end = (image + 1) * shape.candidates;
+    for (; next < count && (ids[next * 2] as number) < end; next++) {
+      const classId = ids[next * 2 + 1] as number;
+      if (rules.allowed !== undefined && rules.allowed[classId] === 0) continue;
+      const at = next * 5;
+      used = push(store, used, found[at + 1] as number, found[at + 2] as number, found[at + 3] as number, found[at + 4] as number, found[at] as number, classId);
+    }
+    return used;
+  });
 }
 
 /**
@@ -482,7 +564,7 @@ function allowedClasses(classes: readonly number[] | undefined, count: number): 
 
 function resolveShape(output: Float32Array | YoloTensor, settings: Partial<DecodeYoloOptions>, channelsFirst: boolean): Shape {
   const classesName = `${NAME} options.numClasses`;
-  const numClasses = settings.numClasses === undefined ? undefined : checkIntegerOr(settings.numClasses, 0, 1, INT32_MAX, classesName);
+  const numClasses = checkNumClasses(settings);
   if (output instanceof Float32Array) {
     if (numClasses === undefined) return invalid("the number of classes (required for a plain Float32Array)", classesName, undefined, true);
     const batch = checkIntegerOr(settings.batchSize, 1, 1, INT32_MAX, `${NAME} options.batchSize`);
@@ -490,13 +572,22 @@ function resolveShape(output: Float32Array | YoloTensor, settings: Partial<Decod
     if (output.length % item !== 0) {
       return invalidReceived(`a multiple of batchSize × (4 + numClasses) = ${item} values`, `${NAME} output`, `${output.length} values`);
     }
-    return { data: output, batch, classes: numClasses, candidates: output.length / item, channelsFirst };
+    return { data: output, batch, classes: numClasses, candidates: output.length / item };
   }
   if (typeof output !== "object" || output === null) return invalid("a Float32Array or a tensor { data, dims }", `${NAME} output`, output, true);
   const { data, dims } = output;
   if (!(data instanceof Float32Array)) {
     return wrongType("a Float32Array (a float32 output; convert other types first)", `${NAME} output.data`, describeKind(data));
   }
+  return { data, ...dimsShape(dims, data.length, numClasses, channelsFirst) };
+}
+
+function checkNumClasses(settings: Partial<DecodeYoloOptions>): number | undefined {
+  return settings.numClasses === undefined ? undefined : checkIntegerOr(settings.numClasses, 0, 1, INT32_MAX, `${NAME} options.numClasses`);
+}
+
+/** The images, classes and anchors of `dims` ([4 + C, N] or [B, 4 + C, N], or channels last), checked against `length` values. */
+function dimsShape(dims: readonly number[], length: number, numClasses: number | undefined, channelsFirst: boolean): Dims {
   const dimsName = `${NAME} output.dims`;
   if (!Array.isArray(dims) || (dims.length !== 2 && dims.length !== 3) || !dims.every((size) => Number.isInteger(size) && size >= 0)) {
     return invalid("2 or 3 integer sizes ([4 + C, N] or [B, 4 + C, N], or channels last)", dimsName, dims, !Array.isArray(dims));
@@ -508,11 +599,11 @@ function resolveShape(output: Float32Array | YoloTensor, settings: Partial<Decod
   const layoutName = channelsFirst ? "channels-first" : "channels-last";
   if (batch < 1) return invalid("a batch of at least 1", dimsName, dims, false);
   if (channels < 5) return invalid(`at least 5 channels (4 box values + classes) in the ${layoutName} position`, dimsName, dims, false);
-  if (batch * channels * candidates !== data.length) {
-    return invalidReceived(`${batch * channels * candidates} values (dims ${JSON.stringify(dims)})`, `${NAME} output.data`, `${data.length} values`);
+  if (batch * channels * candidates !== length) {
+    return invalidReceived(`${batch * channels * candidates} values (dims ${JSON.stringify(dims)})`, `${NAME} output.data`, `${length} values`);
   }
   if (numClasses !== undefined && numClasses !== channels - 4) {
-    return invalid(`${channels - 4} (the tensor's ${channels} ${layoutName} channels minus 4 box values)`, classesName, numClasses, false);
+    return invalid(`${channels - 4} (the tensor's ${channels} ${layoutName} channels minus 4 box values)`, `${NAME} options.numClasses`, numClasses, false);
   }
-  return { data, batch, classes: channels - 4, candidates, channelsFirst };
+  return { batch, classes: channels - 4, candidates };
 }
