@@ -91,7 +91,7 @@ describe("drawOverlay on every format", () => {
   };
 
   it("draws on RGB", async () => {
-    [reference] = await draw("RGB", new Uint8Array(width * height * 3).fill(grey));
+    reference = (await draw("RGB", new Uint8Array(width * height * 3).fill(grey)))[0]!;
     const at = (x: number, y: number) => Array.from(reference.subarray((y * width + x) * 3, (y * width + x) * 3 + 3));
     expect([at(2, 2), at(5, 5), at(0, 0)]).toEqual([[255, 0, 0], [0, 0, 255], [grey, grey, grey]]);
   });
