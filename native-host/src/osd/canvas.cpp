@@ -72,7 +72,10 @@ void Canvas::blend_yuv(int32_t x, int32_t y, uint32_t alpha, const Paint &yuv) {
   *luma = blend_byte(*luma, yuv.red, alpha);
   const int32_t cx = x >> 1, cy = y >> 1, block = cy * blocks_x_ + cx;
   if (chroma_pixels_ == nullptr) {
-    chroma_pixels_.reset(new uint8_t[static_cast<size_t>(image_.width) * image_.height * 2]);
+    thread_local std::vector<uint8_t> buffer;
+    const size_t bytes = static_cast<size_t>(image_.width) * image_.height * 2;
+    if (buffer.size() < bytes) buffer.resize(bytes);
+    chroma_pixels_ = buffer.data();
     touched_.assign((static_cast<size_t>(blocks_x_) * ((image_.height + 1) / 2) + 63) / 64, 0);
   }
   uint64_t &word = touched_[static_cast<size_t>(block) >> 6];
@@ -84,13 +87,13 @@ void Canvas::blend_yuv(int32_t x, int32_t y, uint32_t alpha, const Paint &yuv) {
     const uint8_t u = *chroma_sample(u_, u_stride_, cx, cy), v = *chroma_sample(v_, v_stride_, cx, cy);
     for (int32_t py = 2 * cy; py < std::min(2 * cy + 2, image_.height); ++py) {
       for (int32_t px = 2 * cx; px < std::min(2 * cx + 2, image_.width); ++px) {
-        uint8_t *pixel = chroma_pixels_.get() + (static_cast<size_t>(py) * image_.width + px) * 2;
+        uint8_t *pixel = chroma_pixels_ + (static_cast<size_t>(py) * image_.width + px) * 2;
         pixel[0] = u;
         pixel[1] = v;
       }
     }
   }
-  uint8_t *pixel = chroma_pixels_.get() + (static_cast<size_t>(y) * image_.width + x) * 2;
+  uint8_t *pixel = chroma_pixels_ + (static_cast<size_t>(y) * image_.width + x) * 2;
   pixel[0] = blend_byte(pixel[0], yuv.green, alpha);
   pixel[1] = blend_byte(pixel[1], yuv.blue, alpha);
 }
@@ -101,7 +104,7 @@ void Canvas::finish() {
     uint32_t u = 0, v = 0, count = 0;
     for (int32_t py = 2 * cy; py < std::min(2 * cy + 2, image_.height); ++py) {
       for (int32_t px = 2 * cx; px < std::min(2 * cx + 2, image_.width); ++px, ++count) {
-        const uint8_t *pixel = chroma_pixels_.get() + (static_cast<size_t>(py) * image_.width + px) * 2;
+        const uint8_t *pixel = chroma_pixels_ + (static_cast<size_t>(py) * image_.width + px) * 2;
         u += pixel[0];
         v += pixel[1];
       }

@@ -16,7 +16,6 @@
 #define DSNODE_OSD_CANVAS_H
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace dsnode::osd {
@@ -115,9 +114,10 @@ class Canvas {
   int32_t chroma_step_ = 1;                 // bytes between two U (V) samples of a row
   mutable Paint last_paint_, last_yuv_;     // to_yuv's last conversion (masks blend pixel by pixel)
   mutable bool converted_ = false;
-  // YUV: U,V of every pixel of the touched blocks (2 bytes a pixel, frame-sized, allocated at
-  // the first touch and written only in touched blocks), and which blocks those are.
-  std::unique_ptr<uint8_t[]> chroma_pixels_;
+  // YUV: U,V of every pixel of the touched blocks (2 bytes a pixel, frame-sized, written only
+  // in touched blocks; the drawing thread's buffer, kept from frame to frame rather than
+  // allocated per frame), and which blocks those are.
+  uint8_t *chroma_pixels_ = nullptr;
   std::vector<uint64_t> touched_;           // one bit per block, row-major, blocks_x_ a row
   std::vector<int32_t> touched_list_;       // the touched blocks, in touch order
   int32_t blocks_x_ = 0;
