@@ -9,6 +9,7 @@ import { definitionOf } from "./element-context.js";
 import { InferenceElement, type InferenceBatch } from "./inference-element.js";
 import { createHarness } from "../testing/element-harness.js";
 import { diskFrame, makeBallModel } from "../test-support/ball-model.js";
+import { yCbCr601 } from "../test-support/frames.js";
 import type { TensorHandle } from "../tensor/tensor-handle.js";
 import type { FrameMeta } from "../metadata/frame-meta.js";
 import type { PreprocessOptions } from "../ops/preprocess.js";
@@ -232,21 +233,15 @@ function paintedFrame(width: number, height: number, rectangles: number[][]) {
  * each chroma sample the mean of its 2x2 pixels.
  */
 function asNv12({ width, height, pixels }: { width: number; height: number; pixels: Uint8Array }) {
-  const [kr, kb] = [0.299, 0.114];
-  const luma = (i: number) => kr * pixels[i]! + (1 - kr - kb) * pixels[i + 1]! + kb * pixels[i + 2]!;
+  const yuv = (i: number) => yCbCr601(pixels[i * 3]!, pixels[i * 3 + 1]!, pixels[i * 3 + 2]!);
   const out = new Uint8Array(width * height + (width / 2) * 2 * (height / 2));
-  for (let i = 0; i < width * height; i++) out[i] = Math.round(16 + (219 * luma(i * 3)) / 255);
+  for (let i = 0; i < width * height; i++) out[i] = Math.round(yuv(i)[0]);
   for (let y = 0; y < height; y += 2) {
     for (let x = 0; x < width; x += 2) {
-      let u = 0;
-      let v = 0;
-      for (const i of [y * width + x, y * width + x + 1, (y + 1) * width + x, (y + 1) * width + x + 1]) {
-        u += (pixels[i * 3 + 2]! - luma(i * 3)) / (2 * (1 - kb)) / 4;
-        v += (pixels[i * 3]! - luma(i * 3)) / (2 * (1 - kr)) / 4;
-      }
+      const block = [y * width + x, y * width + x + 1, (y + 1) * width + x, (y + 1) * width + x + 1].map(yuv);
       const at = width * height + (y / 2) * width + x;
-      out[at] = Math.round(128 + (224 * u) / 255);
-      out[at + 1] = Math.round(128 + (224 * v) / 255);
+      out[at] = Math.round(block.reduce((sum, [, u]) => sum + u, 0) / 4);
+      out[at + 1] = Math.round(block.reduce((sum, [, , v]) => sum + v, 0) / 4);
     }
   }
   return { width, height, format: "NV12" as const, pixels: out };

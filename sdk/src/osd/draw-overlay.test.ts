@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { Element, InvalidTypeError, StaleHandleError, drawOverlay, z, type BatchMeta, type GstBuffer, type FrameMeta, type OverlayStats } from "../index.js";
 import { createHarness, type VideoFormat } from "../testing/index.js";
+import { yCbCr601 } from "../test-support/frames.js";
 
 const author = "ds-element tests <tests@example.com>";
 
@@ -120,12 +121,7 @@ describe("drawOverlay on every format", () => {
     const chromaSize = (width / 2) * (height / 2);
     const base = new Uint8Array(width * height + 2 * chromaSize).fill(128).fill(Math.round(luma), 0, width * height);
     const planes = await draw(format, base);
-    const [kr, kb] = [0.299, 0.114];
-    const yuvOf = (i: number) => {
-      const [r, g, b] = [reference[i * 3]!, reference[i * 3 + 1]!, reference[i * 3 + 2]!];
-      const l = kr * r + (1 - kr - kb) * g + kb * b;
-      return [16 + (219 * l) / 255, 128 + ((224 / 255) * (b - l)) / (2 * (1 - kb)), 128 + ((224 / 255) * (r - l)) / (2 * (1 - kr))];
-    };
+    const yuvOf = (i: number) => yCbCr601(reference[i * 3]!, reference[i * 3 + 1]!, reference[i * 3 + 2]!);
     let worstY = 0;
     let worstChroma = 0;
     for (let i = 0; i < width * height; i++) worstY = Math.max(worstY, Math.abs(planes[0]![i]! - yuvOf(i)[0]!));
@@ -143,7 +139,7 @@ describe("drawOverlay on every format", () => {
     expect(worstY).toBeLessThanOrEqual(1.5);
     expect(worstChroma).toBeLessThanOrEqual(2);
     // And something was drawn: the red border's Y and the blue fill's chroma.
-    expect(planes[0]![2 * width + 2]).toBe(Math.round(16 + (219 * kr * 255) / 255));
+    expect(planes[0]![2 * width + 2]).toBe(Math.round(yCbCr601(255, 0, 0)[0]));
   });
 });
 

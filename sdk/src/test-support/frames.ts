@@ -151,3 +151,13 @@ export function makePlanarBuffer(addon: StandaloneBinding, options: PlanarBuffer
   addon.harness.setVideo(buffer, `video/x-raw,format=${format},width=${width},height=${height},framerate=30/1${extra}`);
   return { buffer, frames, planes, frameBytes, bytes, sample };
 }
+
+/**
+ * The Y'CbCr of an RGB pixel under BT.601, limited range (GStreamer's colorimetry for frames
+ * under 720 lines), unrounded: the reference the YUV tests compare converted or drawn pixels to.
+ */
+export function yCbCr601(r: number, g: number, b: number): [number, number, number] {
+  const [kr, kb] = [0.299, 0.114];
+  const luma = kr * r + (1 - kr - kb) * g + kb * b;
+  return [16 + (219 * luma) / 255, 128 + ((224 / 255) * (b - luma)) / (2 * (1 - kb)), 128 + ((224 / 255) * (r - luma)) / (2 * (1 - kr))];
+}
