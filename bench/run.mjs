@@ -10,9 +10,12 @@
 //   4. the ONNX Runtime runner (its session thread) against onnxruntime-node on the JS thread
 //      (bench/onnx-runner.mjs, run as a child process);
 //   6. the CPU overlay: dsosd drawing 50 labelled boxes per 1280x720 frame against GStreamer's
-//      cairooverlay drawing the same (bench/harness/osd.mjs).
+//      cairooverlay drawing the same (bench/harness/osd.mjs);
+//   7./8. many streams, and a whole element against gst-python (bench/harness/streams.mjs, element.mjs);
+//   9. JavaScript on every core: 1-8 elements with 1 ms of synchronous work per buffer each
+//      (bench/harness/js-threads.mjs).
 // Prints tables and ratios, writes bench/out/results.json. See bench/README.md.
-// `--only <section>[,<section>]` (per-buffer, inspect, meta, onnx-runner, osd) runs only those sections.
+// `--only <section>[,<section>]` (per-buffer, inspect, meta, onnx-runner, osd, streams, element, js-threads) runs only those sections.
 // Settings: DS_BENCH_SEGMENT_BUFFERS (20000), DS_BENCH_SEGMENT_ROUNDS (15), DS_BENCH_TRIALS (5)
 // for the steady state; DS_BENCH_BUFFERS (50000), DS_BENCH_ROUNDS (7) for whole runs; DS_BENCH_INSPECT_RUNS (15),
 // DS_BENCH_META_OBJECTS (1000), DS_BENCH_META_ROUNDS (51), DS_BENCH_META_TRIALS (7),
@@ -34,9 +37,10 @@ import { printElement, printHeader, printInProcess, printInspect, printMeta, pri
 import { prepareBench } from "./harness/setup.mjs";
 import { buildStreamsBench, measureStreams } from "./harness/streams.mjs";
 import { measureElement } from "./harness/element.mjs";
+import { measureJsThreads, printJsThreads } from "./harness/js-threads.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner", "osd", "streams", "element"];
+const SECTIONS = ["per-buffer", "inspect", "meta", "onnx-runner", "osd", "streams", "element", "js-threads"];
 
 /** The sections to run: all, or those of `--only a,b` (also `--only=a,b`). */
 function selectedSections(argv) {
@@ -89,12 +93,16 @@ async function main() {
     streamsTrials: positiveInteger("DS_BENCH_STREAMS_TRIALS", 2),
     elementFrames: positiveInteger("DS_BENCH_ELEMENT_FRAMES", 150),
     elementTrials: positiveInteger("DS_BENCH_ELEMENT_TRIALS", 5),
+    busyBuffers: positiveInteger("DS_BENCH_BUSY_BUFFERS", 400),
+    busyUs: positiveInteger("DS_BENCH_BUSY_US", 1000),
+    busyRounds: positiveInteger("DS_BENCH_BUSY_ROUNDS", 3),
+    busyTrials: positiveInteger("DS_BENCH_BUSY_TRIALS", 2),
     sections: [...sections],
   };
   const started = Date.now();
   const results = { command: `npm run bench  (node bench/run.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(" ")}` : ""})` };
   // The element, the registry and GStreamer are needed by sections 1, 2, 6, 7 and 8 only.
-  const gstSections = sections.has("per-buffer") || sections.has("inspect") || sections.has("osd") || sections.has("streams") || sections.has("element");
+  const gstSections = sections.has("per-buffer") || sections.has("inspect") || sections.has("osd") || sections.has("streams") || sections.has("element") || sections.has("js-threads");
   let bench;
   if (gstSections) {
     process.stderr.write("bench: building bench/elements into bench/out/dist\n");
@@ -110,8 +118,8 @@ async function main() {
     await buildOsdBench(root);
   }
   let streamsBench;
-  if (sections.has("streams") || sections.has("element")) {
-    process.stderr.write("bench: building streams-bench (sections 7 and 8)\n");
+  if (sections.has("streams") || sections.has("element") || sections.has("js-threads")) {
+    process.stderr.write("bench: building streams-bench (sections 7, 8 and 9)\n");
     streamsBench = buildStreamsBench(root);
   }
   if (sections.has("meta")) {
@@ -181,6 +189,15 @@ async function main() {
     printElement(element);
     results.element = { ...element, target: "TS per-frame time less the model's <= 0.3 of the gst-python peer's" };
     if (element.disagreements.length > 0) throw new Error(`the TypeScript and Python ball detectors disagree on ${element.disagreements.length} frames: ${JSON.stringify(element.disagreements.slice(0, 3))}`);
+  }
+
+  if (sections.has("js-threads")) {
+    const jsThreads = await measureJsThreads({
+      executable: streamsBench, env: bench.env, perStream: settings.busyBuffers, busyUs: settings.busyUs, rounds: settings.busyRounds,
+      trials: settings.busyTrials, cores: machine.cores, onProgress: progress("js-threads runs"),
+    });
+    printJsThreads(jsThreads, machine.cores);
+    results.jsThreads = { ...jsThreads, target: "with isolates per element: 4 elements >= 1.8x one element on 2 cores, >= 3.5x on 16" };
   }
 
   results.durationS = (Date.now() - started) / 1000;
