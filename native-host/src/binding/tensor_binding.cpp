@@ -17,10 +17,11 @@ namespace dsnode::tensorbind {
 namespace {
 
 // Bumped when a function's arguments or results change (TENSOR_BINDING_VERSION in TS).
-constexpr double kTensorBindingVersion = 2;
+constexpr double kTensorBindingVersion = 3;
 
 constexpr metabind::Export kExports[] = {
     {"extract", extract},
+    {"extractInto", extract_into},
     {"allocate", allocate},
     {"release", release},
     {"toHost", to_host},
@@ -54,6 +55,7 @@ void install(Napi::Env env, Napi::Object exports) {
   napi_get_boolean(raw, false, &flag);
 #endif
   object.set("deepstreamCompiled", flag);
+  object.number("frameInfoLength", static_cast<double>(kFrameInfoLength));
   object.functions(kExports);
   if (object.ok()) napi_set_named_property(raw, exports, "tensor", object.value());
 }

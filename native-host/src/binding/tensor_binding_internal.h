@@ -115,6 +115,21 @@ struct HeldMemory {
 // ---------------------------------------------------------------- the functions of the `tensor` export
 
 napi_value extract(napi_env env, napi_callback_info info);
+napi_value extract_into(napi_env env, napi_callback_info info);
+
+// A frame's descriptor as extractInto writes it, one double a slot (the SDK's FRAME_INFO_* in
+// native/tensor-binding.ts): device (DLPack code), device id, dtype and format (their enums,
+// format -1 for none), ndim, shape and strides (3 each), byte offset and length, the data
+// pointer's high and low 32 bits, then planar frames' plane count, colour matrix and range and,
+// per plane, its shape and strides (3 each), byte offset and length.
+inline constexpr size_t kFrameInfoDevice = 0, kFrameInfoDeviceId = 1, kFrameInfoDType = 2, kFrameInfoFormat = 3,
+                        kFrameInfoNdim = 4, kFrameInfoShape = 5, kFrameInfoStrides = 8, kFrameInfoByteOffset = 11,
+                        kFrameInfoByteLength = 12, kFrameInfoDataHigh = 13, kFrameInfoDataLow = 14,
+                        kFrameInfoPlaneCount = 15, kFrameInfoColorMatrix = 16, kFrameInfoColorRange = 17,
+                        kFrameInfoPlanes = 18, kFrameInfoPlaneStride = 8;
+inline constexpr size_t kFrameInfoLength = kFrameInfoPlanes + tensor::kMaxPlanes * kFrameInfoPlaneStride;
+// Writes `desc` (a frame: at most 3 dimensions) into `out` (kFrameInfoLength doubles).
+void write_frame_info(const Desc& desc, double* out);
 napi_value allocate(napi_env env, napi_callback_info info);
 napi_value release(napi_env env, napi_callback_info info);
 napi_value to_host(napi_env env, napi_callback_info info);

@@ -124,4 +124,35 @@ napi_value extract(napi_env env, napi_callback_info info) {
   if (mapping->host_range(desc, &size) && (buffer = call.view(desc.data, size)) == nullptr) return nullptr;
   return make_info(env, desc, buffer, nullptr);
 }
+
+// extractInto(callId, batchId, out): what extract(callId, batchId) describes, written as numbers
+// into the Float64Array `out` (kFrameInfo*, tensor_binding_internal.h; the SDK reads them in
+// native/tensor-binding.ts) instead of an object built property by property: building that
+// object was most of an extract's cost. Returns the host view (extract's `buffer`), or undefined
+// for device memory.
+napi_value extract_into(napi_env env, napi_callback_info info) {
+  Args args(env, info);
+  uint32_t call_id = 0, batch_id = 0;
+  double* out = nullptr;
+  size_t length = 0;
+  if (!args.ok || !metabind::read_int<uint32_t>(env, args[0], FieldName("callId"), &call_id) ||
+      !metabind::read_int<uint32_t>(env, args[1], FieldName("batchId"), &batch_id) ||
+      !metabind::read_typed_array(env, args[2], FieldName("out"), &out, &length)) {
+    return nullptr;
+  }
+  if (length < kFrameInfoLength) {
+    return throw_error(env, ErrorKind::kRange,
+        "Expected a Float64Array of at least " + std::to_string(kFrameInfoLength) + " for out but received " +
+            std::to_string(length));
+  }
+  metabind::LiveCall call(env, call_id, "Buffer");
+  if (!call) return nullptr;
+  tensor::FrameMapping* mapping = nullptr;
+  Desc desc;
+  if (!call_frame(env, call, batch_id, "Buffer.extract", &mapping, &desc)) return nullptr;
+  write_frame_info(desc, out);
+  size_t size = 0;
+  if (mapping->host_range(desc, &size)) return call.view(desc.data, size);
+  return metabind::make_undefined(env);
+}
 }  // namespace dsnode::tensorbind

@@ -46,4 +46,39 @@ bool apply_plane(napi_env env, napi_value source, const char* name, Desc* desc) 
   return true;
 }
 
+void write_frame_info(const Desc& desc, double* out) {
+  const auto dims = [](const Desc& from, double* to) {
+    for (int32_t d = 0; d < 3; ++d) {
+      to[d] = d < from.ndim ? static_cast<double>(from.shape[d]) : 0;
+      to[3 + d] = d < from.ndim ? static_cast<double>(from.strides[d]) : 0;
+    }
+    to[6] = static_cast<double>(from.byte_offset);
+    to[7] = static_cast<double>(tensor::span_bytes(from));
+  };
+  const auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(desc.data));
+  out[kFrameInfoDevice] = static_cast<double>(desc.device);
+  out[kFrameInfoDeviceId] = desc.device_id;
+  out[kFrameInfoDType] = static_cast<double>(desc.dtype);
+  out[kFrameInfoFormat] = static_cast<double>(desc.format);
+  out[kFrameInfoNdim] = desc.ndim;
+  double whole[8];
+  dims(desc, whole);
+  for (size_t d = 0; d < 3; ++d) {
+    out[kFrameInfoShape + d] = whole[d];
+    out[kFrameInfoStrides + d] = whole[3 + d];
+  }
+  out[kFrameInfoByteOffset] = whole[6];
+  out[kFrameInfoByteLength] = whole[7];
+  out[kFrameInfoDataHigh] = static_cast<double>(address >> 32);
+  out[kFrameInfoDataLow] = static_cast<double>(address & 0xffffffffu);
+  out[kFrameInfoPlaneCount] = desc.plane_count;
+  out[kFrameInfoColorMatrix] = static_cast<double>(desc.color_matrix);
+  out[kFrameInfoColorRange] = static_cast<double>(desc.color_range);
+  for (int32_t p = 0; p < desc.plane_count; ++p) {
+    Desc plane;
+    tensor::plane_view(desc, p, &plane);
+    dims(plane, out + kFrameInfoPlanes + static_cast<size_t>(p) * kFrameInfoPlaneStride);
+  }
+}
+
 }  // namespace dsnode::tensorbind

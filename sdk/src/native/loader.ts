@@ -24,7 +24,7 @@ import { META_LAYOUT_VERSION } from "../protocol/transform-state.js";
 import { RUNTIME_KEY_V1, type NativeBinding, type RuntimeInfoV1 } from "./runtime-binding.js";
 import type { MetaBinding, StandaloneHarness } from "./meta-binding.js";
 import type { RunnerBinding } from "./runner-binding.js";
-import { TENSOR_BINDING_VERSION, type TensorBinding } from "./tensor-binding.js";
+import { FRAME_INFO_LENGTH, TENSOR_BINDING_VERSION, type TensorBinding } from "./tensor-binding.js";
 
 /** Every binding element code uses, from one binary (the runtime library or the standalone binding). */
 export type NativeBindings = NativeBindingsV1;
@@ -80,6 +80,9 @@ export function checkBindingVersions(binding: { readonly meta?: unknown; readonl
   const tensor = binding.tensor as Partial<TensorBinding> | undefined;
   if (tensor?.version !== TENSOR_BINDING_VERSION) {
     throw new Error(`Expected tensor binding version ${TENSOR_BINDING_VERSION} for ${where} but received ${String(tensor?.version)}; ${fix}`);
+  }
+  if (tensor.frameInfoLength !== FRAME_INFO_LENGTH) {
+    throw new Error(`Expected frame descriptors of ${FRAME_INFO_LENGTH} numbers for ${where} but received ${String(tensor.frameInfoLength)}; ${fix}`);
   }
 }
 

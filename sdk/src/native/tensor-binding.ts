@@ -18,7 +18,7 @@ import type { OverlayStats } from "../osd/draw-overlay.js";
 import type { Colorimetry, DType, DeviceType, PixelFormat } from "../tensor/types.js";
 
 /** Bumped with any change of the functions below (native: kTensorBindingVersion); checked by loader.ts. */
-export const TENSOR_BINDING_VERSION = 2;
+export const TENSOR_BINDING_VERSION = 3;
 
 /** A tensor as native code describes it. */
 export interface NativeTensorInfo {
@@ -156,6 +156,15 @@ export interface TensorBinding {
    * `region` ([left, top, width, height] in the frame), that region of it, planes included.
    */
   extract(callId: number, batchId: number, region?: readonly number[]): NativeTensorInfo;
+  /**
+   * What `extract(callId, batchId)` describes, written as numbers into `out` (`FRAME_INFO_*`,
+   * at least `frameInfoLength` of them; {@link frameInfoFrom} reads them back) rather than
+   * built as an object: the fast path of Buffer.extract. Returns the frame's host view, or
+   * undefined for device memory.
+   */
+  extractInto(callId: number, batchId: number, out: Float64Array): ArrayBuffer | undefined;
+  /** How many numbers extractInto writes. */
+  readonly frameInfoLength: number;
   /** A new owned tensor (uninitialised memory) from the pool. */
   allocate(device: DeviceType, deviceId: number, dtype: DType, shape: readonly number[], format?: PixelFormat): NativeTensorInfo;
   /** Gives an owned tensor's memory back to the pool now and detaches its view; idempotent. */
@@ -221,4 +230,68 @@ export interface NativeOverlayOptions {
   text: boolean;
   masks: boolean;
   displayMeta: boolean;
+}
+
+// ---------------------------------------------------------------- extractInto's numbers
+// The slots of extractInto's Float64Array (native: kFrameInfo*, tensor_binding_internal.h).
+const FRAME_INFO_DEVICE = 0;
+const FRAME_INFO_DEVICE_ID = 1;
+const FRAME_INFO_DTYPE = 2;
+const FRAME_INFO_FORMAT = 3;
+// Slot 4 is ndim, 3 for every frame and plane (rows, columns, samples): read as such.
+const FRAME_INFO_SHAPE = 5;
+const FRAME_INFO_STRIDES = 8;
+const FRAME_INFO_BYTE_OFFSET = 11;
+const FRAME_INFO_BYTE_LENGTH = 12;
+const FRAME_INFO_DATA_HIGH = 13;
+const FRAME_INFO_DATA_LOW = 14;
+const FRAME_INFO_PLANE_COUNT = 15;
+const FRAME_INFO_COLOR_MATRIX = 16;
+const FRAME_INFO_COLOR_RANGE = 17;
+const FRAME_INFO_PLANES = 18;
+const FRAME_INFO_PLANE_STRIDE = 8;
+/** How many numbers a frame's descriptor takes (the binding's `frameInfoLength` must equal it). */
+export const FRAME_INFO_LENGTH = FRAME_INFO_PLANES + 3 * FRAME_INFO_PLANE_STRIDE;
+
+// Native enums by value: DLPack's device codes, tensor::DType, ops::PixelFormat, ops::ColorMatrix
+// and ops::ColorRange.
+const DEVICES: Record<number, DeviceType> = { 1: "cpu", 2: "cuda", 3: "cuda_host" };
+const DTYPES: readonly DType[] = ["uint8", "int8", "int32", "int64", "float16", "float32"];
+const FORMATS: readonly PixelFormat[] = ["RGB", "RGBA", "BGR", "BGRx", "GRAY8", "RGBx", "BGRA", "ARGB", "ABGR", "NV12", "NV21", "I420"];
+const MATRICES: readonly Colorimetry["matrix"][] = ["bt601", "bt709", "bt2020"];
+const RANGES: readonly Colorimetry["range"][] = ["limited", "full"];
+
+/** Three dimensions (every frame and plane has three: rows, columns, samples) from `at`. */
+function dimsAt(values: Float64Array, at: number): number[] {
+  return [values[at]!, values[at + 1]!, values[at + 2]!];
+}
+
+/** The NativeTensorInfo of a frame that extractInto wrote into `values`, with its host view. */
+export function frameInfoFrom(values: Float64Array, buffer: ArrayBuffer | undefined): NativeTensorInfo {
+  const format = values[FRAME_INFO_FORMAT]!;
+  // User-space and CUDA addresses are below 2^53: one conversion instead of a shift and an or.
+  const address = values[FRAME_INFO_DATA_HIGH]! * 2 ** 32 + values[FRAME_INFO_DATA_LOW]!;
+  const info: NativeTensorInfo = {
+    device: DEVICES[values[FRAME_INFO_DEVICE]!]!,
+    deviceId: values[FRAME_INFO_DEVICE_ID]!,
+    dtype: DTYPES[values[FRAME_INFO_DTYPE]!]!,
+    shape: dimsAt(values, FRAME_INFO_SHAPE),
+    strides: dimsAt(values, FRAME_INFO_STRIDES),
+    byteOffset: values[FRAME_INFO_BYTE_OFFSET]!,
+    byteLength: values[FRAME_INFO_BYTE_LENGTH]!,
+    dataPtr: Number.isSafeInteger(address) ? BigInt(address) : (BigInt(values[FRAME_INFO_DATA_HIGH]!) << 32n) | BigInt(values[FRAME_INFO_DATA_LOW]!),
+    format: format < 0 ? undefined : FORMATS[format],
+    buffer,
+    storage: undefined,
+  };
+  const planeCount = values[FRAME_INFO_PLANE_COUNT]!;
+  if (planeCount > 0) {
+    const planes: NativePlaneInfo[] = [];
+    for (let p = 0, at = FRAME_INFO_PLANES; p < planeCount; p++, at += FRAME_INFO_PLANE_STRIDE) {
+      planes.push({ shape: dimsAt(values, at), strides: dimsAt(values, at + 3), byteOffset: values[at + 6]!, byteLength: values[at + 7]! });
+    }
+    info.planes = planes;
+    info.colorimetry = { matrix: MATRICES[values[FRAME_INFO_COLOR_MATRIX]!]!, range: RANGES[values[FRAME_INFO_COLOR_RANGE]!]! };
+  }
+  return info;
 }

@@ -5,6 +5,7 @@
 import { describeValue, expectedMessage } from "../errors/describe-value.js";
 import { InvalidTypeError, InvalidValueError, StaleHandleError } from "../errors/errors.js";
 import { tensorBinding } from "../native/installed-bindings.js";
+import { FRAME_INFO_LENGTH, frameInfoFrom } from "../native/tensor-binding.js";
 import { frameTensorFromNative, type CallLife, type TensorHandle } from "./tensor-handle.js";
 
 /** @internal What a call gives frame access: its life and the id native code knows it by. */
@@ -13,6 +14,8 @@ export interface FrameCall extends CallLife {
 }
 
 const extracted = new WeakMap<FrameCall, Map<number, TensorHandle>>();
+// extractInto's numbers, read back at once (the JS thread runs one extract at a time).
+const frameInfo = new Float64Array(FRAME_INFO_LENGTH);
 
 /** @internal */
 export function extractFrame(call: FrameCall, batchId: unknown): TensorHandle {
@@ -26,8 +29,8 @@ export function extractFrame(call: FrameCall, batchId: unknown): TensorHandle {
   let frames = extracted.get(call);
   const known = frames?.get(batchId);
   if (known !== undefined) return known;
-  const info = tensorBinding("Buffer.extract()").extract(call.callId, batchId);
-  const frame = frameTensorFromNative(info, call, call.callId, batchId);
+  const buffer = tensorBinding("Buffer.extract()").extractInto(call.callId, batchId, frameInfo);
+  const frame = frameTensorFromNative(frameInfoFrom(frameInfo, buffer), call, call.callId, batchId);
   if (frames === undefined) extracted.set(call, (frames = new Map()));
   frames.set(batchId, frame);
   return frame;
