@@ -20,12 +20,18 @@ bool IsolateGate::enter(const void* waiter, const std::atomic<bool>* abandon) {
 }
 
 // True when it took the gate; false when it did not spin (budget 0, enough spinners already),
-// the budget ran out, or the caller gave up (sleep() then returns at once).
+// the budget ran out, the holder is not running (it took the gate on this core), or the caller
+// gave up (sleep() then returns at once).
 bool IsolateGate::spin(const std::atomic<bool>* abandon) {
   if (spin_ns_ <= 0) return false;
   bool taken = false;
   if (spinners_.fetch_add(1, std::memory_order_relaxed) < max_spinners_) {
-    spin_until([&] { return (taken = try_take()) || (abandon != nullptr && abandon->load()); }, now_ns(), spin_ns_);
+    spin_until(
+        [&] {
+          return (taken = try_take()) || (abandon != nullptr && abandon->load()) ||
+                 holder_cpu_.load(std::memory_order_relaxed) == sched_getcpu();
+        },
+        now_ns(), spin_ns_);
   }
   spinners_.fetch_sub(1, std::memory_order_relaxed);
   if (taken && statistics_ != nullptr) statistics_->gate_spin_takes.fetch_add(1, std::memory_order_relaxed);

@@ -10,10 +10,14 @@
 // waiter that went to sleep at once cost a futex sleep and wake-up per buffer (20-30 us of CPU
 // on a virtual machine), and mostly for nothing, since the thread that left the gate came back
 // for its next buffer and took it again before the sleeper was running (bench/RESULTS.md,
-// "The many-stream convoy"). Only sleepers are known by waiting(); a spinner sleeps, and so
-// becomes known, after its budget (microseconds), long before the watchdog asks.
+// "The many-stream convoy"). A waiter that runs on the core the holder took the gate on does
+// not spin: the holder is then not running (preempted, on a busy machine), and the spin would
+// only delay it. Only sleepers are known by waiting(); a spinner sleeps, and so becomes known,
+// after its budget (microseconds), long before the watchdog asks.
 #ifndef DSNODE_EMBED_ISOLATE_GATE_H
 #define DSNODE_EMBED_ISOLATE_GATE_H
+
+#include <sched.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -41,13 +45,16 @@ class IsolateGate {
  private:
   bool try_take() {
     bool expected = false;
-    return !held_.load() && held_.compare_exchange_strong(expected, true);
+    if (held_.load() || !held_.compare_exchange_strong(expected, true)) return false;
+    holder_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
+    return true;
   }
   bool spin(const std::atomic<bool>* abandon);
   bool sleep(const void* waiter, const std::atomic<bool>* abandon);
   void count_holder();
 
   std::atomic<bool> held_{false};
+  std::atomic<int> holder_cpu_{-1};  // the core the holder took it on
   std::atomic<int> spinners_{0};
   std::atomic<int> sleepers_{0};
   std::mutex mutex_;  // sleepers_ rises, and waiters_ changes, only under it
