@@ -5,15 +5,17 @@
 // JavaScript of another element that does not return (V8's own lock cannot be given up).
 //
 // A thread that finds the gate held spins for it first (up to the spin budget, DS_ELEMENT_SPIN_US,
-// at most `max_spinners` threads at once), then sleeps on a condition variable. Several
-// streaming threads of a no-op element each hold the isolate for a microsecond or two: a
-// waiter that went to sleep at once cost a futex sleep and wake-up per buffer (20-30 us of CPU
-// on a virtual machine), and mostly for nothing, since the thread that left the gate came back
-// for its next buffer and took it again before the sleeper was running (bench/RESULTS.md,
-// "The many-stream convoy"). A waiter that runs on the core the holder took the gate on does
-// not spin: the holder is then not running (preempted, on a busy machine), and the spin would
-// only delay it. Only sleepers are known by waiting(); a spinner sleeps, and so becomes known,
-// after its budget (microseconds), long before the watchdog asks.
+// at most `max_spinners` threads at once; the budget shrinks while spins run out, as the queue
+// hand-off's does, so that JavaScript that holds the isolate long does not have every waiter
+// burn its budget), then sleeps on a condition variable. Several streaming threads of a no-op
+// element each hold the isolate for a microsecond or two: a waiter that went to sleep at once
+// cost a futex sleep and wake-up per buffer (35-50 us of CPU on a virtual machine), and mostly
+// for nothing, since the thread that left the gate came back for its next buffer and took it
+// again before the sleeper was running (bench/RESULTS.md, "The many-stream convoy"). A waiter
+// that runs on the core the holder took the gate on does not spin: the holder is then not
+// running (preempted, on a busy machine), and the spin would only delay it. Only sleepers are
+// known by waiting(); a spinner sleeps, and so becomes known, after its budget (microseconds),
+// long before the watchdog asks.
 #ifndef DSNODE_EMBED_ISOLATE_GATE_H
 #define DSNODE_EMBED_ISOLATE_GATE_H
 
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "runtime/handoff_statistics.h"
+#include "runtime/spin_policy.h"
 
 namespace dsnode {
 
@@ -62,6 +65,9 @@ class IsolateGate {
   std::vector<const void*> waiters_;
 
   int64_t spin_ns_ = 0;
+  // Backs off while spins run out (the holder's JavaScript takes longer than the budget) and
+  // probes now and then, as the queue hand-off's callers do (spin_policy.h).
+  CallerSpin policy_;
   int max_spinners_ = 1;
   HandoffStatistics* statistics_ = nullptr;
   std::atomic<const void*> last_holder_{nullptr};  // statistics only: the thread that held it last
