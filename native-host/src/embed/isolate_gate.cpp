@@ -8,7 +8,7 @@
 namespace dsnode {
 
 void IsolateGate::configure(int64_t spin_ns, int max_spinners, HandoffStatistics* statistics) {
-  spin_ns_ = spin_ns;
+  spin_ns_ = std::min(spin_ns, kMaxSpinNs);
   max_spinners_ = max_spinners;
   statistics_ = statistics;
 }
@@ -23,20 +23,16 @@ bool IsolateGate::enter(const void* waiter, const std::atomic<bool>* abandon) {
 // the budget ran out, the holder is not running (it took the gate on this core), or the caller
 // gave up (sleep() then returns at once).
 bool IsolateGate::spin(const std::atomic<bool>* abandon) {
-  const int64_t budget = policy_.budget_ns(spin_ns_);
-  if (budget <= 0) return false;
+  if (spin_ns_ <= 0) return false;
   bool taken = false;
-  bool stopped = false;  // not for want of budget: the spin says nothing about the holder's time
   if (spinners_.fetch_add(1, std::memory_order_relaxed) < max_spinners_) {
     spin_until(
         [&] {
           if ((taken = try_take())) return true;
-          stopped = (abandon != nullptr && abandon->load()) ||
-                    holder_cpu_.load(std::memory_order_relaxed) == sched_getcpu();
-          return stopped;
+          return (abandon != nullptr && abandon->load()) ||
+                 holder_cpu_.load(std::memory_order_relaxed) == sched_getcpu();
         },
-        now_ns(), budget);
-    if (!stopped) policy_.record(true, taken, 0, spin_ns_);
+        now_ns(), spin_ns_);
   }
   spinners_.fetch_sub(1, std::memory_order_relaxed);
   if (taken && statistics_ != nullptr) statistics_->gate_spin_takes.fetch_add(1, std::memory_order_relaxed);
