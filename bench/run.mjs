@@ -179,7 +179,7 @@ async function main() {
     const ownCpuS = streams.results.reduce((sum, result) => sum + result.rounds.reduce((inner, round) => inner + round.cpu_s, 0), 0);
     streams.backgroundCores = backgroundCores({ busyBeforeS: started, busyAfterS: machineBusySeconds(), wallS: (Date.now() - startedAt) / 1000, ownCpuS });
     printStreams(streams, settings, machine.cores);
-    results.streams = { ...streams, target: "TS CPU per buffer <= 2x identity's at 16 streams" };
+    results.streams = { ...streams, target: "TS CPU per buffer <= 2x identity's at 1, 4 and 16 streams" };
   }
 
   if (sections.has("element")) {

@@ -40,6 +40,38 @@ describe("two TS elements on different streaming threads (tee + queues)", () => 
   });
 });
 
+describe("four independent streams, four streaming threads taking turns at the isolate", () => {
+  /** The isolate gate's counters in the DS_ELEMENT_HANDOFF_STATS=1 line (direct hand-off). */
+  function gateCounters(stderr: string): Record<string, number> {
+    const line = /isolate gate: entries (\d+), hand-overs (\d+), spin takes (\d+), sleeps (\d+), wake-ups (\d+)/.exec(stderr);
+    expect(line, stderr).not.toBeNull();
+    const [entries, handovers, spinTakes, sleeps, wakeups] = line!.slice(1).map(Number);
+    return { entries, handovers, spinTakes, sleeps, wakeups };
+  }
+
+  // Waiters spin for the gate before they sleep (DS_ELEMENT_SPIN_US; 0: sleep at once): every
+  // buffer of every stream gets through, in order, either way.
+  for (const spinUs of ["50", "0"]) {
+    it(`every stream's buffers in order, DS_ELEMENT_SPIN_US=${spinUs}`, () => {
+      const dir = scratchDir(`streams-${spinUs}`);
+      const files = [0, 1, 2, 3].map((i) => join(dir, `stream${i}.jsonl`));
+      const buffers = 2000;
+      const run = launch(
+        files.map((file) => `videotestsrc num-buffers=${buffers} ! video/x-raw,format=RGB,width=16,height=16 ! framecounter location=${file} ! fakesink`).join(" "),
+        { dists: [exampleDist], env: { DS_ELEMENT_HANDOFF_STATS: "1", DS_ELEMENT_SPIN_US: spinUs } },
+      );
+      expect(run.code, run.output).toBe(0);
+      const all = [...Array(buffers).keys()];
+      for (const file of files) expect(frameNumbers(file)).toEqual(all);
+      const gate = gateCounters(run.stderr);
+      // Every transform, start and stop passed the gate (the JS thread's loop turns too).
+      expect(gate.entries).toBeGreaterThanOrEqual(4 * buffers);
+      expect(gate.spinTakes + gate.sleeps).toBeLessThanOrEqual(gate.entries);
+      if (spinUs === "0") expect(gate.spinTakes).toBe(0);
+    });
+  }
+});
+
 describe("a Python (python3-gi) host building and tearing down the pipeline 50 times", () => {
   const dir = scratchDir("cycles");
   // V8 resizes its young generation by its allocation-rate heuristics: a ~12 MiB step in RSS

@@ -21,6 +21,8 @@ export const STREAM_CONFIGURATIONS = [
   { name: "identity", element: "identity", env: {} },
   { name: "gst-python", element: "noopy", env: {} },
   { name: "TS (direct hand-off, default)", element: "noopts", env: {} },
+  // Waiters sleep at the isolate's gate at once: the many-stream convoy (bench/RESULTS.md).
+  { name: "TS, direct hand-off, no spin at the isolate's gate", element: "noopts", env: { DS_ELEMENT_SPIN_US: "0" } },
   { name: "TS, queue hand-off (spinning)", element: "noopts", env: { DS_ELEMENT_HANDOFF: "queue" } },
   { name: "TS, queue hand-off, no spinning", element: "noopts", env: { DS_ELEMENT_HANDOFF: "queue", DS_ELEMENT_SPIN_US: "0", DS_ELEMENT_JS_SPIN_US: "0" } },
 ];
@@ -91,6 +93,7 @@ function summarise(results) {
     const of = (name) => results.find((result) => result.layout === layout.name && result.configuration === name);
     const identity = of("identity").cpuUsPerBuffer;
     const ts = of("TS (direct hand-off, default)").cpuUsPerBuffer;
+    const gateNotSpinning = of("TS, direct hand-off, no spin at the isolate's gate").cpuUsPerBuffer;
     const spinning = of("TS, queue hand-off (spinning)").cpuUsPerBuffer;
     const notSpinning = of("TS, queue hand-off, no spinning").cpuUsPerBuffer;
     return {
@@ -101,6 +104,8 @@ function summarise(results) {
       tsQueueSpinningUs: spinning,
       tsQueueNotSpinningUs: notSpinning,
       tsToIdentity: ts / identity,
+      tsGateNotSpinningUs: gateNotSpinning,
+      tsGateNotSpinningToIdentity: gateNotSpinning / identity,
       gstPythonToIdentity: of("gst-python").cpuUsPerBuffer / identity,
       spinCostUs: spinning - notSpinning,
     };

@@ -48,6 +48,7 @@
 #include <uv.h>
 
 #include "embed/bootstrap_bundle.h"  // generated (native-host/scripts/embed-bundle.mjs)
+#include "embed/isolate_gate.h"
 #include "embed/uv_watcher_queue.h"
 #include "runtime/handoff.h"
 #include "runtime/cpu_relax.h"
@@ -170,55 +171,6 @@ void block_host_signals() {
   }
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
-
-// Who may take the isolate's v8::Locker next (direct mode). Every thread that takes the Locker
-// (callers, and the JS thread for its loop turns) passes this gate first and leaves it right
-// after releasing the Locker, so a thread waiting for the isolate waits here, where it can give
-// up: a streaming thread whose element is flushing (state change, seek) must not wait for
-// JavaScript of another element that does not return (V8's own lock cannot be given up).
-class IsolateGate {
- public:
-  // Waits until no other thread holds the isolate; false (gate not taken) if *abandon turned
-  // true first. Who waits is known by `waiter` meanwhile (only then: nothing to do on the way
-  // through an open gate).
-  bool enter(const void* waiter, const std::atomic<bool>* abandon) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (!held_) {
-      held_ = true;
-      return true;
-    }
-    waiters_.push_back(waiter);
-    cv_.wait(lock, [&] { return !held_ || (abandon != nullptr && abandon->load()); });
-    waiters_.erase(std::find(waiters_.begin(), waiters_.end(), waiter));
-    if (held_) return false;
-    held_ = true;
-    return true;
-  }
-
-  void leave() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    held_ = false;
-    if (waiters_.empty()) return;
-    lock.unlock();
-    cv_.notify_one();
-  }
-
-  void wake_all() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    cv_.notify_all();
-  }
-
-  bool waiting(const void* waiter) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return std::find(waiters_.begin(), waiters_.end(), waiter) != waiters_.end();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool held_ = false;
-  std::vector<const void*> waiters_;
-};
 
 // A caller thread's hold on the isolate (direct mode). A top-level v8::Locker that ends frees
 // the thread's V8 state (handle scope blocks, stack limits), and the next Locker on that thread
@@ -402,6 +354,7 @@ bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std
     SpinSettings settings = SpinSettings::from_environment();
     direct_ = settings.mode == HandoffMode::kDirect;
     Handoff::get().configure(settings, host_js);
+    gate_.configure(settings.caller_spin_ns, settings.max_spinning_callers, Handoff::get().statistics());
     Watchdog::get().configure(WatchdogSettings::from_environment());
     host_js_ = host_js;
     runtime_path_ = locate_and_pin_self();

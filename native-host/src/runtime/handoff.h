@@ -69,6 +69,7 @@ class Handoff {
 
   // DS_ELEMENT_HANDOFF_STATS=1: how often each side's spin paid off, printed at teardown.
   void print_statistics() const { statistics_.print(); }
+  HandoffStatistics* statistics() { return settings_.statistics ? &statistics_ : nullptr; }
 
   void set_executor(JsExecutor* executor);  // JS thread
   // Direct mode: set by embed/ before open(); without one, calls are queued.

@@ -18,6 +18,12 @@ struct HandoffStatistics {
   uint64_t wakes = 0;                          // on_wake callbacks
   std::atomic<uint64_t> direct_calls{0};       // run by the caller under the Locker
   std::atomic<uint64_t> direct_waits{0};       // ...that then waited for a Promise
+  // Direct mode, the isolate's gate (embed/isolate_gate.h), every thread that takes the Locker:
+  std::atomic<uint64_t> gate_entries{0};       // times it was taken
+  std::atomic<uint64_t> gate_handovers{0};     // ...by another thread than the one before
+  std::atomic<uint64_t> gate_spin_takes{0};    // ...by a thread that found it held and spun
+  std::atomic<uint64_t> gate_sleeps{0};        // a thread found it held and slept
+  std::atomic<uint64_t> gate_wakeups{0};       // a sleeper woke (notified, or spuriously)
 
   // One line on stderr.
   void print() const;
