@@ -55,7 +55,7 @@ bool resolve_gst_analytics(GstObject *element, GstAnalyticsMode mode, const meta
 
 GstAnalyticsCall::GstAnalyticsCall(const meta::GstAnalyticsApi *api, meta::MetadataSource &source,
     meta::Batch &batch)
-    : api_(batch.num_frames() == 1 ? api : nullptr), source_(source), batch_(batch),
+    : api_(api != nullptr && batch.num_frames() == 1 ? api : nullptr), source_(source), batch_(batch),
       frame_(api_ != nullptr ? batch.frame_at(0) : meta::FrameHandle{}) {}
 
 bool GstAnalyticsCall::has_upstream(GstBuffer *buffer) const {
