@@ -205,6 +205,37 @@ describe.skipIf(!hasAnalytics)(`on GStreamer >= 1.24 (this is ${gstreamer}): Gst
   });
 });
 
+const hasOrientedBoxes = major > 1 || (major === 1 && minor >= 26);
+describe.skipIf(!hasOrientedBoxes)(`oriented boxes on GStreamer >= 1.26 (this is ${gstreamer})`, () => {
+  beforeAll(() => {
+    execFileSync("cmake", ["--build", dirname(native.buildDir), "--target", "dsnode-gst-analytics-writer"], { stdio: "pipe" });
+  });
+
+  it("an object's rotation_angle (degrees) goes out as the od entry's rotation (radians)", () => {
+    // metawriter's object: left 10, top 20, 30.5 x 40.25 (rounded to whole pixels), rotationAngle 0.5
+    // degrees = 0.0087 radians, classifier red 0.9 / blue 0.8, objectId 0 (frame 0).
+    const location = join(scratchDir("gst-analytics-oriented-out"), "written.jsonl");
+    const run = launch(`${source(1)} ! metawriter objects=1 location=${location} ! dsanalyticsreader ! fakesink`, {
+      dists: [fixturesDist, testPlugins],
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(readerLines(run.stdout)).toEqual(["analytics: od thing-0 10 20 31 40 0.500 r 0.0087 [cls red 0.900 blue 0.800] [track 0]"]);
+  });
+
+  it("an upstream oriented box reads as rect_params with rotation_angle in degrees", () => {
+    const dump = join(scratchDir("gst-analytics-oriented-in"), "objects.jsonl");
+    const run = launch(`${source(1)} ! dsanalyticswriter oriented=true ! metareader location=${dump} ! fakesink`, {
+      dists: [fixturesDist, testPlugins],
+    });
+    expect(run.code, run.output).toBe(0);
+    const [car, person, sign] = lines(dump)[0]!.frameItems[0].objectItems;
+    expect(car.rectParams.rotationAngle).toBe(0);
+    expect(person.rectParams.rotationAngle).toBe(0);
+    expect(sign).toMatchObject({ label: "sign", confidence: 0.25, rectParams: { left: 100, top: 100, width: 40, height: 20 } });
+    expect(sign.rectParams.rotationAngle).toBeCloseTo(90, 4);
+  });
+});
+
 describe.skipIf(!hasAnalytics)(`gst-analytics-meta=on on GStreamer >= 1.24 (this is ${gstreamer})`, () => {
   it("starts and writes", () => {
     const run = launch(`${source(1)} ! detections gst-analytics-meta=on ! fakesink`, { dists: [fixturesDist], env: { GST_DEBUG: "detections:4" } });

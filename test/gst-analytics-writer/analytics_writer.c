@@ -7,11 +7,13 @@
  * element of GStreamer's (onnxinference with its decoders) would: on every buffer, two object
  * detections, a classification and a tracking id related to the first, a classification related
  * to the second in the other direction (IS_PART_OF, cls to od: producers differ in which way
- * they relate them). The test reads them through a ds-element.
+ * they relate them). The test reads them through a ds-element. With `oriented=true` (GStreamer
+ * >= 1.26), a third detection, "sign", an oriented box: 100, 100, 40 x 20 turned by pi / 2.
  *
  * `dsanalyticsreader`: a downstream consumer; prints each buffer's object detections with the
  * classifications and tracking ids related to them (either direction), one line per buffer:
  *   analytics: od car 40 60 80 50 0.875 [cls red 0.750 blue 0.250] [track 42]; od person ...
+ * An oriented box (GStreamer >= 1.26) has its rotation after the confidence: `... 0.500 r 0.0087`.
  *
  *   videotestsrc ! dsanalyticswriter ! <ds-element> ! fakesink
  *   videotestsrc ! <ds-element detector> ! dsanalyticsreader ! fakesink
@@ -29,6 +31,7 @@
 
 typedef struct {
   GstBaseTransform parent;
+  gboolean oriented;
 } DsAnalyticsWriter;
 
 typedef struct {
@@ -56,7 +59,26 @@ static GstFlowReturn writer_transform_ip(GstBaseTransform *trans, GstBuffer *buf
     GST_ELEMENT_ERROR(trans, CORE, FAILED, ("cannot attach the analytics metadata"), (NULL));
     return GST_FLOW_ERROR;
   }
+#if GST_CHECK_VERSION(1, 26, 0)
+  GstAnalyticsODMtd sign;
+  if (((DsAnalyticsWriter *)trans)->oriented &&
+      !gst_analytics_relation_meta_add_oriented_od_mtd(meta, g_quark_from_static_string("sign"), 100, 100, 40, 20,
+          (gfloat)G_PI_2, 0.25f, &sign)) {
+    GST_ELEMENT_ERROR(trans, CORE, FAILED, ("cannot attach the oriented box"), (NULL));
+    return GST_FLOW_ERROR;
+  }
+#endif
   return GST_FLOW_OK;
+}
+
+static void writer_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  if (id == 1) ((DsAnalyticsWriter *)object)->oriented = g_value_get_boolean(value);
+  else G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+}
+
+static void writer_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  if (id == 1) g_value_set_boolean(value, ((DsAnalyticsWriter *)object)->oriented);
+  else G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
 static void ds_analytics_writer_class_init(DsAnalyticsWriterClass *klass) {
@@ -69,6 +91,11 @@ static void ds_analytics_writer_class_init(DsAnalyticsWriterClass *klass) {
       "Attaches fixed object detections, classifications and a tracking id as GstAnalyticsRelationMeta",
       "ds-element tests");
   GST_BASE_TRANSFORM_CLASS(klass)->transform_ip = writer_transform_ip;
+  G_OBJECT_CLASS(klass)->set_property = writer_set_property;
+  G_OBJECT_CLASS(klass)->get_property = writer_get_property;
+  g_object_class_install_property(G_OBJECT_CLASS(klass), 1,
+      g_param_spec_boolean("oriented", "Oriented", "Also attach an oriented box (GStreamer >= 1.26)", FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 }
 
 static void ds_analytics_writer_init(DsAnalyticsWriter *self) {
@@ -119,10 +146,15 @@ static GstFlowReturn reader_transform_ip(GstBaseTransform *trans, GstBuffer *buf
   GstAnalyticsODMtd od;
   while (meta != NULL && gst_analytics_relation_meta_iterate(meta, &state, gst_analytics_od_mtd_get_mtd_type(), &od)) {
     gint x, y, w, h;
-    gfloat level;
+    gfloat level, r = 0;
+#if GST_CHECK_VERSION(1, 26, 0)
+    gst_analytics_od_mtd_get_oriented_location(&od, &x, &y, &w, &h, &r, &level);
+#else
     gst_analytics_od_mtd_get_location(&od, &x, &y, &w, &h, &level);
+#endif
     g_string_append_printf(line, "%s od %s %d %d %d %d %.3f", line->len > 10 ? ";" : "",
         g_quark_to_string(gst_analytics_od_mtd_get_obj_type(&od)), x, y, w, h, level);
+    if (r != 0) g_string_append_printf(line, " r %.4f", r);
     print_related(line, meta, od.id);
   }
   g_print("%s\n", line->str);

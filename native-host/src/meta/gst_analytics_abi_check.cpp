@@ -34,4 +34,7 @@ constexpr bool same_shape(R1 (*)(A1...), R2 (*)(A2...)) {
 #define DSNODE_CHECK(name, ...) \
   static_assert(same_shape(&::name, decltype(mirror::GstAnalyticsApi::name){}), #name);
 DSNODE_GST_ANALYTICS_FUNCTIONS(DSNODE_CHECK)
+#if GST_CHECK_VERSION(1, 26, 0)
+DSNODE_GST_ANALYTICS_ORIENTED_FUNCTIONS(DSNODE_CHECK)
+#endif
 #undef DSNODE_CHECK

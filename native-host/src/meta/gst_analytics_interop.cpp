@@ -32,6 +32,17 @@ void copy_label(char (&destination)[kMaxLabelSize], GQuark quark) {
   g_strlcpy(destination, text != nullptr ? text : "", kMaxLabelSize);
 }
 
+// GstAnalytics' rotation is in radians, DeepStream's rotation_angle in degrees; both clockwise
+// about the box's centre, the box given before rotation.
+constexpr double kPi = 3.14159265358979323846;
+float degrees_of(float radians) {
+  return std::isfinite(radians) ? static_cast<float>(radians * 180.0 / kPi) : 0.0f;
+}
+float radians_of(float degrees) {
+  const double turn = std::fmod(static_cast<double>(degrees), 360.0);
+  return static_cast<float>((turn < 0 ? turn + 360.0 : turn) * kPi / 180.0);
+}
+
 // GstAnalytics keeps any float; DeepStream's confidence is 0..1 (or -0.1 for none).
 float confidence_of(float level) {
   if (level == kNoConfidence) return level;
@@ -65,8 +76,11 @@ size_t import_gst_analytics(const GstAnalyticsApi &api, GstBuffer *buffer, Batch
   size_t added = 0;
   for (const AnalyticsMtd &od : entries_of(api, meta, api.gst_analytics_od_mtd_get_mtd_type())) {
     gint x = 0, y = 0, w = 0, h = 0;
-    gfloat level = 0;
-    if (!api.gst_analytics_od_mtd_get_location(&od, &x, &y, &w, &h, &level)) continue;
+    gfloat level = 0, radians = 0;
+    const bool located = api.gst_analytics_od_mtd_get_oriented_location != nullptr
+        ? api.gst_analytics_od_mtd_get_oriented_location(&od, &x, &y, &w, &h, &radians, &level)
+        : api.gst_analytics_od_mtd_get_location(&od, &x, &y, &w, &h, &level);
+    if (!located) continue;
     ObjectFields fields;
     fields.unique_component_id = kGstAnalyticsUniqueComponentId;
     fields.class_id = -1;  // GstAnalytics has labels (quarks), no class index
@@ -77,6 +91,7 @@ size_t import_gst_analytics(const GstAnalyticsApi &api, GstBuffer *buffer, Batch
     rect.top = static_cast<float>(y);
     rect.width = static_cast<float>(std::max(w, 0));
     rect.height = static_cast<float>(std::max(h, 0));
+    rect.rotation_angle = degrees_of(radians);
     rect.border_width = kNvinferBorderWidth;
     rect.border_color = kNvinferBorderColor;
     fields.detector_bbox_info = {rect.left, rect.top, rect.width, rect.height};
@@ -154,8 +169,14 @@ size_t mirror_to_gst_analytics(const GstAnalyticsApi &api, GstBuffer *buffer, co
     batch.read_object(object, &fields);
     const RectParams &rect = fields.rect_params;
     AnalyticsMtd od{};
-    if (!api.gst_analytics_relation_meta_add_od_mtd(meta, quark_of(fields.obj_label, fields.class_id),
-            pixel(rect.left), pixel(rect.top), pixel(rect.width), pixel(rect.height), fields.confidence, &od))
+    const GQuark type = quark_of(fields.obj_label, fields.class_id);
+    const bool oriented = rect.rotation_angle != 0 && std::isfinite(rect.rotation_angle) &&
+        api.gst_analytics_relation_meta_add_oriented_od_mtd != nullptr;
+    if (!(oriented ? api.gst_analytics_relation_meta_add_oriented_od_mtd(meta, type, pixel(rect.left),
+                         pixel(rect.top), pixel(rect.width), pixel(rect.height), radians_of(rect.rotation_angle),
+                         fields.confidence, &od)
+                   : api.gst_analytics_relation_meta_add_od_mtd(meta, type, pixel(rect.left), pixel(rect.top),
+                         pixel(rect.width), pixel(rect.height), fields.confidence, &od)))
       continue;
     ++written;
     mirror_classifiers(api, meta, batch, object, od.id);

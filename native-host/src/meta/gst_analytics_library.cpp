@@ -40,6 +40,10 @@ LoadedApi load() {
   }
   DSNODE_GST_ANALYTICS_FUNCTIONS(DSNODE_RESOLVE)
 #undef DSNODE_RESOLVE
+#define DSNODE_RESOLVE_OPTIONAL(name, ...) \
+  result.api.name = reinterpret_cast<decltype(result.api.name)>(dlsym(library, #name));
+  DSNODE_GST_ANALYTICS_ORIENTED_FUNCTIONS(DSNODE_RESOLVE_OPTIONAL)
+#undef DSNODE_RESOLVE_OPTIONAL
   result.loaded = true;
   return result;
 }

@@ -60,15 +60,23 @@ inline constexpr int kAnalyticsRelAny = G_MAXINT;
   X(gst_analytics_tracking_mtd_get_info, gboolean, const AnalyticsMtd *, guint64 *,                \
       GstClockTime *, GstClockTime *, gboolean *)
 
+// Oriented boxes (GStreamer >= 1.26): null where the running library lacks them.
+#define DSNODE_GST_ANALYTICS_ORIENTED_FUNCTIONS(X)                                                 \
+  X(gst_analytics_relation_meta_add_oriented_od_mtd, gboolean, GstAnalyticsRelationMetaOpaque *,   \
+      GQuark, gint, gint, gint, gint, gfloat, gfloat, AnalyticsMtd *)                              \
+  X(gst_analytics_od_mtd_get_oriented_location, gboolean, const AnalyticsMtd *, gint *, gint *,    \
+      gint *, gint *, gfloat *, gfloat *)
+
 struct GstAnalyticsApi {
 #define DSNODE_DECLARE(name, result, ...) result (*name)(__VA_ARGS__) = nullptr;
   DSNODE_GST_ANALYTICS_FUNCTIONS(DSNODE_DECLARE)
+  DSNODE_GST_ANALYTICS_ORIENTED_FUNCTIONS(DSNODE_DECLARE)
 #undef DSNODE_DECLARE
 };
 
 // The library's functions, opened once per process on the first call (thread-safe). Null when
 // this GStreamer has no analytics library (< 1.24) or it lacks a function: then *error (when
-// given) says which and why. Never unloaded.
+// given) says which and why; the oriented-box functions alone may be null. Never unloaded.
 const GstAnalyticsApi *gst_analytics_api(std::string *error = nullptr);
 
 }  // namespace dsnode::meta
