@@ -6,7 +6,7 @@
 // that library (dsanalyticswriter) is read by a ds-element as objects. On GStreamer < 1.24 the
 // `gst-analytics-meta` property says the feature is absent and nothing else changes.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +37,23 @@ describe("the gst-analytics-meta property", () => {
     expect(run.stdout).toMatch(/gst-analytics-meta\s+: Also write the objects this element adds .* Needs GStreamer >= 1\.24 \(libgstanalytics-1\.0\)/);
     expect(run.stdout).toMatch(/Enum "DsNodeGstAnalyticsMeta" Default: 0, "auto"/);
     for (const nick of ["auto", "on", "off"]) expect(run.stdout).toMatch(new RegExp(`\\(\\d\\): ${nick}\\s`));
+  });
+});
+
+describe("a manifest with a property named gst-analytics-meta (written by hand: `ds-element build` refuses the name)", () => {
+  it("is skipped with a warning naming the file and the reserved name; the other elements register", () => {
+    const dist = join(scratchDir("gst-analytics-reserved"), "dist");
+    cpSync(fixturesDist, dist, { recursive: true });
+    const manifest = join(dist, "ds-elements", "detections", "element.json");
+    const json = JSON.parse(readFileSync(manifest, "utf8")) as { properties: Record<string, unknown>[] };
+    Object.assign(json.properties[0]!, { name: "gst-analytics-meta", jsName: "gstAnalyticsMeta" });
+    writeFileSync(manifest, JSON.stringify(json));
+    const run = inspect(["dsnode"], { dists: [dist], registry: join(dist, "..", "registry.bin"), env: { GST_DEBUG: "dsnode:2" } });
+    expect(run.code, run.output).toBe(0);
+    expect(run.stderr).toContain(manifest);
+    expect(run.stderr).toContain("the name is reserved by the ds-element host (docs/gst-analytics.md)");
+    expect(run.stdout).not.toMatch(/^\s*detections: /m);
+    expect(run.stdout).toMatch(/^\s*trackeddetector: /m);
   });
 });
 
