@@ -81,16 +81,22 @@ static void writer_get_property(GObject *object, guint id, GValue *value, GParam
   else G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
-static void ds_analytics_writer_class_init(DsAnalyticsWriterClass *klass) {
+/* Both elements: in-place transforms of ANY caps. */
+static void init_transform_class(GstBaseTransformClass *klass, const char *long_name, const char *description,
+    GstFlowReturn (*transform_ip)(GstBaseTransform *, GstBuffer *)) {
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
   GstCaps *caps = gst_caps_new_any();
   gst_element_class_add_pad_template(element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_element_class_add_pad_template(element_class, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref(caps);
-  gst_element_class_set_static_metadata(element_class, "GstAnalytics writer (test)", "Filter/Analyzer/Video",
+  gst_element_class_set_static_metadata(element_class, long_name, "Filter/Analyzer/Video", description, "ds-element tests");
+  klass->transform_ip = transform_ip;
+}
+
+static void ds_analytics_writer_class_init(DsAnalyticsWriterClass *klass) {
+  init_transform_class(GST_BASE_TRANSFORM_CLASS(klass), "GstAnalytics writer (test)",
       "Attaches fixed object detections, classifications and a tracking id as GstAnalyticsRelationMeta",
-      "ds-element tests");
-  GST_BASE_TRANSFORM_CLASS(klass)->transform_ip = writer_transform_ip;
+      writer_transform_ip);
   G_OBJECT_CLASS(klass)->set_property = writer_set_property;
   G_OBJECT_CLASS(klass)->get_property = writer_get_property;
   g_object_class_install_property(G_OBJECT_CLASS(klass), 1,
@@ -163,15 +169,9 @@ static GstFlowReturn reader_transform_ip(GstBaseTransform *trans, GstBuffer *buf
 }
 
 static void ds_analytics_reader_class_init(DsAnalyticsReaderClass *klass) {
-  GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
-  GstCaps *caps = gst_caps_new_any();
-  gst_element_class_add_pad_template(element_class, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template(element_class, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref(caps);
-  gst_element_class_set_static_metadata(element_class, "GstAnalytics reader (test)", "Filter/Analyzer/Video",
+  init_transform_class(GST_BASE_TRANSFORM_CLASS(klass), "GstAnalytics reader (test)",
       "Prints each buffer's GstAnalyticsRelationMeta object detections and what is related to them",
-      "ds-element tests");
-  GST_BASE_TRANSFORM_CLASS(klass)->transform_ip = reader_transform_ip;
+      reader_transform_ip);
 }
 
 static void ds_analytics_reader_init(DsAnalyticsReader *self) {
