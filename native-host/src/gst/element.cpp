@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gst/downstream_muxer.h"
+#include "gst/gst_analytics_meta.h"
 #include "gst/json_values.h"
 #include "gst/plugin.h"
 #include "gst/runtime_loader.h"
@@ -66,6 +67,8 @@ struct RunState {
   // (docs/internals/metadata-design.md §2), a plain buffer's from the one-frame batch it keeps
   // between buffers.
   std::unique_ptr<meta::MetadataSource> metadata;
+  // GStreamer's analytics library when the gst-analytics-meta property uses it (null: not used).
+  const meta::GstAnalyticsApi *gst_analytics = nullptr;
   // The nvstreammux sink pad this element's buffers reach ("" when none): looked up at the
   // first buffer it writes to after each caps change, not on every buffer (a walk of the
   // pipeline downstream).
@@ -95,6 +98,8 @@ struct ElementPrivate {
   std::vector<PropertySlot> properties;
   uint64_t property_changes = 0;
   std::unique_ptr<RunState> state;
+  // The gst-analytics-meta property (a GstAnalyticsMode), read at start.
+  std::atomic<gint> gst_analytics_mode{static_cast<gint>(kDefaultGstAnalyticsMode)};
 
   // From a flush start (or PAUSED -> READY) until the flush stops (or the next start): a call
   // into JS that fails meanwhile was abandoned for the flush, not an error.
@@ -332,6 +337,13 @@ gboolean element_start(GstBaseTransform *trans) {
     DSNODE_ELEMENT_ERROR(self, LIBRARY, INIT, message, manifest.name);
     return FALSE;
   }
+  const meta::GstAnalyticsApi *gst_analytics = nullptr;
+  if (!resolve_gst_analytics(GST_OBJECT(self), static_cast<GstAnalyticsMode>(priv->gst_analytics_mode.load()),
+          &gst_analytics, &message, &details)) {
+    GST_ELEMENT_ERROR(self, LIBRARY, INIT, ("%s", message.c_str()), (nullptr));
+    return FALSE;
+  }
+  GST_CAT_INFO_OBJECT(category_of(self), self, "%s", details.c_str());
   const LoadedRuntime *runtime = load_runtime(&message, &details);
   if (runtime == nullptr) {
     DSNODE_ELEMENT_ERROR(self, LIBRARY, INIT, message, details);
@@ -374,6 +386,7 @@ gboolean element_start(GstBaseTransform *trans) {
   state->runtime = runtime;
   state->instance = instance;
   state->metadata = std::move(metadata);
+  state->gst_analytics = gst_analytics;
   {
     std::lock_guard<std::mutex> lock(priv->lock);
     priv->state = std::move(state);
@@ -654,6 +667,13 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
   if (batch == nullptr)
     return refused.empty() ? batch_attach_failed(self) : batch_refused(self, refused);
 
+  // GStreamer's analytics metadata: upstream detections read into the batch (not where it may not
+  // be written: before nvstreammux), and what the call adds mirrored after it.
+  GstAnalyticsCall gst_analytics(state->gst_analytics, metadata, *batch);
+  const bool gst_analytics_upstream = gst_analytics.has_upstream(buffer);
+  if (gst_analytics_upstream && !state->muxer_pad) state->muxer_pad = muxer_pad_downstream(trans->srcpad);
+  gst_analytics.before(buffer, gst_analytics_upstream && state->muxer_pad->empty());
+
   ScopedResult result;
   state->runtime->api->transform(state->instance, buffer, batch, &state->stream, &result.raw);
   if (result.ok() && metadata.wrote_own_batch()) {
@@ -663,6 +683,7 @@ GstFlowReturn element_transform_ip(GstBaseTransform *trans, GstBuffer *buffer) {
       return written_before_muxer(self, *state->muxer_pad);
     }
   }
+  if (result.ok() && !result.dropped()) gst_analytics.after(buffer);
   // Metas acquired and never added go back to their pool before the buffer moves on.
   if (!metadata.finish_call(buffer)) return batch_attach_failed(self);
   if (size_t types = 0, bound = 0; metadata.take_user_meta_types_warning(&types, &bound))
@@ -738,6 +759,22 @@ void element_finalize(GObject *object) {
   G_OBJECT_CLASS(parent_class)->finalize(object);
 }
 
+enum : guint { kBasePropertyGstAnalytics = 1 };
+
+void base_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  if (id == kBasePropertyGstAnalytics)
+    as_element(object)->priv->gst_analytics_mode.store(g_value_get_enum(value));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+}
+
+void base_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  if (id == kBasePropertyGstAnalytics)
+    g_value_set_enum(value, as_element(object)->priv->gst_analytics_mode.load());
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+}
+
 void base_class_init(gpointer g_class, gpointer) {
   parent_class = static_cast<GstBaseTransformClass *>(g_type_class_peek_parent(g_class));
   auto *klass = static_cast<DsNodeElementClass *>(g_class);
@@ -748,6 +785,11 @@ void base_class_init(gpointer g_class, gpointer) {
 
   G_OBJECT_CLASS(g_class)->constructor = element_constructor;
   G_OBJECT_CLASS(g_class)->finalize = element_finalize;
+  // Properties of every ds-element, owned by this base class (GObject calls the owner's
+  // set_property): the manifest's are the concrete class's.
+  G_OBJECT_CLASS(g_class)->set_property = base_set_property;
+  G_OBJECT_CLASS(g_class)->get_property = base_get_property;
+  install_gst_analytics_property(G_OBJECT_CLASS(g_class), kBasePropertyGstAnalytics);
   GST_ELEMENT_CLASS(g_class)->change_state = element_change_state;
 
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS(g_class);

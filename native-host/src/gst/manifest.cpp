@@ -10,6 +10,8 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include "gst/gst_analytics_meta.h"
+
 namespace dsnode {
 
 using nlohmann::json;
@@ -132,6 +134,8 @@ class PropertyParser {
           "starting with a letter)");
     if (kReservedPropertyNames.count(spec->name))
       return fail("the name is reserved by GstObject/GstBaseTransform");
+    if (spec->name == kGstAnalyticsProperty)
+      return fail("the name is reserved by the ds-element host (docs/gst-analytics.md)");
 
     if (!read_string(object_, "jsName", false, &spec->js_name, error_))
       return fail_with_context();

@@ -28,6 +28,7 @@ class DeepStreamSource final : public MetadataSource {
   }
 
   bool wrote_own_batch() const override { return detached_ && deepstream_batch_modified(*call_); }
+  bool on_own_batch() const override { return detached_; }
 
   bool finish_call(GstBuffer *buffer) override {
     if (call_ == nullptr) return portable_.finish_call(buffer);

@@ -40,6 +40,8 @@ class MetadataSource {
   virtual Batch *open_call(GstBuffer *buffer, const FrameFields &frame, std::string *refused) = 0;
   // True when the open call wrote to this source's own batch (not on the buffer yet).
   virtual bool wrote_own_batch() const = 0;
+  // True when the open call is on this source's own one-frame batch: the buffer carried none.
+  virtual bool on_own_batch() const = 0;
   // Ends the open call: metas acquired and never added go back to their pool, and the
   // source's own batch, when the call changed it, goes onto `buffer` (writable) and the next
   // call gets a fresh one. False when it cannot be attached.

@@ -21,6 +21,7 @@ class PortableSource final : public MetadataSource {
 
   Batch *open_call(GstBuffer *buffer, const FrameFields &frame, std::string *refused) override;
   bool wrote_own_batch() const override;
+  bool on_own_batch() const override { return call_ && spare_ != nullptr && call_->data() == spare_; }
   bool finish_call(GstBuffer *buffer) override;
   void discard_own_batch() override;
   bool take_user_meta_types_warning(size_t *, size_t *) override { return false; }
