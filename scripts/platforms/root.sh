@@ -3,7 +3,8 @@
 # ds-element in, and prints its folder:
 #
 #   bash scripts/platforms/root.sh trixie     # -> .cache/platforms/trixie
-#   bash scripts/platforms/root.sh bookworm arm64 nodejs   # -> .cache/platforms/arm64, with nodejs only
+#   bash scripts/platforms/root.sh bookworm arm64-bookworm ca-certificates
+#                                   # -> .cache/platforms/arm64-bookworm, with these packages instead
 #
 # `debootstrap --variant=minbase` into the cache folder (DS_PLATFORMS_CACHE, default
 # .cache/platforms, git-ignored), then what a fresh machine has before `npm test`: the release's

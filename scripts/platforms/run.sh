@@ -86,7 +86,8 @@ run_platform() { # run_platform NAME RESULTS_DIR
     return
   fi
   if [ "$name" = arm64 ]; then # cross-built, run under qemu-user: scripts/platforms/arm64.sh
-    root=$(bash scripts/platforms/root.sh "${DS_ARM64_SUITE:-bookworm}" arm64 ca-certificates)
+    local suite=${DS_ARM64_SUITE:-bookworm}
+    root=$(bash scripts/platforms/root.sh "$suite" "arm64-$suite" ca-certificates)
     mount_into "$root"
     as_root mkdir -p "$root/src/ds-element"
     as_root mount --bind "$repo" "$root/src/ds-element" && mounted+=("$root/src/ds-element")
