@@ -20,6 +20,8 @@ const native = createRequire(__filename)(join(repoRoot, "native-host", "index.js
 const FRAMES = 10;
 const BATCH = 4;
 const NVBUF_MEM_SYSTEM = 6;
+/** Jetson's NVMM memory; the muxer lays it out in system memory under that label. */
+const NVBUF_MEM_SURFACE_ARRAY = 4;
 // 100 RGBA pixels are 400 bytes a row: the muxer pads rows to 512, as hardware allocators do.
 const source = `videotestsrc num-buffers=${FRAMES} pattern=ball ! video/x-raw,format=RGBA,width=100,height=60`;
 const probe = "width=64 height=48 dtype=float32";
@@ -72,6 +74,23 @@ describe.skipIf(nativeBackend !== "deepstream")("NVMM batches from an nvstreammu
     }
     // The ball moves: frames differ from each other, so equal outputs are not equal by accident.
     expect(readFileSync(join(nvmmDir, "frame-0.bin")).equals(readFileSync(join(nvmmDir, "frame-5.bin")))).toBe(false);
+  });
+
+  // Jetson's surface arrays are readable only through NvBufSurfaceMap, which ds-element does not
+  // link: extract() refuses them before reading a byte, naming the conversion to put before it.
+  it("refuses a surface array (Jetson's NVMM memory), naming nvvideoconvert's conversion into CUDA device memory", () => {
+    const dir = scratchDir("nvmm-surface-array");
+    const run = launch(
+      `${source} ! dsnvmmtestmux batch-size=${BATCH} nvbuf-memory-type=${NVBUF_MEM_SURFACE_ARRAY} ! cudaprobe location=${dir} ${probe} ! fakesink`,
+      { dists: [fixturesDist, plugins] },
+    );
+    expect(run.code, run.output).not.toBe(0);
+    expect(run.signal).toBeNull();
+    expect(run.output).toContain("but received NVBUF_MEM_SURFACE_ARRAY (Jetson's NVMM memory)");
+    expect(run.output).toContain(
+      'convert them before this element with "nvvideoconvert compute-hw=1 nvbuf-memory-type=2" (the GPU\'s conversion into NVBUF_MEM_CUDA_DEVICE)',
+    );
+    expect(readFileSync(join(dir, "frames.jsonl"), "utf8")).toBe("");
   });
 
   // Planar surfaces: each plane at its own 256-byte pitch and offset (planeParams), the colour

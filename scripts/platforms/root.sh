@@ -3,6 +3,8 @@
 # ds-element in, and prints its folder:
 #
 #   bash scripts/platforms/root.sh trixie     # -> .cache/platforms/trixie
+#   bash scripts/platforms/root.sh bookworm arm64-bookworm ca-certificates
+#                                   # -> .cache/platforms/arm64-bookworm, with these packages instead
 #
 # `debootstrap --variant=minbase` into the cache folder (DS_PLATFORMS_CACHE, default
 # .cache/platforms, git-ignored), then what a fresh machine has before `npm test`: the release's
@@ -22,11 +24,13 @@ log() { printf '\033[1m[platforms]\033[0m %s\n' "$*" >&2; }
 fail() { printf 'platforms: %s\n' "$*" >&2; exit 2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-suite=${1:?usage: root.sh <debian suite, e.g. trixie or sid>}
+suite=${1:?usage: root.sh <debian suite, e.g. trixie or sid> [folder name] [packages...]}
+name=${2:-$suite}
 cache=${DS_PLATFORMS_CACHE:-$PWD/.cache/platforms}
-root="$cache/$suite"
+root="$cache/$name"
 stamp="$root/.ds-platform-complete"
 BASE_PACKAGES=(ca-certificates git nodejs npm)
+[ $# -le 2 ] || BASE_PACKAGES=("${@:3}")
 
 # What the root takes from this machine on every run: its resolver, and the apt settings that
 # decide whether a download works here (a proxy; a mirror that serves a dated snapshot, whose
@@ -74,13 +78,14 @@ fi
 log "debootstrap $suite from $mirror into $root"
 start=$SECONDS
 as_root rm -rf "$root" && mkdir -p "$cache"
-as_root debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$cache/$suite.debootstrap.log" 2>&1 \
-  || { tail -20 "$cache/$suite.debootstrap.log" >&2; fail "debootstrap $suite failed (log above, in full in $cache/$suite.debootstrap.log)"; }
+as_root debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$cache/$name.debootstrap.log" 2>&1 \
+  || { tail -20 "$cache/$name.debootstrap.log" >&2; fail "debootstrap $suite failed (log above, in full in $cache/$name.debootstrap.log)"; }
 log "base system: $((SECONDS - start)) s"
 
 # A throwaway system: no fsync per package (dpkg's unpack is most of an install's time on a slow
 # disk), no services started by package scripts (redis-server, mosquitto: the tests start their own).
 as_root tee "$root/etc/dpkg/dpkg.cfg.d/ds-platforms-unsafe-io" >/dev/null <<<'force-unsafe-io'
+as_root tee "$root/etc/dpkg/dpkg.cfg.d/ds-platforms-no-docs" >/dev/null <<<$'path-exclude=/usr/share/doc/*\npath-exclude=/usr/share/man/*\npath-exclude=/usr/share/info/*'
 as_root tee "$root/usr/sbin/policy-rc.d" >/dev/null <<<$'#!/bin/sh\nexit 101'
 as_root chmod 755 "$root/usr/sbin/policy-rc.d"
 as_root tee "$root/etc/apt/sources.list" >/dev/null <<<"deb $mirror $suite main"
@@ -88,10 +93,10 @@ take_host_settings
 
 start=$SECONDS
 as_root chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 \
-  apt-get install -y -qq --no-install-recommends "${BASE_PACKAGES[@]}" >"$cache/$suite.base.log" 2>&1 \
-  || { tail -20 "$cache/$suite.base.log" >&2; fail "installing ${BASE_PACKAGES[*]} in $root failed"; }
-log "nodejs, npm, git: $((SECONDS - start)) s"
+  apt-get install -y -qq --no-install-recommends "${BASE_PACKAGES[@]}" >"$cache/$name.base.log" 2>&1 \
+  || { tail -20 "$cache/$name.base.log" >&2; fail "installing ${BASE_PACKAGES[*]} in $root failed"; }
+log "${BASE_PACKAGES[*]}: $((SECONDS - start)) s"
 # The checkout copied in may belong to another user than the one running the tests there.
-as_root chroot "$root" git config --system --add safe.directory '*'
+[ ! -x "$root/usr/bin/git" ] || as_root chroot "$root" git config --system --add safe.directory '*'
 as_root touch "$stamp"
 echo "$root"

@@ -5,6 +5,7 @@
 #   npm run test:platforms                          # this machine, then Debian 13 and sid
 #   npm run test:platforms -- trixie                # one release only
 #   npm run test:platforms -- sid --portable-only -- test/pipeline.test.ts   # vitest arguments after --
+#   npm run test:platforms -- arm64                 # cross-built for aarch64, run under qemu-user
 #
 # `host` is this machine as it is (scripts/setup.sh here). Any other name is a Debian suite:
 # scripts/platforms/root.sh debootstraps it once into the cache folder (DS_PLATFORMS_CACHE,
@@ -82,6 +83,16 @@ run_platform() { # run_platform NAME RESULTS_DIR
   local name=$1 results=$2 root
   if [ "$name" = host ]; then
     bash scripts/platforms/suite.sh "$results" "${suite_args[@]}"
+    return
+  fi
+  if [ "$name" = arm64 ]; then # cross-built, run under qemu-user: scripts/platforms/arm64.sh
+    local suite=${DS_ARM64_SUITE:-bookworm}
+    root=$(bash scripts/platforms/root.sh "$suite" "arm64-$suite" ca-certificates)
+    mount_into "$root"
+    as_root mkdir -p "$root/src/ds-element"
+    as_root mount --bind "$repo" "$root/src/ds-element" && mounted+=("$root/src/ds-element")
+    bash scripts/platforms/arm64.sh "$root" "$results" "${suite_args[@]}"
+    unmount_all
     return
   fi
   root=$(bash scripts/platforms/root.sh "$name")

@@ -23,7 +23,8 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$results" && rm -f "$results"/*.json "$results/platform.tsv"
 
-log() { printf '\033[1m[platforms]\033[0m %s\n' "$*"; }
+# log, record, step: scripts/platforms/steps.sh (arm64.sh times its steps the same way).
+. scripts/platforms/steps.sh
 
 # What this platform is: its release, GStreamer, and the libnode package the host embeds.
 describe() {
@@ -33,28 +34,6 @@ describe() {
   libnode=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 'libnode[0-9]*' 2>/dev/null \
     | awk '$1 == "ii" { sub(/^[0-9]+:/, "", $3); sub(/[+~-].*$/, "", $3); print $3 " (" $2 ")" }' | sort -V | tail -n 1)
   printf '%s\t%s\t%s\n' "$release" "$gst" "${libnode:-?}" >"$results/facts.tsv"
-}
-
-# record STEP STATUS SECONDS [VITEST_JSON]: one line of platform.tsv.
-record() {
-  local counts="-	-	-"
-  if [ -n "${4:-}" ] && [ -s "$4" ]; then
-    counts=$(node -e '
-      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-      console.log([r.numPassedTests, r.numFailedTests, r.numPendingTests + r.numTodoTests].join("\t"));' "$4")
-  fi
-  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$counts" "$3" >>"$results/platform.tsv"
-}
-
-# step NAME COMMAND...: runs it, timed; vitest's JSON report (if the step writes one) is NAME.json.
-step() {
-  local name=$1 start=$SECONDS status=0
-  shift
-  log "$name: $*"
-  "$@" || status=$?
-  record "$name" "$status" "$((SECONDS - start))" "$results/$name.json"
-  log "$name: exit $status after $((SECONDS - start)) s"
-  return "$status"
 }
 
 reporters=(--reporter=default --reporter=json)

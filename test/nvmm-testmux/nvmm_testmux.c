@@ -12,6 +12,9 @@
  *   videotestsrc ! video/x-raw,format=RGBA,width=1280,height=720
  *     ! dsnvmmtestmux batch-size=4 nvbuf-memory-type=2 ! <element> ! fakesink
  *
+ * `nvbuf-memory-type=4` labels system-memory surfaces NVBUF_MEM_SURFACE_ARRAY, Jetson's NVMM memory,
+ * which no x86 machine can allocate: what an element must refuse before reading a byte of it.
+ *
  * `repeat=N` pushes each batch N times (new buffers and batch metas, frame numbers counting on,
  * the same surfaces): a source whose own cost is nothing, for benchmarks.
  *
@@ -101,7 +104,11 @@ static NvBufSurfaceColorFormat color_format(const GstVideoInfo *info) {
   }
 }
 
-static gboolean needs_cuda(NvBufSurfaceMemType type) { return type != NVBUF_MEM_SYSTEM; }
+/* In system memory: plain system memory, and the surface-array stand-in (nvbuf-memory-type=4). */
+static gboolean in_system_memory(NvBufSurfaceMemType type) {
+  return type == NVBUF_MEM_SYSTEM || type == NVBUF_MEM_SURFACE_ARRAY;
+}
+static gboolean needs_cuda(NvBufSurfaceMemType type) { return !in_system_memory(type); }
 
 static void surface_set_unref(SurfaceSet *set) {
   if (!g_atomic_int_dec_and_test(&set->refcount)) return;
@@ -216,7 +223,7 @@ static SurfaceSet *surface_set_new(DsNvmmTestMux *self, gchar **error) {
       set->data[i] = NULL;
     }
 #endif
-    if (!status && set->memory_type == NVBUF_MEM_SYSTEM) {
+    if (!status && in_system_memory(set->memory_type)) {
       call = "posix_memalign";
       status = posix_memalign(&set->data[i], 256, bytes) != 0;
       if (status) {
@@ -225,7 +232,7 @@ static SurfaceSet *surface_set_new(DsNvmmTestMux *self, gchar **error) {
       }
     }
     /* Host-visible memory types are filled row by row here. */
-    if (!status && (set->memory_type == NVBUF_MEM_SYSTEM || set->memory_type == NVBUF_MEM_CUDA_UNIFIED ||
+    if (!status && (in_system_memory(set->memory_type) || set->memory_type == NVBUF_MEM_CUDA_UNIFIED ||
                        set->memory_type == NVBUF_MEM_CUDA_PINNED)) {
       for (guint p = 0; p < set->planes; ++p) {
         const guint8 *plane = GST_VIDEO_FRAME_PLANE_DATA(&frame, p);
@@ -433,10 +440,10 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
     if (self->memory_type != NVBUF_MEM_DEFAULT && self->memory_type != NVBUF_MEM_CUDA_PINNED &&
         self->memory_type != NVBUF_MEM_CUDA_DEVICE && self->memory_type != NVBUF_MEM_CUDA_UNIFIED &&
-        self->memory_type != NVBUF_MEM_SYSTEM) {
+        self->memory_type != NVBUF_MEM_SYSTEM && self->memory_type != NVBUF_MEM_SURFACE_ARRAY) {
       GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
           ("%s: nvbuf-memory-type=%d is not one this test source lays out; use 0 or 2 (CUDA device), "
-           "1 (CUDA pinned), 3 (CUDA unified) or 6 (system)", GST_ELEMENT_NAME(self), self->memory_type), (NULL));
+           "1 (CUDA pinned), 3 (CUDA unified), 4 (system memory labelled a surface array) or 6 (system)", GST_ELEMENT_NAME(self), self->memory_type), (NULL));
       return GST_STATE_CHANGE_FAILURE;
     }
     self->frames_out = 0;
@@ -472,7 +479,7 @@ static void ds_nvmm_test_mux_class_init(DsNvmmTestMuxClass *klass) {
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property(object_class, PROP_MEMORY_TYPE,
       g_param_spec_int("nvbuf-memory-type", "NvBufSurface memory type",
-          "NvBufSurfaceMemType of the surfaces: 0/2 CUDA device, 1 CUDA pinned, 3 CUDA unified, 6 system", 0, 7,
+          "NvBufSurfaceMemType of the surfaces: 0/2 CUDA device, 1 CUDA pinned, 3 CUDA unified, 4 surface array (system memory so labelled), 6 system", 0, 7,
           NVBUF_MEM_CUDA_DEVICE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property(object_class, PROP_REPEAT,
       g_param_spec_uint("repeat", "Repeat", "Buffers pushed of each batch (same surfaces, new metadata)", 1,

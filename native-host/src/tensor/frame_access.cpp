@@ -36,6 +36,17 @@ PixelFormat from_video_format(GstVideoFormat format) {
   return PixelFormat::kNone;
 }
 
+#ifdef DSNODE_HAVE_DEEPSTREAM
+// What a Jetson pipeline puts before the element, for the messages: nvvideoconvert's GPU path
+// writing CUDA device memory (gst-nvcommon.h: compute-hw 1 is NvBufSurfTransformCompute_GPU,
+// nvbuf-memory-type 2 is NVBUF_MEM_CUDA_DEVICE). A surface array is only readable through
+// NvBufSurfaceMap (a Jetson library), which ds-element does not link.
+std::string surface_array_fix() {
+  return "ds-element does not map surface arrays; convert them before this element with "
+         "\"nvvideoconvert compute-hw=1 nvbuf-memory-type=2\" (the GPU's conversion into NVBUF_MEM_CUDA_DEVICE)";
+}
+#endif
+
 // "an RGB, RGBA, ..., NV21 or I420 frame": every format, for the messages.
 std::string supported_formats() {
   std::string text = "an ";
@@ -348,11 +359,10 @@ bool FrameMapping::frame(uint32_t batch_id, uint32_t num_frames, const char* cal
             std::string("Expected NVMM memory of type CUDA device, unified, pinned or system for ") + caller +
                 " but received NVBUF_MEM_DEFAULT on GPU " + std::to_string(surface->gpuId) +
                 (meaning == DefaultMemory::kSurfaceArray
-                        ? ", which is a surface array on this integrated GPU (it needs NvBufSurfaceMap, which "
-                          "ds-element does not do yet)"
+                        ? ", which is a surface array on this integrated GPU (Jetson): " + surface_array_fix()
                         : ", and CUDA cannot tell whether that GPU is integrated (a surface array) or discrete "
-                          "(CUDA device memory)") +
-                "; set nvbuf-memory-type on the upstream nvvideoconvert/nvstreammux (e.g. 3, CUDA unified)");
+                          "(CUDA device memory); set nvbuf-memory-type on the upstream nvvideoconvert/nvstreammux "
+                          "(e.g. 3, CUDA unified)"));
         return false;
       }
     }
@@ -368,6 +378,11 @@ bool FrameMapping::frame(uint32_t batch_id, uint32_t num_frames, const char* cal
       case NVBUF_MEM_SYSTEM:
         desc.device = Device::kCpu;
         break;
+      case NVBUF_MEM_SURFACE_ARRAY:
+        *error = fail(FrameError::Kind::kUnsupported,
+            std::string("Expected NVMM memory of type CUDA device, unified, pinned or system for ") + caller +
+                " but received NVBUF_MEM_SURFACE_ARRAY (Jetson's NVMM memory): " + surface_array_fix());
+        return false;
       default:
         *error = fail(FrameError::Kind::kUnsupported,
             std::string("Expected NVMM memory of type CUDA device, unified, pinned or system for ") + caller +
