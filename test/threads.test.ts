@@ -42,10 +42,10 @@ describe("two TS elements on different streaming threads (tee + queues)", () => 
 
 describe("four independent streams, four streaming threads taking turns at the isolate", () => {
   /** The isolate gate's counters in the DS_ELEMENT_HANDOFF_STATS=1 line (direct hand-off). */
-  function gateCounters(stderr: string): Record<string, number> {
+  function gateCounters(stderr: string): { entries: number; handovers: number; spinTakes: number; sleeps: number; wakeups: number } {
     const line = /isolate gate: entries (\d+), hand-overs (\d+), spin takes (\d+), sleeps (\d+), wake-ups (\d+)/.exec(stderr);
     expect(line, stderr).not.toBeNull();
-    const [entries, handovers, spinTakes, sleeps, wakeups] = line!.slice(1).map(Number);
+    const [entries, handovers, spinTakes, sleeps, wakeups] = line!.slice(1).map(Number) as [number, number, number, number, number];
     return { entries, handovers, spinTakes, sleeps, wakeups };
   }
 
