@@ -231,7 +231,11 @@ function packCheckout(checkout, project) {
     throw new ScaffoldError(`Cannot pack the checkout's packages (npm pack in ${checkout}): ${packed.error?.message ?? packed.stderr.trim()}`);
   }
   const tarballs = {};
-  for (const { name, filename } of JSON.parse(packed.stdout)) tarballs[name] = `file:${PACKAGES_FOLDER}/${filename}`;
+  // npm up to 11 prints an array of what it packed, npm 12 (Debian sid) an object by package name.
+  const report = JSON.parse(packed.stdout);
+  for (const { name, filename } of Array.isArray(report) ? report : Object.values(report)) {
+    tarballs[name] = `file:${PACKAGES_FOLDER}/${filename}`;
+  }
   return tarballs;
 }
 

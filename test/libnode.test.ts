@@ -29,3 +29,36 @@ describe("the libnode the host loads", () => {
     expect(run.stderr).toContain("/opt/nope/libnode.so.1: cannot open shared object file");
   });
 });
+
+// Node 24 keeps AsyncLocalStorage's context in one slot of the isolate, which V8 13 visits once
+// per thread that took the isolate's v8::Locker (native-host/src/embed/node_embed.cpp,
+// initialize_process): with the direct hand-off, young-generation collections then corrupted
+// the heap and the host died in V8's "unreachable code" fatal error (SIGTRAP). Two streaming
+// threads and the JS thread, each call making garbage inside contexts of its own.
+describe("JavaScript on several threads, with AsyncLocalStorage and collections", () => {
+  const twoBranches =
+    "videotestsrc num-buffers=300 ! video/x-raw,format=RGB,width=64,height=48 ! tee name=t " +
+    "t. ! queue ! churn ! fakesink t. ! queue ! churn ! fakesink";
+
+  it("the pipeline ends normally (direct hand-off)", () => {
+    const run = launch(twoBranches, { dists: [fixturesDist], env: { DS_ELEMENT_HANDOFF: "direct" } });
+    expect(run.signal, run.output).toBeNull();
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).not.toContain("Fatal error");
+  });
+
+  it.runIf(Number.parseInt(libnode.version, 10) >= 24)(
+    "Node 24: --async-context-frame given back through DS_ELEMENT_NODE_OPTIONS takes the queued hand-off, with a warning",
+    () => {
+      const run = launch(twoBranches, {
+        dists: [fixturesDist],
+        env: { DS_ELEMENT_HANDOFF: "direct", DS_ELEMENT_NODE_OPTIONS: "--async-context-frame" },
+      });
+      expect(run.signal, run.output).toBeNull();
+      expect(run.code, run.output).toBe(0);
+      expect(run.stderr).toContain(
+        "DS_ELEMENT_NODE_OPTIONS turns --async-context-frame back on, which corrupts V8's heap when several threads run JavaScript: using the queued hand-off (DS_ELEMENT_HANDOFF=queue)",
+      );
+    },
+  );
+});

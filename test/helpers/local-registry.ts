@@ -202,9 +202,11 @@ function tarballOf(pkg: ThirdParty, cache: string, scratch: string): Buffer | un
     if (pkg.entry.os || pkg.entry.cpu || pkg.entry.libc) return undefined;
     throw new Error(`${pkg.name}@${pkg.entry.version} is neither in npm's cache (${cache}) nor installed (${installed}): run npm ci`);
   }
-  const [packed] = JSON.parse(
+  // npm up to 11 prints an array of what it packed, npm 12 (Debian sid) an object by package name.
+  const report = JSON.parse(
     execFileSync("npm", ["pack", installed, "--ignore-scripts", "--json", "--pack-destination", scratch], { cwd: scratch, encoding: "utf8" }),
-  ) as { filename: string }[];
+  ) as { filename: string }[] | Record<string, { filename: string }>;
+  const [packed] = Array.isArray(report) ? report : Object.values(report);
   return readFileSync(join(scratch, packed!.filename));
 }
 

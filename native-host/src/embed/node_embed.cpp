@@ -123,6 +123,19 @@ void set_stack_limit(v8::Isolate* isolate, size_t v8_bytes) {
   isolate->SetStackLimit(std::max(v8_limit, bottom + reserve));
 }
 
+#if NODE_MAJOR_VERSION >= 24
+// Whether the last of Node's async-context-frame flags in `args` turns it on (Node 24's default
+// is on; the runtime passes --no-async-context-frame first, see initialize_process).
+bool async_context_frame_on(const std::vector<std::string>& args) {
+  bool on = true;
+  for (const std::string& arg : args) {
+    if (arg == "--async-context-frame" || arg == "--experimental-async-context-frame") on = true;
+    if (arg == "--no-async-context-frame" || arg == "--no-experimental-async-context-frame") on = false;
+  }
+  return on;
+}
+#endif
+
 constexpr auto kStopGrace = std::chrono::seconds(2);
 constexpr auto kTerminateGrace = std::chrono::seconds(10);
 
@@ -445,6 +458,18 @@ bool NodeRuntime::initialize_process(std::string* error) {
   // route to async_wrap internal/test/binding (sdk/src/host-runtime/node-compat.ts).
   args.emplace_back("--expose-internals");
 #endif
+#if NODE_MAJOR_VERSION >= 24
+  // Node 24 backs AsyncLocalStorage with V8's continuation-preserved embedder data (CPED): one
+  // slot of the isolate that holds the current AsyncContextFrame, a young heap object after each
+  // run()/enterWith(). V8 13 visits that slot among each thread's roots (Isolate::Iterate for
+  // a ThreadLocalTop), so a scavenge visits it once for the thread that runs and once per
+  // thread archived by v8::Locker: with the direct hand-off (the JS thread and each streaming
+  // thread take turns), the frame is copied twice and the heap is corrupt; the process ends in
+  // V8's "unreachable code" fatal error (SIGTRAP), after an element error or any pipeline that
+  // allocates enough (test/libnode.test.ts). The documented --no-async-context-frame keeps
+  // AsyncLocalStorage on async_hooks, as on Node 18 to 22, and leaves the slot undefined.
+  args.emplace_back("--no-async-context-frame");
+#endif
   // The JavaScript heap's limit (V8's old space), in MiB; past it the running call fails
   // (Handoff::on_near_heap_limit) instead of V8 aborting the process.
   if (const char* heap = g_getenv("DS_ELEMENT_HEAP_MB"); heap != nullptr && *heap) {
@@ -470,6 +495,13 @@ bool NodeRuntime::initialize_process(std::string* error) {
     for (gchar** arg = argv; *arg != nullptr; ++arg) args.emplace_back(*arg);
     g_strfreev(argv);
   }
+#if NODE_MAJOR_VERSION >= 24
+  if (direct_ && async_context_frame_on(args)) {
+    g_warning("dsnode: DS_ELEMENT_NODE_OPTIONS turns --async-context-frame back on, which corrupts V8's heap when "
+              "several threads run JavaScript: using the queued hand-off (DS_ELEMENT_HANDOFF=queue)");
+    direct_ = false;
+  }
+#endif
 
   using namespace node::ProcessInitializationFlags;
   const uint64_t flags = kNoInitializeV8 | kNoInitializeNodeV8Platform | kNoStdioInitialization |

@@ -260,6 +260,7 @@ std::unique_ptr<FrameMapping> FrameMapping::open(GstBuffer* buffer, const Dsnode
       *error = fail(FrameError::Kind::kState, std::string("Could not map the buffer read/write for ") + caller);
       return nullptr;
     }
+    mapping->mapped_buffer_ = buffer;  // the call's, alive as long as the mapping (the call's attachment)
   } else {
     *error = fail(FrameError::Kind::kState,
         std::string("Expected a writable buffer for ") + caller + " but received a read-only one (" + caps + ")");
@@ -309,7 +310,9 @@ std::unique_ptr<FrameMapping> FrameMapping::open(GstBuffer* buffer, const Dsnode
 }
 
 FrameMapping::~FrameMapping() {
-  if (info_.memory != nullptr) {
+  if (mapped_buffer_ != nullptr) {
+    gst_buffer_unmap(mapped_buffer_, &info_);
+  } else if (info_.memory != nullptr) {
     GstMemory* memory = info_.memory;
     gst_memory_unmap(memory, &info_);
     gst_memory_unref(memory);

@@ -68,6 +68,11 @@ class FrameMapping {
   FrameMapping() = default;
 
   GstMapInfo info_ = GST_MAP_INFO_INIT;
+  // The call's buffer when gst_buffer_map mapped it (system memory), unmapped by gst_buffer_unmap:
+  // from GStreamer 1.28 the map info gst_buffer_map fills is its own, and unmapping its memory
+  // by hand (gst_memory_unmap + unref, as gst_buffer_unmap did up to 1.26) dropped a reference
+  // the buffer still held. Null for NVMM and CUDA memory, mapped with gst_memory_map.
+  GstBuffer* mapped_buffer_ = nullptr;
   DsnodeMemoryKind kind_ = DSNODE_MEMORY_SYSTEM;
   GstVideoInfo video_{};
   std::string caps_;
