@@ -128,6 +128,9 @@ inline constexpr size_t kFrameInfoDevice = 0, kFrameInfoDeviceId = 1, kFrameInfo
                         kFrameInfoPlaneCount = 15, kFrameInfoColorMatrix = 16, kFrameInfoColorRange = 17,
                         kFrameInfoPlanes = 18, kFrameInfoPlaneStride = 8;
 inline constexpr size_t kFrameInfoLength = kFrameInfoPlanes + tensor::kMaxPlanes * kFrameInfoPlaneStride;
+// The frame's shape..byte length are one run of kFrameInfoPlaneStride slots, as each plane's.
+static_assert(kFrameInfoStrides == kFrameInfoShape + 3 && kFrameInfoByteOffset == kFrameInfoShape + 6 &&
+              kFrameInfoByteLength == kFrameInfoShape + 7 && kFrameInfoPlaneStride == 8);
 // Writes `desc` (a frame: at most 3 dimensions) into `out` (kFrameInfoLength doubles).
 void write_frame_info(const Desc& desc, double* out);
 napi_value allocate(napi_env env, napi_callback_info info);

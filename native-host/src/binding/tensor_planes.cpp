@@ -47,6 +47,7 @@ bool apply_plane(napi_env env, napi_value source, const char* name, Desc* desc) 
 }
 
 void write_frame_info(const Desc& desc, double* out) {
+  // Shape, strides, byte offset and length: eight slots, laid out alike for the frame and each plane.
   const auto dims = [](const Desc& from, double* to) {
     for (int32_t d = 0; d < 3; ++d) {
       to[d] = d < from.ndim ? static_cast<double>(from.shape[d]) : 0;
@@ -61,14 +62,7 @@ void write_frame_info(const Desc& desc, double* out) {
   out[kFrameInfoDType] = static_cast<double>(desc.dtype);
   out[kFrameInfoFormat] = static_cast<double>(desc.format);
   out[kFrameInfoNdim] = desc.ndim;
-  double whole[8];
-  dims(desc, whole);
-  for (size_t d = 0; d < 3; ++d) {
-    out[kFrameInfoShape + d] = whole[d];
-    out[kFrameInfoStrides + d] = whole[3 + d];
-  }
-  out[kFrameInfoByteOffset] = whole[6];
-  out[kFrameInfoByteLength] = whole[7];
+  dims(desc, out + kFrameInfoShape);
   out[kFrameInfoDataHigh] = static_cast<double>(address >> 32);
   out[kFrameInfoDataLow] = static_cast<double>(address & 0xffffffffu);
   out[kFrameInfoPlaneCount] = desc.plane_count;

@@ -62,9 +62,9 @@ bool GstAnalyticsCall::has_upstream(GstBuffer *buffer) const {
   return api_ != nullptr && source_.on_own_batch() && api_->gst_buffer_get_analytics_relation_meta(buffer) != nullptr;
 }
 
-void GstAnalyticsCall::before(GstBuffer *buffer, bool may_write_batch) {
+void GstAnalyticsCall::before(GstBuffer *buffer, bool import_upstream) {
   if (api_ == nullptr) return;
-  if (may_write_batch && has_upstream(buffer)) meta::import_gst_analytics(*api_, buffer, batch_, frame_);
+  if (import_upstream) meta::import_gst_analytics(*api_, buffer, batch_, frame_);
   meta::list_objects_before(batch_, frame_, &objects_before_);
 }
 

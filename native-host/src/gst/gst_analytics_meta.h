@@ -29,18 +29,18 @@ void install_gst_analytics_property(GObjectClass *klass, guint id);
 bool resolve_gst_analytics(GstObject *element, GstAnalyticsMode mode, const meta::GstAnalyticsApi **api,
     std::string *error, std::string *note);
 
-// One transform call's side of it. Before the call: when the buffer carried no batch (the call
-// is on the source's own one-frame batch) and `may_write_batch` (the element does not stand
-// before nvstreammux), upstream object detections become objects of that frame; then the objects
+// One transform call's side of it. Before the call: with `import_upstream` (has_upstream() was
+// true and the element does not stand before nvstreammux), upstream object detections become
+// objects of the call's own one-frame batch; then the objects
 // the frame holds are noted. After a successful call: the objects it added are mirrored.
 // Nothing happens on a batch of several frames.
 class GstAnalyticsCall {
  public:
   GstAnalyticsCall(const meta::GstAnalyticsApi *api, meta::MetadataSource &source, meta::Batch &batch);
-  // True when the buffer carries upstream analytics metadata to read (then `before` wants to
-  // know whether the element may write its batch).
+  // True when the call is on the source's own one-frame batch and the buffer carries upstream
+  // analytics metadata to read (asked once per buffer; its answer goes to `before`).
   bool has_upstream(GstBuffer *buffer) const;
-  void before(GstBuffer *buffer, bool may_write_batch);
+  void before(GstBuffer *buffer, bool import_upstream);
   void after(GstBuffer *buffer);
 
  private:

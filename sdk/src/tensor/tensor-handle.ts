@@ -796,27 +796,14 @@ export function frameTensorFromNative(
   region?: readonly [number, number, number, number],
 ): TensorHandle {
   const source = region === undefined ? { kind: "frame" as const, callId, batchId } : { kind: "frame" as const, callId, batchId, region };
-  // Each plane: the frame's memory with the plane's own layout, no format of its own (built
-  // member by member: an extract of a planar frame makes two or three of these).
-  const planes = info.planes?.map(
-    (plane, index) =>
-      new TensorHandle({
-        device: { type: info.device, id: info.deviceId },
-        dtype: "uint8",
-        shape: plane.shape,
-        strides: plane.strides,
-        byteOffset: plane.byteOffset,
-        byteLength: plane.byteLength,
-        dataPtr: info.dataPtr,
-        format: undefined,
-        owned: false,
-        source: { ...source, plane: index },
-        life,
-        buffer: info.buffer,
-        data: undefined,
-        planes: undefined,
-        colorimetry: undefined,
-      }),
+  // Each plane: the frame's memory with the plane's own layout, no format of its own.
+  const planes = info.planes?.map((plane, index) =>
+    fromInfo(
+      { ...plane, device: info.device, deviceId: info.deviceId, dtype: "uint8", dataPtr: info.dataPtr, format: undefined, buffer: info.buffer, storage: undefined },
+      { ...source, plane: index },
+      false,
+      life,
+    ),
   );
   return fromInfo(info, source, false, life, planes);
 }
