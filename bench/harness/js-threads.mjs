@@ -5,8 +5,7 @@
 // about 1e6 / busyUs whatever the number of elements; elements on cores of their own would
 // multiply it by min(elements, cores). The figure: buffers per second of wall time from PLAYING
 // to EOS (streams-bench), and its ratio to one element's.
-import { commandFailure, runCommand } from "./command.mjs";
-import { parseRounds } from "./streams.mjs";
+import { playCells } from "./streams.mjs";
 import { median } from "./statistics.mjs";
 
 const CAPS = "video/x-raw,format=GRAY8,width=16,height=16";
@@ -29,16 +28,10 @@ export function busyPipeline(element, elements, perStream, busyUs) {
  */
 export async function measureJsThreads({ executable, env, perStream, busyUs, rounds, trials, cores, onProgress }) {
   const cells = BUSY_CONFIGURATIONS.flatMap((configuration) => ELEMENT_COUNTS.map((elements) => ({ configuration, elements, rounds: [] })));
-  let done = 0;
-  for (let trial = 0; trial < trials; trial++) {
-    for (const cell of trial % 2 === 0 ? cells : [...cells].reverse()) {
-      const argv = [executable, String(rounds), busyPipeline(cell.configuration.element, cell.elements, perStream, busyUs)];
-      const run = await runCommand(argv, { env: { ...env, ...cell.configuration.env }, timeoutMs: 600_000 });
-      if (run.code !== 0) throw commandFailure(`streams-bench (${cell.elements} × ${cell.configuration.element})`, argv, run);
-      cell.rounds.push(...parseRounds(run.output).slice(1));
-      onProgress?.(++done, cells.length * trials);
-    }
-  }
+  await playCells({ executable, env, rounds, trials, onProgress, cells, describe: (cell) => ({
+    pipeline: busyPipeline(cell.configuration.element, cell.elements, perStream, busyUs),
+    name: `${cell.elements} × ${cell.configuration.element}`,
+  }) });
   const results = cells.map((cell) => {
     const buffers = cell.elements * perStream;
     const wallS = median(cell.rounds.map((round) => round.wall_s));

@@ -57,18 +57,11 @@ export function streamsPipeline(layout, element, buffersInAll) {
  */
 export async function measureStreams({ executable, env, buffers, rounds, trials, onProgress }) {
   const cells = STREAM_LAYOUTS.flatMap((layout) => STREAM_CONFIGURATIONS.map((configuration) => ({ layout, configuration, rounds: [] })));
-  let done = 0;
-  for (let trial = 0; trial < trials; trial++) {
-    for (const cell of trial % 2 === 0 ? cells : [...cells].reverse()) {
-      const pipeline = streamsPipeline(cell.layout, cell.configuration.element, buffers);
-      const argv = [executable, String(rounds), pipeline.description];
-      const run = await runCommand(argv, { env: { ...env, ...cell.configuration.env }, timeoutMs: 600_000 });
-      if (run.code !== 0) throw commandFailure(`streams-bench (${cell.layout.name}, ${cell.configuration.name})`, argv, run);
-      cell.rounds.push(...parseRounds(run.output).slice(1));
-      cell.buffers = pipeline.buffers;
-      onProgress?.(++done, cells.length * trials);
-    }
-  }
+  await playCells({ executable, env, rounds, trials, onProgress, cells, describe: (cell) => {
+    const pipeline = streamsPipeline(cell.layout, cell.configuration.element, buffers);
+    cell.buffers = pipeline.buffers;
+    return { pipeline: pipeline.description, name: `${cell.layout.name}, ${cell.configuration.name}` };
+  } });
   const results = cells.map((cell) => ({
     layout: cell.layout.name,
     configuration: cell.configuration.name,
@@ -79,6 +72,25 @@ export async function measureStreams({ executable, env, buffers, rounds, trials,
     rounds: cell.rounds,
   }));
   return summarise(results);
+}
+
+/**
+ * Plays every cell's pipeline in a streams-bench process of its own, `trials` passes, each in
+ * the reverse order of the one before; appends the counted rounds (all but the warm-up) to
+ * `cell.rounds`. `describe(cell)` gives the pipeline and the cell's name for errors.
+ */
+export async function playCells({ executable, env, rounds, trials, onProgress, cells, describe }) {
+  let done = 0;
+  for (let trial = 0; trial < trials; trial++) {
+    for (const cell of trial % 2 === 0 ? cells : [...cells].reverse()) {
+      const { pipeline, name } = describe(cell);
+      const argv = [executable, String(rounds), pipeline];
+      const run = await runCommand(argv, { env: { ...env, ...cell.configuration.env }, timeoutMs: 600_000 });
+      if (run.code !== 0) throw commandFailure(`streams-bench (${name})`, argv, run);
+      cell.rounds.push(...parseRounds(run.output).slice(1));
+      onProgress?.(++done, cells.length * trials);
+    }
+  }
 }
 
 /** The rounds streams-bench printed (its JSON line; GStreamer may print warnings around it). */
