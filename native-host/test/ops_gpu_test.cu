@@ -44,6 +44,7 @@ using dsnode_test::check;
 using dsnode_test::median;
 using dsnode_test::failed;
 using dsnode_test::passed;
+using dsnode_test::copy_to_device;
 
 namespace {
 
@@ -73,7 +74,7 @@ HostFrame random_frame(std::mt19937 &random, int width, int height, PixelFormat 
 DeviceFrame upload(const HostFrame &frame, int misalign) {
   DeviceFrame device;
   CUDA_OK(cudaMalloc(&device.allocation, frame.bytes.size() + static_cast<size_t>(misalign)));
-  CUDA_OK(cudaMemcpy(device.allocation + misalign, frame.bytes.data(), frame.bytes.size(), cudaMemcpyHostToDevice));
+  copy_to_device(device.allocation + misalign, frame.bytes.data(), frame.bytes.size());
   device.view = frame.view;
   device.view.data = device.allocation + misalign;
   return device;
@@ -396,7 +397,7 @@ std::string bench_case_json(const BenchCase &bench, double copy_gbps, int iterat
   for (uint8_t &byte : host) byte = static_cast<uint8_t>(random());
   uint8_t *input = nullptr;
   CUDA_OK(cudaMalloc(&input, host.size()));
-  CUDA_OK(cudaMemcpy(input, host.data(), host.size(), cudaMemcpyHostToDevice));
+  copy_to_device(input, host.data(), host.size());
   std::vector<ImageView> views;
   for (int i = 0; i < kFrames; ++i) views.push_back({input + frame_bytes * i, bench.width, bench.height, pitch, PixelFormat::kRGB});
 

@@ -30,7 +30,7 @@
 #include "ops/ops.h"
 
 using namespace dsnode::ops;
-using namespace dsnode_test;  // check, passed, failed, median, require_cuda_device
+using namespace dsnode_test;  // check, passed, failed, median, require_cuda_device, copy_to_device
 
 namespace {
 
@@ -58,7 +58,7 @@ Frame make_frame(std::mt19937 &random, int width, int height, PixelFormat format
   for (uint8_t &byte : frame.bytes) byte = random_bytes ? static_cast<uint8_t>(random()) : 128;
   (void)chroma_width;
   CUDA_OK(cudaMalloc(&frame.device_allocation, size));
-  CUDA_OK(cudaMemcpy(frame.device_allocation, frame.bytes.data(), size, cudaMemcpyHostToDevice));
+  copy_to_device(frame.device_allocation, frame.bytes.data(), size);
   auto view = [&](const uint8_t *base) {
     ImageView image;
     image.data = base;

@@ -28,7 +28,7 @@
 #include "postprocess/class_argmax.h"
 
 using namespace dsnode::postprocess;
-using namespace dsnode_test;  // check, passed, failed, median, require_cuda_device
+using namespace dsnode_test;  // check, passed, failed, median, require_cuda_device, copy_to_device
 
 namespace {
 
@@ -109,7 +109,7 @@ struct DeviceBuffer {
 std::vector<YoloCandidate> on_gpu(const std::vector<float> &output, const YoloShape &shape, double threshold,
     cudaStream_t stream, CopyStats *stats = nullptr) {
   DeviceBuffer data(output.size() * sizeof(float)), scratch(yolo_scratch_bytes(shape));
-  CUDA_OK(cudaMemcpy(data.ptr, output.data(), output.size() * sizeof(float), cudaMemcpyHostToDevice));
+  copy_to_device(data.ptr, output.data(), output.size() * sizeof(float));
   std::vector<YoloCandidate> kept;
   const std::string error = yolo_candidates_cuda(static_cast<const float *>(data.ptr), shape, threshold, scratch.ptr, stream, &kept, stats);
   if (!error.empty()) {
@@ -197,7 +197,7 @@ void random_rows(cudaStream_t stream) {
       std::vector<float> expected_score(rows), actual_score(rows);
       row_argmax_cpu(data.data(), rows, classes, expected_class.data(), expected_score.data());
       DeviceBuffer device(data.size() * sizeof(float)), scratch(row_argmax_scratch_bytes(rows));
-      CUDA_OK(cudaMemcpy(device.ptr, data.data(), data.size() * sizeof(float), cudaMemcpyHostToDevice));
+      copy_to_device(device.ptr, data.data(), data.size() * sizeof(float));
       const std::string error = row_argmax_cuda(static_cast<const float *>(device.ptr), rows, classes, scratch.ptr, stream,
           actual_class.data(), actual_score.data(), nullptr);
       const bool equal = error.empty() && actual_class == expected_class &&
@@ -220,7 +220,7 @@ BenchResult bench(const YoloShape &shape, int objects, double threshold, int ite
   const std::vector<float> output = realistic_output(random, shape, objects);
   const size_t bytes = output.size() * sizeof(float);
   DeviceBuffer data(bytes), scratch(yolo_scratch_bytes(shape));
-  CUDA_OK(cudaMemcpy(data.ptr, output.data(), bytes, cudaMemcpyHostToDevice));
+  copy_to_device(data.ptr, output.data(), bytes);
   float *host = static_cast<float *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
   std::vector<double> gpu_ms, host_ms;
   std::vector<YoloCandidate> kept, scanned;

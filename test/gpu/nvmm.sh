@@ -124,6 +124,9 @@ report = {
     "torch_ms_per_batch": torch["median_ms"],
     "pipeline_vs_torch_letterbox_alone": round(ours["framesPerSecond"] / torch["framesPerSecond"], 3),
     "extract_ms_per_frame": round((runs["extract"]["msPerBatch"] - runs["none"]["msPerBatch"]) / 16, 5),
+    # Inside the element: extract() alone, and listing the frames before it (JS timers).
+    "extract_us_per_frame_in_js": {w: runs[w].get("extractUsPerFrame") for w in ("extract", "preprocess")},
+    "frame_items_us_per_frame_in_js": {w: runs[w].get("frameItemsUsPerFrame") for w in ("extract", "preprocess")},
 }
 print("NVMM BENCH " + json.dumps(report))
 json.dump(report, open(os.path.join(out, "nvmm-bench.json"), "w"), indent=2)
