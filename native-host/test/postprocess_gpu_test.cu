@@ -4,12 +4,13 @@
 // back) beside the whole output copied to the host and scanned there (toHost() + the class
 // argmax + threshold, what a CUDA output cost before).
 //
-//   dsnode-postprocess-gpu-test [--json PATH] [--iterations N] [--random N]
+//   dsnode-postprocess-gpu-test [--json PATH] [--iterations N] [--random N] [--outputs FILE]
 //
 // Correctness (TAP lines, "N passed, M failed"): random outputs of both layouts with ties,
 // NaN, ±infinity, everything below the threshold, thresholds 0 to 1, batches; real-shaped
-// [84, 8400] outputs; classifier rows from 1 to 1000 classes. Equal means the same candidates
-// (index, class, score bits, box bits) in the same order.
+// [84, 8400] outputs; the ball model's outputs for real frames (--outputs: the file
+// scripts/gpu/ball-outputs.mjs writes); classifier rows from 1 to 1000 classes. Equal means the
+// same candidates (index, class, score bits, box bits) in the same order.
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -183,6 +184,43 @@ void real_shaped_yolo(cudaStream_t stream) {
   std::printf("# real-shaped outputs: %zu candidates compared\n", total);
 }
 
+// The ball model's outputs for real frames (scripts/gpu/ball-outputs.mjs writes them where
+// Node and ONNX Runtime run): each output alone and all of them as one batch, at a deployment
+// threshold, at the evaluation one and at 0.5, where its scores tie.
+void ball_model_outputs(cudaStream_t stream, const char *path) {
+  FILE *file = std::fopen(path, "rb");
+  char magic[4] = {};
+  uint32_t header[3] = {};
+  if (file == nullptr || std::fread(magic, 1, 4, file) != 4 || std::memcmp(magic, "DSBO", 4) != 0 ||
+      std::fread(header, sizeof(uint32_t), 3, file) != 3 || header[1] < 5) {
+    check(false, std::string("ball model's outputs: read ") + path, "missing or not written by scripts/gpu/ball-outputs.mjs");
+    if (file != nullptr) std::fclose(file);
+    return;
+  }
+  const uint32_t count = header[0];
+  const YoloShape one{1, static_cast<int32_t>(header[1]) - 4, static_cast<int32_t>(header[2]), true};
+  const size_t values = static_cast<size_t>(header[1]) * header[2];
+  std::vector<float> all(values * count);
+  const bool whole = std::fread(all.data(), sizeof(float), all.size(), file) == all.size();
+  std::fclose(file);
+  if (!whole) {
+    check(false, std::string("ball model's outputs: read ") + path, "shorter than its header says");
+    return;
+  }
+  size_t candidates = 0;
+  for (double threshold : {0.25, 0.5, 0.001}) {
+    const std::string t = " at " + std::to_string(threshold);
+    for (uint32_t i = 0; i < count; ++i) {
+      std::vector<float> output(all.begin() + static_cast<std::ptrdiff_t>(i * values), all.begin() + static_cast<std::ptrdiff_t>((i + 1) * values));
+      check_yolo(output, one, threshold, stream, "ball model output " + std::to_string(i) + t, &candidates);
+    }
+    YoloShape batch = one;
+    batch.batch = static_cast<int32_t>(count);
+    check_yolo(all, batch, threshold, stream, "ball model's " + std::to_string(count) + " outputs as one batch" + t, &candidates);
+  }
+  std::printf("# ball model: %u outputs of [%u, %u], %zu candidates compared\n", count, header[1], header[2], candidates);
+}
+
 void random_rows(cudaStream_t stream) {
   std::mt19937 random(1000);
   for (int32_t classes : {1, 2, 5, 31, 32, 33, 80, 1000}) {
@@ -252,12 +290,13 @@ BenchResult bench(const YoloShape &shape, int objects, double threshold, int ite
 }  // namespace
 
 int main(int argc, char **argv) {
-  const char *json_path = nullptr;
+  const char *json_path = nullptr, *outputs_path = nullptr;
   int iterations = 200, random_count = 1000;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--json") == 0) json_path = argv[i + 1];
     if (std::strcmp(argv[i], "--iterations") == 0) iterations = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--random") == 0) random_count = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--outputs") == 0) outputs_path = argv[i + 1];
   }
   require_cuda_device();
   cudaStream_t stream = nullptr;
@@ -267,6 +306,7 @@ int main(int argc, char **argv) {
 
   random_yolo(stream, random_count);
   real_shaped_yolo(stream);
+  if (outputs_path != nullptr) ball_model_outputs(stream, outputs_path);
   random_rows(stream);
 
   struct Case {

@@ -201,11 +201,14 @@ staged_bytes=$(du -sb "$stage" | cut -f1)
 tar -C "$stage" --owner=0 --group=0 --sort=name -cf - . | XZ_OPT="${XZ_OPT:--9 -T1}" xz -c > "$archive.tmp"
 mv "$archive.tmp" "$archive"
 cp "$stage/MANIFEST" "$out_dir/MANIFEST"
+# The ball model's outputs for real frames, for the GPU post-processing test
+# (scripts/gpu/run-postprocess-device.sh), which runs without Node and ONNX Runtime.
+node scripts/gpu/ball-outputs.mjs --out "$out_dir/ball-outputs.bin" >&2
 
 bundle_bytes=$(stat -c %s "$archive")
 # What else travels with a device call: tracked files and untracked files git does not ignore.
 tree_bytes=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 -r stat -c %s 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
-total=$((bundle_bytes + tree_bytes + $(stat -c %s "$out_dir/MANIFEST")))
+total=$((bundle_bytes + tree_bytes + $(stat -c %s "$out_dir/MANIFEST") + $(stat -c %s "$out_dir/ball-outputs.bin")))
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
 log "bundle: $archive $(mib "$bundle_bytes") ($(mib "$staged_bytes") unpacked)"
 log "with the working tree ($(mib "$tree_bytes")) a device call carries $(mib "$total") of $(mib "$carry_limit")"
