@@ -11,7 +11,8 @@
 #   2. the bench: 16 × 1080p RGBA NVMM batches through batchrate (extract() + one preprocess of
 #      the 16 frames to 16×3×640×640 fp16), frames/s of the whole pipeline, next to the same
 #      pipeline doing nothing / extract() only, and PyTorch's letterbox of the same 16 frames
-#      already on the GPU (bench/gpu/torch_peer.py's pipeline) as the peer; JSON in
+#      already on the GPU (bench/gpu/torch_peer.py's pipeline) as the peer; then the same three
+#      with NV12 batches (the colour conversion fused into the letterbox); JSON in
 #      $DS_GPU_HOOK_OUT/nvmm/nvmm-bench.json.
 # Bundle mode: the bundle's deepstream/ and dists/fixtures-deepstream (scripts/gpu/make-bundle.sh
 # with the DeepStream build). Local mode: native-host/build-deepstream and
@@ -92,6 +93,14 @@ for work in none extract preprocess; do
   launch "$out/bench-$work.log" $bench_source ! batchrate work=$work report="$out/bench-$work.json" ! fakesink
   check "bench pipeline ($work) runs" test $? -eq 0
 done
+# The same batches as NV12, what decoders and nvstreammux give by default (the colour conversion,
+# fused into the letterbox, follows the caps: BT.709 limited range at 1080p).
+nv12_source="${bench_source/format=RGBA/format=NV12}"
+for work in none extract preprocess; do
+  # shellcheck disable=SC2086
+  launch "$out/bench-nv12-$work.log" $nv12_source ! batchrate work=$work report="$out/bench-nv12-$work.json" ! fakesink
+  check "bench pipeline (NV12, $work) runs" test $? -eq 0
+done
 py - "$repo/bench/gpu" "$out/torch.json" <<'EOF'
 import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -107,7 +116,7 @@ json.dump({"torch": torch.__version__, "median_ms": best["median_ms"], "framesPe
           open(sys.argv[2], "w"))
 EOF
 check "PyTorch peer runs" test $? -eq 0
-check "bench: 0 host copies, frames and output on the GPU" py - "$out" <<'EOF'
+check "bench: 0 host copies, frames and output on the GPU (RGBA and NV12)" py - "$out" <<'EOF'
 import json, os, sys
 out = sys.argv[1]
 runs = {w: json.load(open(os.path.join(out, f"bench-{w}.json"))) for w in ("none", "extract", "preprocess")}
@@ -128,9 +137,20 @@ report = {
     "extract_us_per_frame_in_js": {w: runs[w].get("extractUsPerFrame") for w in ("extract", "preprocess")},
     "frame_items_us_per_frame_in_js": {w: runs[w].get("frameItemsUsPerFrame") for w in ("extract", "preprocess")},
 }
+nv12 = {w: json.load(open(os.path.join(out, f"bench-nv12-{w}.json"))) for w in ("none", "extract", "preprocess")}
+report["nv12"] = {
+    "case": "16 x 1920x1080 NV12 NVMM (CUDA device) -> extract() x16 + preprocess -> 16x3x640x640 fp16",
+    "pipeline_fps": {w: round(r["framesPerSecond"], 1) for w, r in nv12.items()},
+    "ms_per_batch": {w: round(r["msPerBatch"], 4) for w, r in nv12.items()},
+    "host_copies": {w: r["hostCopies"] for w, r in nv12.items()},
+    "devices": nv12["preprocess"]["devices"],
+    "extract_us_per_frame_in_js": {w: nv12[w].get("extractUsPerFrame") for w in ("extract", "preprocess")},
+    "preprocess_fps_nv12_over_rgba": round(nv12["preprocess"]["framesPerSecond"] / ours["framesPerSecond"], 3),
+}
 print("NVMM BENCH " + json.dumps(report))
 json.dump(report, open(os.path.join(out, "nvmm-bench.json"), "w"), indent=2)
-ok = all(r["hostCopies"] == 0 for r in runs.values()) and ours["devices"] == ["frame:cuda", "output:cuda"]
+ok = all(r["hostCopies"] == 0 for r in [*runs.values(), *nv12.values()]) and ours["devices"] == ["frame:cuda", "output:cuda"] \
+    and nv12["preprocess"]["devices"] == ["frame:cuda", "output:cuda"]
 sys.exit(0 if ok else 1)
 EOF
 echo "$passed passed, $failed failed"
