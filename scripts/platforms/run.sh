@@ -56,6 +56,14 @@ mount_into() { # mount_into ROOT — /proc, /sys, /dev (with /dev/shm and /dev/p
   as_root mount -t proc proc "$root/proc" && mounted+=("$root/proc")
   as_root mount --rbind /sys "$root/sys" && as_root mount --make-rslave "$root/sys" && mounted+=("$root/sys")
   as_root mount --rbind /dev "$root/dev" && as_root mount --make-rslave "$root/dev" && mounted+=("$root/dev")
+  # This machine's npm cache (npm ci filled it before): the root's npm ci takes the packages
+  # from there (npm_config_prefer_offline below) rather than from the registry again.
+  local npm_cache
+  npm_cache=$(npm config get cache 2>/dev/null || true)
+  if [ -d "$npm_cache" ]; then
+    as_root mkdir -p "$root/root/.npm"
+    as_root mount --bind "$npm_cache" "$root/root/.npm" && mounted+=("$root/root/.npm")
+  fi
   if [ -d ../shared ]; then
     as_root mkdir -p "$root/src/shared"
     as_root mount --bind ../shared "$root/src/shared" && mounted+=("$root/src/shared")
@@ -100,9 +108,9 @@ run_platform() { # run_platform NAME RESULTS_DIR
   mount_into "$root"
   # The root reaches the npm registry as this machine does: the same proxy settings, and the
   # certificates this machine's Node trusts on top of the release's (a proxy that re-signs TLS).
-  local env=(HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}"
+  local env=(HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" npm_config_prefer_offline=true
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin) v
-  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY DS_PLATFORMS_DEEPSTREAM_TESTS; do
     [ -z "${!v:-}" ] || env+=("$v=${!v}")
   done
   local ca=${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}
