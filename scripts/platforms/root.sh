@@ -100,7 +100,9 @@ if [ $# -le 2 ]; then
     'Maintainer: ds-element platforms <root@localhost>' \
     'Description: empty stand-in for OpenCV headers nothing here uses (scripts/platforms/root.sh)' >"$tmp/standin/DEBIAN/control"
   dpkg-deb --build --root-owner-group "$tmp/standin" "$tmp/libopencv-dev.deb" >/dev/null
-  standin=(--include="$tmp/libopencv-dev.deb")
+  # apt hands dpkg in the root the file's own path: it is copied there for the install.
+  standin=(--include="$tmp/libopencv-dev.deb" --setup-hook="mkdir -p \"\$1$tmp\" && cp $tmp/libopencv-dev.deb \"\$1$tmp/\""
+    --customize-hook="rm -rf \"\$1$tmp\"")
 fi
 log "mmdebstrap $suite from $mirror into $root: ${#BASE_PACKAGES[@]} packages and their dependencies"
 start=$SECONDS
