@@ -6,14 +6,16 @@
 #   bash scripts/platforms/root.sh bookworm arm64-bookworm ca-certificates
 #                                   # -> .cache/platforms/arm64-bookworm, with these packages instead
 #
-# `debootstrap --variant=minbase` into the cache folder (DS_PLATFORMS_CACHE, default
-# .cache/platforms, git-ignored), then what a fresh machine has before `npm test`: the release's
-# own `nodejs` and `npm` (the tooling's Node; the host embeds the same release's libnode) and git
-# (test/repository lists files with it). Everything else — GStreamer, libnode-dev, compilers,
-# NVIDIA's consumers' packages — is installed inside by scripts/setup.sh and
-# scripts/build-deepstream-consumers.sh themselves, as on any machine, so those scripts are what
-# is tested. A root is complete when its stamp file exists; an incomplete one (an interrupted
-# run) is made again from zero, a complete one is reused as it is.
+# `mmdebstrap --variant=apt` into the cache folder (DS_PLATFORMS_CACHE, default
+# .cache/platforms, git-ignored), with what a fresh machine has before `npm test`: the
+# release's own `nodejs` and `npm` (the tooling's Node; the host embeds the same release's
+# libnode) and git (test/repository lists files with it); and, in the same pass, the packages
+# scripts/setup.sh and scripts/build-deepstream-consumers.sh install (their --list-packages):
+# they find them there, and what they do besides (libnode-dev, npm ci, the builds) runs in the
+# root as on any machine, so those scripts are what is tested. Packages named after the folder
+# name replace all these (the arm64 root: ca-certificates). A root is complete when its stamp
+# file exists; an incomplete one (an interrupted run) is made again from zero, a complete one
+# is reused as it is.
 #
 # The mirror is the machine's own (its apt configuration's first Debian URI), so the root
 # installs from wherever this machine installs from; no host is named here.
@@ -77,13 +79,12 @@ if grep -q " $root/" /proc/mounts; then
 fi
 # One pass: `mmdebstrap --variant=apt` (Essential, apt) with every package the root needs,
 # downloaded by apt at once and installed by one dpkg run, where debootstrap fetched the base
-# one file at a time and apt then installed the rest in three more runs. A throwaway system:
+# one file at a time and apt then installed the rest in three more runs (docs/platforms.md,
+# "Where the time goes"). A throwaway system:
 # dpkg without fsync per file (`force-unsafe-io`; its unpack is most of an install's time on a
 # slow disk), no documentation, manual pages or translations, no Recommends, and package
 # scripts start no services (`policy-rc.d`: redis-server and mosquitto, whose ports the broker
 # tests use, stay stopped). The apt lists are kept: scripts/setup.sh downloads libnode-dev with them.
-# The packages are those of scripts/setup.sh and of scripts/build-deepstream-consumers.sh
-# (their `--list-packages`), so that both find them installed there and install nothing.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 host_settings >"$tmp/host-apt.conf"

@@ -8,12 +8,12 @@
 #   npm run test:platforms -- arm64                 # cross-built for aarch64, run under qemu-user
 #
 # `host` is this machine as it is (scripts/setup.sh here). Any other name is a Debian suite:
-# scripts/platforms/root.sh debootstraps it once into the cache folder (DS_PLATFORMS_CACHE,
+# scripts/platforms/root.sh makes it once (mmdebstrap) in the cache folder (DS_PLATFORMS_CACHE,
 # default .cache/platforms), this checkout's files (tracked and untracked, not the git-ignored
 # ones) are copied into it, and scripts/platforms/suite.sh runs there under chroot with /proc,
 # /sys and /dev mounted and ../shared (NVIDIA's DeepStream source) bound read-only beside the
 # copy. node_modules and the builds stay in the copy between runs, apart from this checkout's.
-# Needs root (or sudo) for debootstrap, mount and chroot.
+# Needs root (or sudo) for mmdebstrap, mount and chroot.
 #
 # Prints a table: platform, GStreamer, the embedded libnode, then per step the exit status,
 # passed / failed / skipped tests and minutes. Exits 1 when any step failed.
