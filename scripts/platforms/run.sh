@@ -53,6 +53,7 @@ trap 'exit 130' INT TERM HUP # so that EXIT's unmounting runs on these too
 
 mount_into() { # mount_into ROOT — /proc, /sys, /dev (with /dev/shm and /dev/pts), ../shared read-only
   local root=$1
+  [ -d "$root" ] && [ "$(cd "$root" && pwd -P)" != / ] || { echo "test:platforms: no root folder '$root'" >&2; return 1; }
   as_root mount -t proc proc "$root/proc" && mounted+=("$root/proc")
   as_root mount --rbind /sys "$root/sys" && as_root mount --make-rslave "$root/sys" && mounted+=("$root/sys")
   as_root mount --rbind /dev "$root/dev" && as_root mount --make-rslave "$root/dev" && mounted+=("$root/dev")
@@ -95,17 +96,19 @@ run_platform() { # run_platform NAME RESULTS_DIR
   fi
   if [ "$name" = arm64 ]; then # cross-built, run under qemu-user: scripts/platforms/arm64.sh
     local suite=${DS_ARM64_SUITE:-bookworm}
-    root=$(bash scripts/platforms/root.sh "$suite" "arm64-$suite" ca-certificates)
-    mount_into "$root"
+    root=$(bash scripts/platforms/root.sh "$suite" "arm64-$suite" ca-certificates) || return 1
+    mount_into "$root" || return 1
     as_root mkdir -p "$root/src/ds-element"
     as_root mount --bind "$repo" "$root/src/ds-element" && mounted+=("$root/src/ds-element")
     bash scripts/platforms/arm64.sh "$root" "$results" "${suite_args[@]}"
     unmount_all
     return
   fi
-  root=$(bash scripts/platforms/root.sh "$name")
-  copy_checkout "$root"
-  mount_into "$root"
+  # `|| return`: run_platform runs under `||`, where set -e does not stop it, and an empty ROOT
+  # would mount over this machine's own /proc, /sys and /dev.
+  root=$(bash scripts/platforms/root.sh "$name") || return 1
+  copy_checkout "$root" || return 1
+  mount_into "$root" || return 1
   # The root reaches the npm registry as this machine does: the same proxy settings, and the
   # certificates this machine's Node trusts on top of the release's (a proxy that re-signs TLS).
   local env=(HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" npm_config_prefer_offline=true
