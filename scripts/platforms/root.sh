@@ -83,8 +83,8 @@ fi
 # "Where the time goes"). A throwaway system:
 # dpkg without fsync per file (`force-unsafe-io`; its unpack is most of an install's time on a
 # slow disk), no documentation, manual pages or translations, no Recommends, and package
-# scripts start no services (`policy-rc.d`: redis-server and mosquitto, whose ports the broker
-# tests use, stay stopped). The apt lists are kept: scripts/setup.sh downloads libnode-dev with them.
+# scripts start no services (mmdebstrap's own `policy-rc.d` while it installs: redis-server and
+# mosquitto, whose ports the broker tests use, stay stopped). The apt lists are kept: scripts/setup.sh downloads libnode-dev with them.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 host_settings >"$tmp/host-apt.conf"
@@ -113,7 +113,6 @@ if ! as_root mmdebstrap --variant=apt --verbose --skip=cleanup/apt/lists --inclu
   --aptopt="$tmp/host-apt.conf" --dpkgopt=force-unsafe-io \
   --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
   --dpkgopt='path-exclude=/usr/share/info/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
-  --customize-hook='printf "#!/bin/sh\nexit 101\n" >"$1/usr/sbin/policy-rc.d" && chmod 755 "$1/usr/sbin/policy-rc.d"' \
   "$suite" "$root" "$mirror" 2>&1 | while IFS= read -r line; do printf '%4d %s\n' "$((SECONDS - start))" "$line"; done >"$cache/$name.mmdebstrap.log"; then
   tail -20 "$cache/$name.mmdebstrap.log" >&2
   fail "mmdebstrap $suite failed (log above, in full in $cache/$name.mmdebstrap.log)"
