@@ -113,7 +113,7 @@ run_platform() { # run_platform NAME RESULTS_DIR
   # certificates this machine's Node trusts on top of the release's (a proxy that re-signs TLS).
   local env=(HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" npm_config_prefer_offline=true
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin) v
-  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY DS_PLATFORMS_DEEPSTREAM_TESTS; do
+  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY DS_PLATFORMS_DEEPSTREAM_TESTS DS_SKIP_CONSUMERS; do
     [ -z "${!v:-}" ] || env+=("$v=${!v}")
   done
   local ca=${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}
