@@ -80,11 +80,11 @@ fi
 # One pass: `mmdebstrap --variant=apt` (Essential, apt) with every package the root needs,
 # downloaded by apt at once and installed by one dpkg run, where debootstrap fetched the base
 # one file at a time and apt then installed the rest in three more runs (docs/platforms.md,
-# "Where the time goes"). A throwaway system:
-# dpkg without fsync per file (`force-unsafe-io`; its unpack is most of an install's time on a
-# slow disk), no documentation, manual pages or translations, no Recommends, and package
-# scripts start no services (mmdebstrap's own `policy-rc.d` while it installs: redis-server and
-# mosquitto, whose ports the broker tests use, stay stopped). The apt lists are kept: scripts/setup.sh downloads libnode-dev with them.
+# "Where the time goes"). A throwaway system: dpkg without fsync per file (`force-unsafe-io`;
+# its unpack is most of an install's time on a slow disk), no documentation, manual pages or
+# translations, no Recommends, and package scripts start no services (mmdebstrap's own
+# `policy-rc.d` while it installs: redis-server and mosquitto, whose ports the broker tests
+# use, stay stopped). The apt lists are kept: scripts/setup.sh downloads libnode-dev with them.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 host_settings >"$tmp/host-apt.conf"
