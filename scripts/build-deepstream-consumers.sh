@@ -37,6 +37,8 @@ CONSUMER_PACKAGES=(
   libhiredis-dev libmosquitto-dev                                        # Redis and MQTT adaptors
   redis-server redis-tools mosquitto mosquitto-clients                   # the broker test's servers
 )
+# `--list-packages`: the list, one a line (scripts/platforms/root.sh installs it with the root).
+if [ "$root" = "--list-packages" ]; then printf '%s\n' "${CONSUMER_PACKAGES[@]}"; exit 0; fi
 missing=()
 for p in "${CONSUMER_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

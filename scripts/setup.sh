@@ -23,6 +23,8 @@ SYSTEM_PACKAGES=(
 if [ "${1:-}" = "--bench" ]; then
   SYSTEM_PACKAGES+=(python3-numpy python3-opencv python3-onnx)
 fi
+# `--list-packages`: the list, one a line (scripts/platforms/root.sh installs it with the root).
+if [ "${1:-}" = "--list-packages" ]; then printf '%s\n' "${SYSTEM_PACKAGES[@]}"; exit 0; fi
 MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 missing=()
 for p in "${SYSTEM_PACKAGES[@]}"; do

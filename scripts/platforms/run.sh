@@ -8,12 +8,12 @@
 #   npm run test:platforms -- arm64                 # cross-built for aarch64, run under qemu-user
 #
 # `host` is this machine as it is (scripts/setup.sh here). Any other name is a Debian suite:
-# scripts/platforms/root.sh debootstraps it once into the cache folder (DS_PLATFORMS_CACHE,
+# scripts/platforms/root.sh makes it once (mmdebstrap) in the cache folder (DS_PLATFORMS_CACHE,
 # default .cache/platforms), this checkout's files (tracked and untracked, not the git-ignored
 # ones) are copied into it, and scripts/platforms/suite.sh runs there under chroot with /proc,
 # /sys and /dev mounted and ../shared (NVIDIA's DeepStream source) bound read-only beside the
 # copy. node_modules and the builds stay in the copy between runs, apart from this checkout's.
-# Needs root (or sudo) for debootstrap, mount and chroot.
+# Needs root (or sudo) for mmdebstrap, mount and chroot.
 #
 # Prints a table: platform, GStreamer, the embedded libnode, then per step the exit status,
 # passed / failed / skipped tests and minutes. Exits 1 when any step failed.
@@ -53,9 +53,18 @@ trap 'exit 130' INT TERM HUP # so that EXIT's unmounting runs on these too
 
 mount_into() { # mount_into ROOT — /proc, /sys, /dev (with /dev/shm and /dev/pts), ../shared read-only
   local root=$1
+  [ -d "$root" ] && [ "$(cd "$root" && pwd -P)" != / ] || { echo "test:platforms: no root folder '$root'" >&2; return 1; }
   as_root mount -t proc proc "$root/proc" && mounted+=("$root/proc")
   as_root mount --rbind /sys "$root/sys" && as_root mount --make-rslave "$root/sys" && mounted+=("$root/sys")
   as_root mount --rbind /dev "$root/dev" && as_root mount --make-rslave "$root/dev" && mounted+=("$root/dev")
+  # This machine's npm cache (npm ci filled it before): the root's npm ci takes the packages
+  # from there (npm_config_prefer_offline below) rather than from the registry again.
+  local npm_cache
+  npm_cache=$(npm config get cache 2>/dev/null || true)
+  if [ -d "$npm_cache" ]; then
+    as_root mkdir -p "$root/root/.npm"
+    as_root mount --bind "$npm_cache" "$root/root/.npm" && mounted+=("$root/root/.npm")
+  fi
   if [ -d ../shared ]; then
     as_root mkdir -p "$root/src/shared"
     as_root mount --bind ../shared "$root/src/shared" && mounted+=("$root/src/shared")
@@ -87,22 +96,24 @@ run_platform() { # run_platform NAME RESULTS_DIR
   fi
   if [ "$name" = arm64 ]; then # cross-built, run under qemu-user: scripts/platforms/arm64.sh
     local suite=${DS_ARM64_SUITE:-bookworm}
-    root=$(bash scripts/platforms/root.sh "$suite" "arm64-$suite" ca-certificates)
-    mount_into "$root"
+    root=$(bash scripts/platforms/root.sh "$suite" "arm64-$suite" ca-certificates) || return 1
+    mount_into "$root" || return 1
     as_root mkdir -p "$root/src/ds-element"
     as_root mount --bind "$repo" "$root/src/ds-element" && mounted+=("$root/src/ds-element")
     bash scripts/platforms/arm64.sh "$root" "$results" "${suite_args[@]}"
     unmount_all
     return
   fi
-  root=$(bash scripts/platforms/root.sh "$name")
-  copy_checkout "$root"
-  mount_into "$root"
+  # `|| return`: run_platform runs under `||`, where set -e does not stop it, and an empty ROOT
+  # would mount over this machine's own /proc, /sys and /dev.
+  root=$(bash scripts/platforms/root.sh "$name") || return 1
+  copy_checkout "$root" || return 1
+  mount_into "$root" || return 1
   # The root reaches the npm registry as this machine does: the same proxy settings, and the
   # certificates this machine's Node trusts on top of the release's (a proxy that re-signs TLS).
-  local env=(HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}"
+  local env=(HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" npm_config_prefer_offline=true
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin) v
-  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY DS_PLATFORMS_DEEPSTREAM_TESTS DS_SKIP_CONSUMERS; do
     [ -z "${!v:-}" ] || env+=("$v=${!v}")
   done
   local ca=${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}

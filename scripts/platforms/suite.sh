@@ -40,8 +40,12 @@ reporters=(--reporter=default --reporter=json)
 step setup bash scripts/setup.sh || { describe; exit 1; }
 describe
 step portable npx vitest run "${reporters[@]}" --outputFile.json="$results/portable.json" "$@"
+# DS_PLATFORMS_DEEPSTREAM_TESTS (space-separated vitest arguments) narrows the DeepStream step
+# to those files (CI: .ci/run); otherwise it runs what the portable step ran.
 if [ "$deepstream" = 1 ] && [ -d ../shared/deepstream-9.1 ]; then
+  ds_tests=("$@")
+  [ -z "${DS_PLATFORMS_DEEPSTREAM_TESTS:-}" ] || read -r -a ds_tests <<<"$DS_PLATFORMS_DEEPSTREAM_TESTS"
   step deepstream env DS_META_SOURCE=../shared/deepstream-9.1 DS_SKIP_SETUP=1 \
-    bash scripts/test-deepstream.sh "${reporters[@]}" --outputFile.json="$results/deepstream.json" "$@"
+    bash scripts/test-deepstream.sh "${reporters[@]}" --outputFile.json="$results/deepstream.json" "${ds_tests[@]}"
 fi
 exit 0

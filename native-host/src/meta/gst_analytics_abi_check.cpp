@@ -14,6 +14,14 @@ static_assert(sizeof(GstAnalyticsMtd) == sizeof(mirror::AnalyticsMtd), "GstAnaly
 static_assert(offsetof(GstAnalyticsMtd, id) == offsetof(mirror::AnalyticsMtd, id), "GstAnalyticsMtd.id");
 static_assert(offsetof(GstAnalyticsMtd, meta) == offsetof(mirror::AnalyticsMtd, meta), "GstAnalyticsMtd.meta");
 static_assert(std::is_same_v<GstAnalyticsMtdType, mirror::AnalyticsMtdType>, "GstAnalyticsMtdType");
+static_assert(sizeof(GstAnalyticsRelationMetaInitParams) == sizeof(mirror::AnalyticsRelationMetaInitParams),
+    "GstAnalyticsRelationMetaInitParams size");
+static_assert(offsetof(GstAnalyticsRelationMetaInitParams, initial_relation_order) ==
+        offsetof(mirror::AnalyticsRelationMetaInitParams, initial_relation_order),
+    "GstAnalyticsRelationMetaInitParams.initial_relation_order");
+static_assert(offsetof(GstAnalyticsRelationMetaInitParams, initial_buf_size) ==
+        offsetof(mirror::AnalyticsRelationMetaInitParams, initial_buf_size),
+    "GstAnalyticsRelationMetaInitParams.initial_buf_size");
 static_assert(sizeof(GstAnalyticsRelTypes) == sizeof(int), "GstAnalyticsRelTypes size");
 static_assert(GST_ANALYTICS_REL_TYPE_NONE == mirror::kAnalyticsRelNone, "GST_ANALYTICS_REL_TYPE_NONE");
 static_assert(GST_ANALYTICS_REL_TYPE_RELATE_TO == mirror::kAnalyticsRelRelateTo, "GST_ANALYTICS_REL_TYPE_RELATE_TO");

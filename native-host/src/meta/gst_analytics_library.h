@@ -27,6 +27,14 @@ struct AnalyticsMtd {
 };
 using AnalyticsMtdType = guintptr;  // GstAnalyticsMtdType
 
+// GstAnalyticsRelationMetaInitParams (gstanalyticsmeta.h): the entries and bytes a new relation
+// meta holds before it grows. It grows its entries' relation matrix (order x order bytes) by
+// initial_relation_order at a time, copying the whole matrix each time.
+struct AnalyticsRelationMetaInitParams {
+  gsize initial_relation_order;
+  gsize initial_buf_size;
+};
+
 // GstAnalyticsRelTypes values (gstanalyticsmeta.h).
 inline constexpr int kAnalyticsRelNone = 0;
 inline constexpr int kAnalyticsRelRelateTo = 1 << 3;
@@ -34,7 +42,8 @@ inline constexpr int kAnalyticsRelAny = G_MAXINT;
 
 // name, return type, parameter types: one row per function.
 #define DSNODE_GST_ANALYTICS_FUNCTIONS(X)                                                          \
-  X(gst_buffer_add_analytics_relation_meta, GstAnalyticsRelationMetaOpaque *, GstBuffer *)         \
+  X(gst_buffer_add_analytics_relation_meta_full, GstAnalyticsRelationMetaOpaque *, GstBuffer *,   \
+      AnalyticsRelationMetaInitParams *)                                                           \
   X(gst_buffer_get_analytics_relation_meta, GstAnalyticsRelationMetaOpaque *, GstBuffer *)         \
   X(gst_analytics_relation_meta_set_relation, gboolean, GstAnalyticsRelationMetaOpaque *, int,     \
       guint, guint)                                                                                \
