@@ -47,6 +47,10 @@ function twoBusyStreams(isolate: "shared" | "own", buffers: number, spinMs: numb
   return files.map(probes) as [Probe[], Probe[]];
 }
 
+/** What the runtime logs (GST_DEBUG=<element>:4) when it started an element's own environment. */
+const OWN_STARTED = /isolate=own: a Node environment of its own started in \d+ ms/g;
+const ownStarts = (run: GstRun) => run.stderr.match(OWN_STARTED)?.length ?? 0;
+
 /** Ended by itself with exit status 1 and an ERROR from `element`, no crash. */
 function expectElementError(run: GstRun, element: string) {
   expect(run.signal, run.output).toBeNull();
@@ -115,40 +119,44 @@ describe("failures stay with the element whose own environment they happen in", 
   it("a full heap in an own isolate is an element error (DS_ELEMENT_HEAP_MB applies to every environment)", () => {
     const run = launch(`videotestsrc num-buffers=200 ! ${caps} ! heaphog isolate=own mb-per-buffer=8 ! fakesink`, {
       ...fixtures,
-      env: { DS_ELEMENT_HEAP_MB: "64" },
+      env: { DS_ELEMENT_HEAP_MB: "64", GST_DEBUG: "heaphog:4" },
     });
     expectElementError(run, "heaphog");
+    expect(ownStarts(run)).toBe(1);
     expect(run.stderr).toMatch(
       /heaphog0: JavaScript heap out of memory in transform\(\) on the buffer with pts \S+ \(frame \d+\): the heap reached its limit of 64 MiB/,
     );
   });
 
   it("an error thrown in an own isolate is posted with its stack", () => {
-    const run = launch(`videotestsrc num-buffers=20 ! ${caps} ! throwsync isolate=own after=3 ! fakesink`, fixtures);
+    const run = launch(`videotestsrc num-buffers=20 ! ${caps} ! throwsync isolate=own after=3 ! fakesink`, { ...fixtures, env: { GST_DEBUG: "throwsync:4" } });
     expectElementError(run, "throwsync");
+    expect(ownStarts(run)).toBe(1);
     expect(run.stderr).toContain("throwsync0: throwsync: transform failed on frame 3");
     expect(run.stderr).toMatch(/at ThrowSync\.transform \(.*test\/fixtures\/elements\/src\/throwsync\.ts:14:\d+\)/);
   });
 });
 
 describe("metadata crosses environments on the buffer", () => {
-  function readDownstream(writer: "shared" | "own"): string {
+  function readDownstream(writer: "shared" | "own"): { read: string; ownStarted: number } {
     const dir = scratchDir(`isolates-meta-${writer}`);
     const read = join(dir, "read.jsonl");
     const run = launch(
       `videotestsrc num-buffers=12 ! ${caps} ! metawriter isolate=${writer} location=${join(dir, "written.jsonl")} ! ` +
         `metareader isolate=shared location=${read} ! fakesink`,
-      fixtures,
+      { ...fixtures, env: { GST_DEBUG: "metawriter:4,metareader:4" } },
     );
     expect(run.code, run.output).toBe(0);
-    return readFileSync(read, "utf8");
+    return { read: readFileSync(read, "utf8"), ownStarted: ownStarts(run) };
   }
 
   it("what a writer in an own isolate attaches, a reader in the shared one reads as if both shared it", () => {
-    const fromOwn = readDownstream("own");
-    expect(fromOwn.split("\n").filter(Boolean)).toHaveLength(12);
-    expect(fromOwn).toContain('"label":"thing-0"');
-    expect(fromOwn).toBe(readDownstream("shared"));
+    const own = readDownstream("own");
+    const shared = readDownstream("shared");
+    expect([own.ownStarted, shared.ownStarted]).toEqual([1, 0]);
+    expect(own.read.split("\n").filter(Boolean)).toHaveLength(12);
+    expect(own.read).toContain('"label":"thing-0"');
+    expect(own.read).toBe(shared.read);
   });
 });
 
@@ -159,12 +167,14 @@ describe("environments come and go with their elements", () => {
       dists: [exampleDist],
       registry: join(dir, "registry.bin"),
       timeoutMs: 300_000,
-      env: { DS_ELEMENT_ISOLATE: "own" },
+      env: { DS_ELEMENT_ISOLATE: "own", GST_DEBUG: "framecounter:4" },
     });
     expect(run.signal, run.output).toBeNull();
     expect(run.code, run.output).toBe(0);
     const report = JSON.parse(run.stdout) as { iterations: number; rss_kib: Record<string, number>; counts: number[][] };
     expect(report.counts).toEqual(Array.from({ length: 20 }, () => [100, 100]));
+    // Two environments started per iteration.
+    expect(ownStarts(run)).toBe(40);
     // 20 more environments started and stopped between iteration 10 and 20: each one's isolate
     // and heap (tens of MiB) went with it.
     expect(report.rss_kib["20"]! - report.rss_kib["10"]!, JSON.stringify(report.rss_kib)).toBeLessThan(16 * 1024);

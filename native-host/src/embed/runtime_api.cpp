@@ -62,6 +62,7 @@ DsnodeInstance* create_instance(GstElement* element, const char* element_name,
   }
   std::shared_ptr<void> environment;
   Handoff* chosen = &Handoff::get();
+  const gint64 started_us = g_get_monotonic_time();
   if (own_isolate) {
     std::string error;
     chosen = embed::start_own_environment(&environment, &error);
@@ -73,6 +74,11 @@ DsnodeInstance* create_instance(GstElement* element, const char* element_name,
   Handoff& handoff = *chosen;
   auto* instance = new Instance(handoff.allocate_instance_id(), element, element_name,
       Watchdog::get().settings().timeout_ns(call_timeout_s), handoff, std::move(environment));
+  if (own_isolate) {
+    const std::string note = "isolate=own: a Node environment of its own started in " +
+        std::to_string((g_get_monotonic_time() - started_us) / 1000) + " ms";
+    instance->log(DSNODE_LOG_INFO, __FILE__, __LINE__, note.c_str());
+  }
   Watchdog::get().watch(instance);  // from its create call on
   Call call(CallKind::kCreate, instance, true);
   call.text_a = element_name;
