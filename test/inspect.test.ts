@@ -14,7 +14,8 @@ describe("gst-inspect-1.0 framecounter", () => {
     dists: [exampleDist],
     registry,
     // The dynamic loader logs every library each process opens (gst-inspect and the plugin scanner).
-    env: { GST_DEBUG: "dsnode:5", LD_DEBUG: "files", LD_DEBUG_OUTPUT: join(loaderLogs, "ld") },
+    // DS_ELEMENT_ISOLATE unset: the snapshot shows the isolate property's own default.
+    env: { GST_DEBUG: "dsnode:5", LD_DEBUG: "files", LD_DEBUG_OUTPUT: join(loaderLogs, "ld"), DS_ELEMENT_ISOLATE: undefined },
   });
   const librariesOpened = readdirSync(loaderLogs)
     .map((file) => readFileSync(join(loaderLogs, file), "utf8"))

@@ -10,14 +10,17 @@ import { median } from "./statistics.mjs";
 
 const CAPS = "video/x-raw,format=GRAY8,width=16,height=16";
 export const ELEMENT_COUNTS = [1, 2, 4, 8];
+// `own`: each busyts in a Node environment of its own (the isolate property, docs/elements.md),
+// so the elements run on as many cores as there are.
 export const BUSY_CONFIGURATIONS = [
-  { name: "TS (one JS thread)", element: "busyts", env: {} },
-  { name: "gst-python (GIL)", element: "busypy", env: {} },
+  { name: "TS (one JS thread)", element: "busyts", properties: "", env: {} },
+  { name: "TS (own isolates)", element: "busyts", properties: "isolate=own", env: {} },
+  { name: "gst-python (GIL)", element: "busypy", properties: "", env: {} },
 ];
 
-/** `elements` streams, each `videotestsrc ! <element busy-us=…> ! fakesink`, `perStream` buffers each. */
-export function busyPipeline(element, elements, perStream, busyUs) {
-  const stream = `videotestsrc num-buffers=${perStream} ! ${CAPS} ! ${element} busy-us=${busyUs} ! fakesink`;
+/** `elements` streams, each `videotestsrc ! <element busy-us=… properties> ! fakesink`, `perStream` buffers each. */
+export function busyPipeline(element, elements, perStream, busyUs, properties = "") {
+  const stream = `videotestsrc num-buffers=${perStream} ! ${CAPS} ! ${element} busy-us=${busyUs} ${properties} ! fakesink`;
   return Array.from({ length: elements }, () => stream).join(" ");
 }
 
@@ -29,8 +32,8 @@ export function busyPipeline(element, elements, perStream, busyUs) {
 export async function measureJsThreads({ executable, env, perStream, busyUs, rounds, trials, cores, onProgress }) {
   const cells = BUSY_CONFIGURATIONS.flatMap((configuration) => ELEMENT_COUNTS.map((elements) => ({ configuration, elements, rounds: [] })));
   await playCells({ executable, env, rounds, trials, onProgress, cells, describe: (cell) => ({
-    pipeline: busyPipeline(cell.configuration.element, cell.elements, perStream, busyUs),
-    name: `${cell.elements} × ${cell.configuration.element}`,
+    pipeline: busyPipeline(cell.configuration.element, cell.elements, perStream, busyUs, cell.configuration.properties),
+    name: `${cell.elements} × ${cell.configuration.element}${cell.configuration.properties ? ` ${cell.configuration.properties}` : ""}`,
   }) });
   const results = cells.map((cell) => {
     const buffers = cell.elements * perStream;

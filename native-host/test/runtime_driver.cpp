@@ -265,7 +265,8 @@ struct Element {
 
   Result create(const std::string& bundle, const std::string& props_json) {
     DsnodeResult raw{};
-    instance = api->create_instance(element, "testelement", bundle.c_str(), props_json.c_str(), -1, &raw);
+    instance = api->create_instance(element, "testelement", bundle.c_str(), props_json.c_str(), -1,
+        g_strcmp0(g_getenv("DS_ELEMENT_ISOLATE"), "own") == 0, &raw);
     return take(&raw);
   }
 

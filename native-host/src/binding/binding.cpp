@@ -65,7 +65,7 @@ std::string utf8(v8::Isolate* isolate, v8::Local<v8::Value> value) {
 class Binding final : public JsExecutor {
  public:
   Binding(Napi::Env env, Napi::Object exports);
-  ~Binding() override { Handoff::get().clear_executor(this); }
+  ~Binding() override { handoff_.clear_executor(this); }
 
   void run_in_js_scope(void (*body)(void*), void* data) override;
   void run_unscoped(void (*body)(void*), void* data) override;
@@ -109,6 +109,8 @@ class Binding final : public JsExecutor {
   bool expect_instance_id(const Napi::Value& value) { return expect(value.IsNumber(), "an instance id", "instanceId", value); }
 
   Napi::Env env_;
+  // The hand-off of the environment this binding was loaded in (each environment loads its own).
+  Handoff& handoff_ = Handoff::current();
   Napi::ObjectReference json_;
   Napi::FunctionReference json_parse_;
   Napi::FunctionReference json_stringify_;
@@ -195,7 +197,7 @@ Napi::Value Binding::set_handlers(const Napi::CallbackInfo& info) {
   Napi::Value format_stack = handlers.Get("formatStack");
   if (env.IsExceptionPending()) return env.Undefined();
   if (format_stack.IsFunction()) self->format_stack_.Reset(isolate, to_v8(format_stack).As<v8::Function>());
-  Handoff::get().set_executor(self);
+  self->handoff_.set_executor(self);
   return env.Undefined();
 }
 
@@ -212,7 +214,7 @@ Napi::Value Binding::log(const Napi::CallbackInfo& info) {
   std::string message = info[2].As<Napi::String>().Utf8Value();
   std::string file = info[3].IsString() ? info[3].As<Napi::String>().Utf8Value() : std::string();
   int line = info[4].IsNumber() ? info[4].As<Napi::Number>().Int32Value() : 0;
-  Instance* instance = Handoff::get().find_instance(info[0].As<Napi::Number>().Int32Value());
+  Instance* instance = self->handoff_.find_instance(info[0].As<Napi::Number>().Int32Value());
   bool delivered = instance != nullptr &&
       instance->log(static_cast<DsnodeLogLevel>(level), file.empty() ? nullptr : file.c_str(),
           line, message.c_str());
@@ -230,7 +232,7 @@ Napi::Value Binding::post_error(const Napi::CallbackInfo& info) {
   }
   std::string message = info[1].As<Napi::String>().Utf8Value();
   std::string debug = info[2].IsString() ? info[2].As<Napi::String>().Utf8Value() : std::string();
-  Instance* instance = Handoff::get().find_instance(info[0].As<Napi::Number>().Int32Value());
+  Instance* instance = self->handoff_.find_instance(info[0].As<Napi::Number>().Int32Value());
   if (instance == nullptr || !instance->post_error(message.c_str(), debug.c_str())) {
     g_warning("dsnode: (element gone) %s\n%s", message.c_str(), debug.c_str());
   }
@@ -243,7 +245,7 @@ bool Binding::expect(bool is, const char* what, const std::string& name, const N
 }
 
 Napi::Value Binding::live_instances(const Napi::CallbackInfo& info) {
-  std::vector<int> ids = Handoff::get().live_instance_ids();
+  std::vector<int> ids = from(info)->handoff_.live_instance_ids();
   Napi::Array array = Napi::Array::New(info.Env(), ids.size());
   for (size_t i = 0; i < ids.size(); ++i) array.Set(static_cast<uint32_t>(i), ids[i]);
   return array;
@@ -263,7 +265,7 @@ Napi::Value Binding::run_with_deadline(const Napi::CallbackInfo& info) {
   v8::Isolate* isolate = self->isolate_;
   v8::EscapableHandleScope scope(isolate);
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  Handoff& handoff = Handoff::get();
+  Handoff& handoff = self->handoff_;
   const bool guarded = handoff.begin_guard(handoff.find_instance(info[0].As<Napi::Number>().Int32Value()));
   v8::Local<v8::Value> result;
   bool returned = false;
@@ -292,7 +294,7 @@ Napi::Value Binding::call_deadline_ms(const Napi::CallbackInfo& info) {
   Binding* self = from(info);
   Napi::Env env = info.Env();
   if (!self->expect_instance_id(info[0])) return env.Undefined();
-  Instance* instance = Handoff::get().find_instance(info[0].As<Napi::Number>().Int32Value());
+  Instance* instance = self->handoff_.find_instance(info[0].As<Napi::Number>().Int32Value());
   return Napi::Number::New(env, instance == nullptr ? 0 : static_cast<double>(instance->timeout_ns() / 1000000));
 }
 
@@ -323,7 +325,7 @@ void Binding::run_queues() {
 void Binding::start(Call& call) {
   if (call.kind == CallKind::kTransform) return start_transform(call);
   v8::HandleScope scope(isolate_);
-  Handoff& handoff = Handoff::get();
+  Handoff& handoff = handoff_;
   napi_value args[4];
   size_t argc = 0;
   args[argc++] = Napi::Number::New(env_, call.instance->id());
@@ -369,8 +371,8 @@ void Binding::start_transform(Call& call) {
                                  v8::Boolean::New(isolate_, drain)};
   v8::Local<v8::Value> result;
   if (!call_handler(call, 2, argv, &result)) return;
-  if (result->IsUndefined()) return Handoff::get().complete(call, Outcome{});
-  if (is_drop(result)) return Handoff::get().complete(call, Outcome::drop());
+  if (result->IsUndefined()) return handoff_.complete(call, Outcome{});
+  if (is_drop(result)) return handoff_.complete(call, Outcome::drop());
   settle_result(call, to_napi(result));
   // A Promise: its reactions were just registered, after the handler drained the queues. If
   // it has settled already they are due now, as they would be at the end of a scope.
@@ -395,12 +397,12 @@ bool Binding::call_handler(Call& call, int argc, v8::Local<v8::Value>* argv, v8:
   }
   // Terminated by the watchdog or the heap limit: the call fails, the isolate goes on.
   Outcome abandoned;
-  if (terminated && Handoff::get().take_termination(call, &abandoned)) {
-    Handoff::get().complete(call, std::move(abandoned));
+  if (terminated && handoff_.take_termination(call, &abandoned)) {
+    handoff_.complete(call, std::move(abandoned));
     return false;
   }
   // No exception: execution was terminated, which Node does when it stops.
-  Handoff::get().complete(call, thrown.IsEmpty()
+  handoff_.complete(call, thrown.IsEmpty()
       ? Outcome::failure(std::string("Could not call ") + kHandlerNames[index] + ": Node.js is shutting down", "")
       : describe_thrown(to_napi(thrown), "threw"));
   return false;
@@ -408,7 +410,7 @@ bool Binding::call_handler(Call& call, int argc, v8::Local<v8::Value>* argv, v8:
 
 // A handler may return a Promise, or any thenable; everything else means "done".
 void Binding::settle_result(Call& call, napi_value result) {
-  Handoff& handoff = Handoff::get();
+  Handoff& handoff = handoff_;
   const size_t index = static_cast<size_t>(call.kind);
   napi_valuetype type = napi_undefined;
   napi_typeof(env_, result, &type);
@@ -462,18 +464,18 @@ void Binding::await_settlement(Call& call, napi_value thenable, napi_value then)
   Napi::Function on_fulfilled = Napi::Function::New(env_,
       [this, id, sequence, transform](const Napi::CallbackInfo& info) {
         const bool drop = transform && info.Length() > 0 && is_drop(to_v8(info[0]));
-        Handoff::get().complete_if_running(id, sequence, drop ? Outcome::drop() : Outcome{});
+        handoff_.complete_if_running(id, sequence, drop ? Outcome::drop() : Outcome{});
       },
       "onFulfilled");
   Napi::Function on_rejected = Napi::Function::New(env_,
       [this, id, sequence](const Napi::CallbackInfo& info) {
-        Handoff::get().complete_if_running(id, sequence, describe_thrown(info[0], "rejected with"));
+        handoff_.complete_if_running(id, sequence, describe_thrown(info[0], "rejected with"));
       },
       "onRejected");
   napi_value callbacks[] = {on_fulfilled, on_rejected};
   napi_value ignored = nullptr;
   if (napi_call_function(env_, thenable, then, 2, callbacks, &ignored) != napi_ok) {
-    Handoff::get().complete(call, failure_from_pending(handler));
+    handoff_.complete(call, failure_from_pending(handler));
   }
 }
 
@@ -484,7 +486,7 @@ void Binding::report_property_rejection(const Call& call, napi_value thenable, n
   Napi::Function on_rejected = Napi::Function::New(env_,
       [this, id](const Napi::CallbackInfo& info) {
         Outcome outcome = describe_thrown(info[0], "rejected with");
-        Instance* instance = Handoff::get().find_instance(id);
+        Instance* instance = handoff_.find_instance(id);
         if (instance != nullptr) instance->post_error(outcome.message.c_str(), outcome.debug.c_str());
       },
       "onPropertyRejected");

@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-#define DSNODE_RUNTIME_ABI_VERSION 3
+#define DSNODE_RUNTIME_ABI_VERSION 4
 
 /* Log levels, same numbering as GstDebugLevel. */
 typedef enum {
@@ -81,10 +81,12 @@ typedef struct {
    * holding every property's current value. call_timeout_s: the deadline the element declares
    * for each of its calls into JS (callTimeoutSeconds in element.json; negative when it
    * declares none); DS_ELEMENT_CALL_TIMEOUT_S overrides it, 0 is no deadline (the runtime's
-   * watchdog, native-host/src/runtime/watchdog.h). Blocks until done. */
+   * watchdog, native-host/src/runtime/watchdog.h). own_isolate: TRUE runs the instance in a Node
+   * environment of its own (isolate, event loop, JS thread; the element's isolate=own), started
+   * here and stopped after destroy_instance; FALSE in the process's shared one. Blocks until done. */
   DsnodeInstance *(*create_instance) (GstElement * element, const char *element_name,
       const char *bundle_path, const char *props_json, double call_timeout_s,
-      DsnodeResult * result);
+      gboolean own_isolate, DsnodeResult * result);
 
   /* Lifecycle; each blocks until the JS side (including a returned Promise) is done, or until
    * the call's deadline: past it, the call fails (its JavaScript interrupted, its Promise

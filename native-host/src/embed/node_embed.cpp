@@ -1,5 +1,9 @@
-// Embeds the process's one Node.js (the distribution's libnode it was built against, 18 to 24)
-// and runs it on a dedicated JS thread.
+// Embeds Node.js (the distribution's libnode it was built against, 18 to 24): ProcessRuntime
+// initialises it once per process (V8, the platform, the teardown at exit); each JsRuntime is one
+// Node environment (isolate, libuv loop, `require`) on a JS thread of its own. JsRuntime 0, the
+// shared one, runs every element of the process unless an element asks for an isolate of its own
+// (isolate=own, docs/internals/isolates.md): that element gets a JsRuntime of its own, started
+// with it and stopped after its destroy call, using the queued hand-off.
 //
 // Node here is a guest in someone else's process (gst-launch-1.0, an application): it must not
 // install signal handlers, touch stdio or resource limits, read NODE_OPTIONS, or end the
@@ -277,16 +281,66 @@ class CallerLock {
   v8::HandleScope* scope_ = nullptr;
 };
 
-class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupter {
+class JsRuntime;
+
+// Once per process, on the first JS thread (JsRuntime 0's): Node's per-process state, V8 and
+// its platform, which every environment shares; and the environments beside the first, which
+// must end before V8 goes.
+class ProcessRuntime {
  public:
-  static NodeRuntime& get() {
+  static ProcessRuntime& get() {
+    static ProcessRuntime* process = new ProcessRuntime();  // never destroyed (see JsRuntime)
+    return *process;
+  }
+
+  // `direct`: the hand-off the first environment is to use (cleared where Node's flags forbid it).
+  bool initialize(bool* direct, std::string* error);
+  void tear_down();
+  node::MultiIsolatePlatform* platform() const { return platform_.get(); }
+  const std::vector<std::string>& args() const { return args_; }
+  const std::vector<std::string>& exec_args() const { return exec_args_; }
+  size_t v8_stack_bytes() const { return v8_stack_bytes_; }
+
+  // The environments beside the first: registered as they start, counted until they end.
+  void add_environment(const std::shared_ptr<JsRuntime>& runtime);
+  void environment_ended();
+  std::vector<std::shared_ptr<JsRuntime>> live_environments();
+  // False when some were still running after `grace`.
+  bool wait_for_environments(std::chrono::seconds grace);
+
+ private:
+  std::vector<std::string> args_;
+  std::vector<std::string> exec_args_;
+  size_t v8_stack_bytes_ = 984u << 10;
+  std::unique_ptr<node::MultiIsolatePlatform> platform_;
+
+  std::mutex mutex_;
+  std::condition_variable ended_;
+  std::vector<std::weak_ptr<JsRuntime>> environments_;
+  int running_environments_ = 0;
+};
+
+class JsRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupter {
+ public:
+  // JsRuntime 0: the process's first environment, shared by every element that does not ask for
+  // one of its own. It initialises the process and owns process state (exit handling).
+  static JsRuntime& shared() {
     // Never destroyed: atexit teardown runs after static destructors may have started.
-    static NodeRuntime* runtime = new NodeRuntime();
+    static JsRuntime* runtime = new JsRuntime(true);
     return *runtime;
   }
 
   bool ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
       std::string* error);
+  // An environment of one element's own (after ensure_started succeeded): blocks until host.js
+  // ran there; its hand-off, kept alive by *keep, or null with *error.
+  static Handoff* start_own(std::shared_ptr<void>* keep, std::string* error);
+
+  // primary: JsRuntime 0, on the process's Handoff::get(); else an own environment, with a
+  // hand-off of its own.
+  explicit JsRuntime(bool primary)
+      : primary_(primary), owned_handoff_(primary ? nullptr : std::make_unique<Handoff>()),
+        handoff_(primary ? &Handoff::get() : owned_handoff_.get()) {}
 
   // JsLockHost (direct mode), on a calling thread.
   bool run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) override;
@@ -303,9 +357,9 @@ class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupte
   void thread_main();
   static void* thread_entry(void* self);
   static void interrupted(v8::Isolate* isolate, void* data);
+  void start_thread();  // with mutex_ held, state_ kStarting
   static size_t near_heap_limit(void* data, size_t current_limit, size_t initial_limit);
   void take_async_id_stack(v8::Local<v8::Object> hook);
-  bool initialize_process(std::string* error);
   void run_environment();
   void run_direct_loop(uv_loop_t* loop);
   void wake_if_loop_changed();
@@ -316,6 +370,11 @@ class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupte
   static void stop_environment(void* self);
   static void at_process_exit();
   void shut_down();
+
+  const bool primary_;                      // JsRuntime 0
+  const std::unique_ptr<Handoff> owned_handoff_;
+  Handoff* const handoff_;                  // this environment's (Handoff::get() for JsRuntime 0)
+  std::shared_ptr<JsRuntime> self_;         // an own environment's thread keeps it alive
 
   std::mutex mutex_;
   std::condition_variable cv_;
@@ -330,10 +389,7 @@ class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupte
   // JS thread only.
   std::string host_js_;
   std::string runtime_path_;
-  std::vector<std::string> args_;
-  std::vector<std::string> exec_args_;
   size_t v8_stack_bytes_ = 984u << 10;  // read by callers once the door is open
-  std::unique_ptr<node::MultiIsolatePlatform> platform_;
   v8::Isolate* isolate_ = nullptr;
   v8::Global<v8::Function> after_fatal_exception_;
   // Node's async context stack (the bootstrap's asyncIdStack): its length, and the current
@@ -359,15 +415,15 @@ class NodeRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupte
   uint64_t sleep_deadline_ms_ = 0;
 };
 
-bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
+bool JsRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
     std::string* error) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (state_ == State::kNotStarted) {
     set_host_callbacks(callbacks);
     SpinSettings settings = SpinSettings::from_environment();
     direct_ = settings.mode == HandoffMode::kDirect;
-    Handoff::get().configure(settings, host_js);
-    gate_.configure(settings.caller_spin_ns, settings.max_spinning_callers, Handoff::get().statistics());
+    handoff_->configure(settings, host_js);
+    gate_.configure(settings.caller_spin_ns, settings.max_spinning_callers, handoff_->statistics());
     Watchdog::get().configure(WatchdogSettings::from_environment());
     host_js_ = host_js;
     runtime_path_ = locate_and_pin_self();
@@ -377,18 +433,8 @@ bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std
     } else {
       state_ = State::kStarting;
       // Registered after libnode was loaded, so it runs before libnode's static destructors.
-      std::atexit(&NodeRuntime::at_process_exit);
-      pthread_attr_t attr;
-      pthread_attr_init(&attr);
-      pthread_attr_setstacksize(&attr, kJsThreadStackBytes);
-      const int rc = pthread_create(&thread_, &attr, &NodeRuntime::thread_entry, this);
-      pthread_attr_destroy(&attr);
-      if (rc != 0) {
-        state_ = State::kFailed;
-        failure_ = std::string("Cannot start the Node.js thread: ") + g_strerror(rc);
-      } else {
-        thread_joinable_ = true;
-      }
+      std::atexit(&JsRuntime::at_process_exit);
+      start_thread();
     }
   }
   cv_.wait(lock, [this] { return state_ != State::kStarting; });
@@ -404,7 +450,66 @@ bool NodeRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std
   }
 }
 
-void NodeRuntime::announce(State state, const std::string& failure) {
+void JsRuntime::start_thread() {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kJsThreadStackBytes);
+  const int rc = pthread_create(&thread_, &attr, &JsRuntime::thread_entry, this);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    state_ = State::kFailed;
+    failure_ = std::string("Cannot start the Node.js thread: ") + g_strerror(rc);
+  } else if (primary_) {
+    thread_joinable_ = true;
+  } else {
+    pthread_detach(thread_);  // it ends after its element; nobody need wait for it
+  }
+}
+
+Handoff* JsRuntime::start_own(std::shared_ptr<void>* keep, std::string* error) {
+  JsRuntime& first = shared();
+  SpinSettings settings;
+  {
+    std::lock_guard<std::mutex> lock(first.mutex_);
+    if (first.state_ != State::kRunning) {
+      *error = "Node.js is not running in this process (ensure_started has not succeeded)";
+      return nullptr;
+    }
+    settings = first.handoff_->settings();
+  }
+  // The queued hand-off: the element's calls run on this environment's JS thread. (The direct
+  // one would have a streaming thread enter several isolates, one per element on its path.)
+  settings.mode = HandoffMode::kQueue;
+  auto runtime = std::make_shared<JsRuntime>(false);
+  runtime->handoff_->configure(settings, first.host_js_);
+  runtime->handoff_->stop_after_destroy();
+  runtime->host_js_ = first.host_js_;
+  runtime->runtime_path_ = first.runtime_path_;
+  runtime->v8_stack_bytes_ = first.v8_stack_bytes_;
+  ProcessRuntime::get().add_environment(runtime);
+  std::unique_lock<std::mutex> lock(runtime->mutex_);
+  runtime->state_ = State::kStarting;
+  runtime->self_ = runtime;
+  runtime->start_thread();
+  if (runtime->state_ == State::kFailed) {
+    runtime->self_.reset();
+    lock.unlock();
+    ProcessRuntime::get().environment_ended();
+    *error = runtime->failure_;
+    return nullptr;
+  }
+  runtime->cv_.wait(lock, [&runtime] { return runtime->state_ != State::kStarting; });
+  if (runtime->state_ != State::kRunning) {
+    *error = runtime->failure_.empty() ? "Node.js stopped while the element's environment started" : runtime->failure_;
+    lock.unlock();
+    runtime->handoff_->request_stop();  // host.js failed: the environment's loop still runs
+    return nullptr;
+  }
+  *keep = runtime;
+  return runtime->handoff_;
+}
+
+void JsRuntime::announce(State state, const std::string& failure) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (state_ == State::kStarting) {
     state_ = state;
@@ -413,33 +518,73 @@ void NodeRuntime::announce(State state, const std::string& failure) {
   cv_.notify_all();
 }
 
-void* NodeRuntime::thread_entry(void* self) {
-  static_cast<NodeRuntime*>(self)->thread_main();
+void* JsRuntime::thread_entry(void* self) {
+  static_cast<JsRuntime*>(self)->thread_main();
   return nullptr;
 }
 
-void NodeRuntime::thread_main() {
+void JsRuntime::thread_main() {
+  // An own environment's thread holds the last reference but one; declared first, it goes last.
+  std::shared_ptr<JsRuntime> self = std::move(self_);
   js_thread_id_ = std::this_thread::get_id();
+  Handoff::set_current(handoff_);
   block_host_signals();
   std::string error;
-  if (initialize_process(&error)) {
+  if (!primary_) {
     run_environment();
-    // Teardown order matters (Node 18): the environment is gone (run_environment), then V8,
-    // then the platform, then Node's per-process state.
-    v8::V8::Dispose();
-    v8::V8::DisposePlatform();
-    platform_.reset();
-    node::TearDownOncePerProcess();
+    ProcessRuntime::get().environment_ended();
+  } else if (ProcessRuntime::get().initialize(&direct_, &error)) {
+    v8_stack_bytes_ = ProcessRuntime::get().v8_stack_bytes();
+    run_environment();
+    // Teardown order matters (Node 18): every environment is gone, then V8, then the platform,
+    // then Node's per-process state. One that does not end keeps them (the process is exiting).
+    if (ProcessRuntime::get().wait_for_environments(kTerminateGrace)) ProcessRuntime::get().tear_down();
   } else {
     announce(State::kFailed, "Node.js could not start: " + error);
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  if (state_ == State::kRunning) state_ = State::kStopped;
+  if (state_ == State::kRunning || state_ == State::kStarting) state_ = State::kStopped;
   thread_finished_ = true;
   cv_.notify_all();
 }
 
-bool NodeRuntime::initialize_process(std::string* error) {
+void ProcessRuntime::tear_down() {
+  v8::V8::Dispose();
+  v8::V8::DisposePlatform();
+  platform_.reset();
+  node::TearDownOncePerProcess();
+}
+
+void ProcessRuntime::add_environment(const std::shared_ptr<JsRuntime>& runtime) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  environments_.erase(std::remove_if(environments_.begin(), environments_.end(),
+                          [](const std::weak_ptr<JsRuntime>& known) { return known.expired(); }),
+      environments_.end());
+  environments_.push_back(runtime);
+  ++running_environments_;
+}
+
+void ProcessRuntime::environment_ended() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  --running_environments_;
+  ended_.notify_all();
+}
+
+std::vector<std::shared_ptr<JsRuntime>> ProcessRuntime::live_environments() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::shared_ptr<JsRuntime>> live;
+  for (const std::weak_ptr<JsRuntime>& known : environments_) {
+    if (std::shared_ptr<JsRuntime> runtime = known.lock()) live.push_back(std::move(runtime));
+  }
+  return live;
+}
+
+bool ProcessRuntime::wait_for_environments(std::chrono::seconds grace) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return ended_.wait_for(lock, grace, [this] { return running_environments_ == 0; });
+}
+
+bool ProcessRuntime::initialize(bool* direct, std::string* error) {
   // --interrupt-budget: V8 optimises a function once it has run this much bytecode (default
   // 132 KiB). An element's per-buffer path runs thousands of times a second from the first
   // buffer, and until it is optimised each buffer costs several times more: at 8 KiB the first
@@ -496,10 +641,10 @@ bool NodeRuntime::initialize_process(std::string* error) {
     g_strfreev(argv);
   }
 #if NODE_MAJOR_VERSION >= 24
-  if (direct_ && async_context_frame_on(args)) {
+  if (*direct && async_context_frame_on(args)) {
     g_warning("dsnode: DS_ELEMENT_NODE_OPTIONS turns --async-context-frame back on, which corrupts V8's heap when "
               "several threads run JavaScript: using the queued hand-off (DS_ELEMENT_HANDOFF=queue)");
-    direct_ = false;
+    *direct = false;
   }
 #endif
 
@@ -518,7 +663,7 @@ bool NodeRuntime::initialize_process(std::string* error) {
   for (const std::string& warning : result->errors()) g_warning("dsnode: Node.js: %s", warning.c_str());
   args_ = result->args();
   exec_args_ = result->exec_args();
-  v8_stack_bytes_ = v8_stack_bytes(args);
+  v8_stack_bytes_ = embed::v8_stack_bytes(args);
 
   platform_ = node::MultiIsolatePlatform::Create(platform_threads());
   v8::V8::InitializePlatform(platform_.get());
@@ -526,19 +671,25 @@ bool NodeRuntime::initialize_process(std::string* error) {
   return true;
 }
 
-void NodeRuntime::run_environment() {
+void JsRuntime::run_environment() {
   std::vector<std::string> errors;
   // No kOwnsProcessState (user code cannot chdir/umask/setuid the host) and no kOwnsInspector
   // (which would install a SIGUSR1 handler in the host).
+  // An own environment: no inspector (only one environment of a process may have one; a second
+  // aborts in inspector::Agent::Start) and no ESM loader hooks of its own.
+  ProcessRuntime& process = ProcessRuntime::get();
+  const auto flags = primary_ ? node::EnvironmentFlags::kNoFlags
+                              : static_cast<node::EnvironmentFlags::Flags>(
+                                    node::EnvironmentFlags::kNoCreateInspector | node::EnvironmentFlags::kNoRegisterESMLoader);
   std::unique_ptr<node::CommonEnvironmentSetup> setup = node::CommonEnvironmentSetup::Create(
-      platform_.get(), &errors, args_, exec_args_, node::EnvironmentFlags::kNoFlags);
+      process.platform(), &errors, process.args(), process.exec_args(), flags);
   if (!setup) {
     announce(State::kFailed, "Node.js could not create its environment: " + join_lines(errors));
     return;
   }
   isolate_ = setup->isolate();
   node::Environment* env = setup->env();
-  Handoff& handoff = Handoff::get();
+  Handoff& handoff = *handoff_;
   // Whoever holds the Locker holds the gate (direct mode): callers may come as soon as Node
   // announces it runs, before this thread's loop starts (run_direct_loop lets go of both).
   gate_.enter(this, nullptr);
@@ -550,7 +701,7 @@ void NodeRuntime::run_environment() {
     set_stack_limit(isolate_, v8_stack_bytes_);
     // Heap exhaustion ends the running call (an element error) instead of the process; the
     // limit V8 is given meanwhile goes back once the heap has shrunk to half of it.
-    isolate_->AddNearHeapLimitCallback(&NodeRuntime::near_heap_limit, this);
+    isolate_->AddNearHeapLimitCallback(&JsRuntime::near_heap_limit, this);
     isolate_->AutomaticallyRestoreInitialHeapLimit(0.5);
 
     node::SetProcessExitHandler(env, [this](node::Environment*, int exit_code) {
@@ -584,7 +735,7 @@ void NodeRuntime::run_environment() {
     }
 
     std::string error;
-    if (!handoff.attach(setup->event_loop(), &NodeRuntime::stop_environment, this, &error)) {
+    if (!handoff.attach(setup->event_loop(), &JsRuntime::stop_environment, this, &error)) {
       announce(State::kFailed, "Node.js could not set up its hand-off: " + error);
       node::Stop(env);
     } else {
@@ -657,7 +808,7 @@ void NodeRuntime::run_environment() {
 // at a time under the Locker, sleeping without it. Node's own wake-ups (platform tasks,
 // threadpool completions, uv_async_send from any thread, timers via the timeout) all arrive
 // through the backend fd or the timeout; callers that changed the loop write wake_fd_.
-void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
+void JsRuntime::run_direct_loop(uv_loop_t* loop) {
   const int backend_fd = uv_backend_fd(loop);
   // This thread holds the Locker and the gate (run_environment).
   while (!loop_stop_.load()) {
@@ -701,7 +852,7 @@ void NodeRuntime::run_direct_loop(uv_loop_t* loop) {
   gate_.leave();  // callers still on their way find the door closed (shut_door)
 }
 
-bool NodeRuntime::run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) {
+bool JsRuntime::run_locked(void (*body)(void*), void* data, const void* waiter, const std::atomic<bool>* abandon) {
   callers_waiting_.fetch_add(1);
   // The JS thread woke for its loop: let it take the Locker first, or a thread making one
   // call after another would keep its timers and I/O waiting.
@@ -730,7 +881,7 @@ bool NodeRuntime::run_locked(void (*body)(void*), void* data, const void* waiter
 // Under the Locker, after a caller's JS (callback scope closed: microtasks and nextTicks ran).
 // The JS thread is either waiting for the Locker (it will run a turn anyway) or in poll()
 // with sleep_deadline_ms_: wake it if it would sleep past something the JS just scheduled.
-void NodeRuntime::wake_if_loop_changed() {
+void JsRuntime::wake_if_loop_changed() {
   const uv_loop_t* loop = loop_;
   bool wake = uv_watchers_pending(loop);
   if (!wake) {
@@ -743,27 +894,27 @@ void NodeRuntime::wake_if_loop_changed() {
   if (wake) wake_js_thread();
 }
 
-void NodeRuntime::wake_js_thread() {
+void JsRuntime::wake_js_thread() {
   if (wake_fd_ >= 0 && !wake_pending_.exchange(true)) eventfd_write(wake_fd_, 1);
 }
 
-void NodeRuntime::request_interrupt() {
+void JsRuntime::request_interrupt() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (env_ != nullptr) isolate_->RequestInterrupt(&NodeRuntime::interrupted, nullptr);
+  if (env_ != nullptr) isolate_->RequestInterrupt(&JsRuntime::interrupted, this);
 }
 
-void NodeRuntime::interrupted(v8::Isolate*, void*) { Handoff::get().on_interrupt(); }
+void JsRuntime::interrupted(v8::Isolate*, void* self) { static_cast<JsRuntime*>(self)->handoff_->on_interrupt(); }
 
 // What Node's clear_async_id_stack() does to the fields (the resource lists are left: they are
 // indexed by the stack's length, so what is above it is never read).
-void NodeRuntime::clear_async_context() {
+void JsRuntime::clear_async_context() {
   if (async_stack_length_ == nullptr) return;
   *async_stack_length_ = 0;
   *execution_async_id_ = 0;
   *trigger_async_id_ = 0;
 }
 
-void NodeRuntime::take_async_id_stack(v8::Local<v8::Object> hook) {
+void JsRuntime::take_async_id_stack(v8::Local<v8::Object> hook) {
   v8::Local<v8::Context> context = isolate_->GetCurrentContext();
   v8::Local<v8::Value> value;
   if (!hook->Get(context, v8_string(isolate_, "asyncIdStack")).ToLocal(&value) || !value->IsArray()) {
@@ -794,11 +945,11 @@ void NodeRuntime::take_async_id_stack(v8::Local<v8::Object> hook) {
   }
 }
 
-size_t NodeRuntime::near_heap_limit(void*, size_t current_limit, size_t initial_limit) {
-  return Handoff::get().on_near_heap_limit(current_limit, initial_limit);
+size_t JsRuntime::near_heap_limit(void* self, size_t current_limit, size_t initial_limit) {
+  return static_cast<JsRuntime*>(self)->handoff_->on_near_heap_limit(current_limit, initial_limit);
 }
 
-v8::MaybeLocal<v8::Value> NodeRuntime::bootstrap(const node::StartExecutionCallbackInfo& info) {
+v8::MaybeLocal<v8::Value> JsRuntime::bootstrap(const node::StartExecutionCallbackInfo& info) {
   v8::EscapableHandleScope scope(isolate_);
   v8::Local<v8::Context> context = isolate_->GetCurrentContext();
   // The bundle as a CommonJS module: function(exports, module), then module.exports.bootstrap.
@@ -838,7 +989,7 @@ v8::MaybeLocal<v8::Value> NodeRuntime::bootstrap(const node::StartExecutionCallb
 // Node's process-exit handler: reached where Node would call exit(), i.e. a fatal exception
 // (process.exit() itself throws, see the bootstrap). The host keeps running; the error goes
 // to the element whose handler is running, else to every live element.
-void NodeRuntime::on_exit_request(int exit_code) {
+void JsRuntime::on_exit_request(int exit_code) {
   v8::HandleScope scope(isolate_);
   std::string message = "JavaScript ended with exit code " + std::to_string(exit_code) +
                         "; the host process keeps running";
@@ -858,19 +1009,23 @@ void NodeRuntime::on_exit_request(int exit_code) {
       if (pair->Get(context, 1).ToLocal(&text)) debug = std_string(isolate_, text);
     }
   }
-  Handoff::get().post_error_to_owners(message.c_str(), debug.c_str());
+  handoff_->post_error_to_owners(message.c_str(), debug.c_str());
 }
 
-void NodeRuntime::stop_environment(void* self) {
-  auto* runtime = static_cast<NodeRuntime*>(self);
+void JsRuntime::stop_environment(void* self) {
+  auto* runtime = static_cast<JsRuntime*>(self);
   runtime->loop_stop_.store(true);
   std::lock_guard<std::mutex> lock(runtime->mutex_);
   if (runtime->env_ != nullptr) node::Stop(runtime->env_);
 }
 
-void NodeRuntime::at_process_exit() { get().shut_down(); }
+// Own environments first: V8 and the platform go with the first one.
+void JsRuntime::at_process_exit() {
+  for (const std::shared_ptr<JsRuntime>& runtime : ProcessRuntime::get().live_environments()) runtime->shut_down();
+  shared().shut_down();
+}
 
-void NodeRuntime::shut_down() {
+void JsRuntime::shut_down() {
   std::unique_lock<std::mutex> lock(mutex_);
   if (state_ == State::kNotStarted) {
     state_ = State::kStopped;
@@ -885,7 +1040,7 @@ void NodeRuntime::shut_down() {
   }
   if (!thread_finished_) {
     lock.unlock();
-    bool asked = Handoff::get().request_stop();
+    bool asked = handoff_->request_stop();
     lock.lock();
     auto finished = [this] { return thread_finished_; };
     if (!asked || !cv_.wait_for(lock, kStopGrace, finished)) {
@@ -913,7 +1068,11 @@ void NodeRuntime::shut_down() {
 
 bool ensure_started(const DsnodeHostCallbacks& callbacks, const std::string& host_js,
     std::string* error) {
-  return NodeRuntime::get().ensure_started(callbacks, host_js, error);
+  return JsRuntime::shared().ensure_started(callbacks, host_js, error);
+}
+
+Handoff* start_own_environment(std::shared_ptr<void>* keep, std::string* error) {
+  return JsRuntime::start_own(keep, error);
 }
 
 }  // namespace dsnode::embed

@@ -1,6 +1,7 @@
 // The C ABI table (common/runtime_api.h) on top of the embedded Node and the hand-off.
 #include <glib.h>
 
+#include <memory>
 #include <string>
 
 #include "common/runtime_api.h"
@@ -48,19 +49,36 @@ void blocking_call(CallKind kind, DsnodeInstance* handle, const char* json, Dsno
   }
   Call call(kind, from_handle(handle), true);
   if (json != nullptr) call.text_a = json;
-  Handoff::get().call(call);
+  call.instance->handoff().call(call);
   fill(result, call.outcome);
 }
 
 DsnodeInstance* create_instance(GstElement* element, const char* element_name,
-    const char* bundle_path, const char* props_json, double call_timeout_s, DsnodeResult* result) {
+    const char* bundle_path, const char* props_json, double call_timeout_s, gboolean own_isolate,
+    DsnodeResult* result) {
   if (element_name == nullptr || bundle_path == nullptr) {
     fail(result, "create_instance needs an element name and a bundle path");
     return nullptr;
   }
-  Handoff& handoff = Handoff::get();
+  std::shared_ptr<void> environment;
+  Handoff* chosen = &Handoff::get();
+  const gint64 started_us = g_get_monotonic_time();
+  if (own_isolate) {
+    std::string error;
+    chosen = embed::start_own_environment(&environment, &error);
+    if (chosen == nullptr) {
+      fail(result, error.c_str());
+      return nullptr;
+    }
+  }
+  Handoff& handoff = *chosen;
   auto* instance = new Instance(handoff.allocate_instance_id(), element, element_name,
-      Watchdog::get().settings().timeout_ns(call_timeout_s));
+      Watchdog::get().settings().timeout_ns(call_timeout_s), handoff, std::move(environment));
+  if (own_isolate) {
+    const std::string note = "isolate=own: a Node environment of its own started in " +
+        std::to_string((g_get_monotonic_time() - started_us) / 1000) + " ms";
+    instance->log(DSNODE_LOG_INFO, __FILE__, __LINE__, note.c_str());
+  }
   Watchdog::get().watch(instance);  // from its create call on
   Call call(CallKind::kCreate, instance, true);
   call.text_a = element_name;
@@ -74,6 +92,9 @@ DsnodeInstance* create_instance(GstElement* element, const char* element_name,
   instance->detach_element();
   Watchdog::get().forget(instance);
   handoff.post(new Call(CallKind::kDestroy, instance, false));  // takes our reference
+  // An environment of its own goes with it (the destroy may never reach its JavaScript:
+  // host.js failed to load there), and its JavaScript with it.
+  if (own_isolate) handoff.request_stop();
   return nullptr;
 }
 
@@ -105,7 +126,7 @@ void set_property(DsnodeInstance* handle, const char* js_name, const char* value
   call->text_a = js_name;
   call->text_b = value_json;
   instance->ref();
-  Handoff::get().post(call);
+  instance->handoff().post(call);
 }
 
 void transform(DsnodeInstance* handle, GstBuffer* buffer, void* batch, const DsnodeStreamInfo* stream,
@@ -130,7 +151,7 @@ void transform(DsnodeInstance* handle, GstBuffer* buffer, void* batch, const Dsn
   call.buffer = buffer;
   call.batch = batch;
   call.stream = stream;
-  Handoff::get().call(call);
+  call.instance->handoff().call(call);
   fill(result, call.outcome);
 }
 
@@ -138,7 +159,8 @@ void destroy_instance(DsnodeInstance* handle) {
   if (handle == nullptr) return;
   Instance* instance = from_handle(handle);
   instance->detach_element();
-  Handoff::get().post(new Call(CallKind::kDestroy, instance, false));  // takes the plugin's ref
+  // An environment of its own stops once this destroy has run (Handoff::stop_after_destroy).
+  instance->handoff().post(new Call(CallKind::kDestroy, instance, false));  // takes the plugin's ref
 }
 
 void set_flushing(DsnodeInstance* handle, gboolean flushing) {
@@ -150,7 +172,7 @@ void set_flushing(DsnodeInstance* handle, gboolean flushing) {
   }
   // seq_cst, pairs with Handoff::pump: a transform starting now sees the flag, or is seen here.
   instance->flushing.store(true);
-  Handoff::get().flush(instance);
+  instance->handoff().flush(instance);
 }
 
 const DsnodeRuntimeApi kApi = {

@@ -14,6 +14,7 @@
 
 #include "gst/downstream_muxer.h"
 #include "gst/gst_analytics_meta.h"
+#include "gst/isolate_property.h"
 #include "gst/json_values.h"
 #include "gst/plugin.h"
 #include "gst/runtime_loader.h"
@@ -100,6 +101,8 @@ struct ElementPrivate {
   std::unique_ptr<RunState> state;
   // The gst-analytics-meta property (a GstAnalyticsMode), read at start.
   std::atomic<gint> gst_analytics_mode{static_cast<gint>(kDefaultGstAnalyticsMode)};
+  // The isolate property (an IsolateMode), read at start.
+  std::atomic<gint> isolate_mode{static_cast<gint>(default_isolate_mode())};
 
   // From a flush start (or PAUSED -> READY) until the flush stops (or the next start): a call
   // into JS that fails meanwhile was abandoned for the flush, not an error.
@@ -373,7 +376,8 @@ gboolean element_start(GstBaseTransform *trans) {
   {
     ScopedResult result;
     instance = api->create_instance(GST_ELEMENT(self), manifest.name.c_str(),
-        manifest.bundle_path.c_str(), props.c_str(), manifest.call_timeout_s, &result.raw);
+        manifest.bundle_path.c_str(), props.c_str(), manifest.call_timeout_s,
+        priv->isolate_mode.load() == static_cast<gint>(IsolateMode::kOwn) ? TRUE : FALSE, &result.raw);
     if (!result.ok() || instance == nullptr) {
       if (instance != nullptr)
         api->destroy_instance(instance);
@@ -759,11 +763,13 @@ void element_finalize(GObject *object) {
   G_OBJECT_CLASS(parent_class)->finalize(object);
 }
 
-enum : guint { kBasePropertyGstAnalytics = 1 };
+enum : guint { kBasePropertyGstAnalytics = 1, kBasePropertyIsolate = 2 };
 
 void base_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
   if (id == kBasePropertyGstAnalytics)
     as_element(object)->priv->gst_analytics_mode.store(g_value_get_enum(value));
+  else if (id == kBasePropertyIsolate)
+    as_element(object)->priv->isolate_mode.store(g_value_get_enum(value));
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
@@ -771,6 +777,8 @@ void base_set_property(GObject *object, guint id, const GValue *value, GParamSpe
 void base_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
   if (id == kBasePropertyGstAnalytics)
     g_value_set_enum(value, as_element(object)->priv->gst_analytics_mode.load());
+  else if (id == kBasePropertyIsolate)
+    g_value_set_enum(value, as_element(object)->priv->isolate_mode.load());
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
@@ -790,6 +798,7 @@ void base_class_init(gpointer g_class, gpointer) {
   G_OBJECT_CLASS(g_class)->set_property = base_set_property;
   G_OBJECT_CLASS(g_class)->get_property = base_get_property;
   install_gst_analytics_property(G_OBJECT_CLASS(g_class), kBasePropertyGstAnalytics);
+  install_isolate_property(G_OBJECT_CLASS(g_class), kBasePropertyIsolate);
   GST_ELEMENT_CLASS(g_class)->change_state = element_change_state;
 
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS(g_class);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "gst/gst_analytics_meta.h"
+#include "gst/isolate_property.h"
 
 namespace dsnode {
 
@@ -136,6 +137,8 @@ class PropertyParser {
       return fail("the name is reserved by GstObject/GstBaseTransform");
     if (spec->name == kGstAnalyticsProperty)
       return fail("the name is reserved by the ds-element host (docs/gst-analytics.md)");
+    if (spec->name == kIsolateProperty)
+      return fail("the name is reserved by the ds-element host (docs/internals/isolates.md)");
 
     if (!read_string(object_, "jsName", false, &spec->js_name, error_))
       return fail_with_context();

@@ -91,6 +91,7 @@ void Handoff::complete(Call& call, Outcome outcome) {
     }
     instance->unref();  // the registry's reference
   }
+  if (kind == CallKind::kDestroy && stop_after_destroy_) request_stop();
   if (!instance->pumping) pump(instance);
   instance->unref();
 }

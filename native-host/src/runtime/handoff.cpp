@@ -4,6 +4,7 @@
 // handoff_statistics.cpp; the texts of failed calls in call_messages.cpp.
 #include "runtime/handoff.h"
 
+#include <algorithm>
 #include <utility>
 
 #include <glib.h>
@@ -13,10 +14,45 @@
 
 namespace dsnode {
 
+namespace {
+
+// Every live hand-off, for the watchdog's rounds. Never destroyed (see get()).
+std::mutex& registry_mutex() {
+  static std::mutex* mutex = new std::mutex();
+  return *mutex;
+}
+std::vector<Handoff*>& registry() {
+  static std::vector<Handoff*>* handoffs = new std::vector<Handoff*>();
+  return *handoffs;
+}
+
+thread_local Handoff* current_handoff = nullptr;
+
+}  // namespace
+
 Handoff& Handoff::get() {
   // Never destroyed: the JS thread and atexit teardown may use it after static destructors.
   static Handoff* handoff = new Handoff();
   return *handoff;
+}
+
+Handoff& Handoff::current() { return current_handoff != nullptr ? *current_handoff : get(); }
+void Handoff::set_current(Handoff* handoff) { current_handoff = handoff; }
+
+Handoff::Handoff() {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry().push_back(this);
+}
+
+Handoff::~Handoff() {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto& handoffs = registry();
+  handoffs.erase(std::remove(handoffs.begin(), handoffs.end(), this), handoffs.end());
+}
+
+void Handoff::for_each(void (*body)(Handoff&, void*), void* data) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (Handoff* handoff : registry()) body(*handoff, data);
 }
 
 void Handoff::configure(const SpinSettings& settings, std::string host_js_path) {

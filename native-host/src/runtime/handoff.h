@@ -47,7 +47,21 @@ namespace dsnode {
 
 class Handoff {
  public:
+  // The hand-off of the process's first (shared) JavaScript environment. Every further
+  // environment (an element with isolate=own, embed/node_embed.cpp) has a Handoff of its own;
+  // an Instance knows which (Instance::handoff()).
   static Handoff& get();
+  // The hand-off of the environment whose JS thread this is (set by embed/ on each JS thread
+  // before its environment loads; the shared one's elsewhere).
+  static Handoff& current();
+  static void set_current(Handoff* handoff);
+  // Any thread: runs `body` on every live hand-off, under a lock that keeps them alive.
+  static void for_each(void (*body)(Handoff&, void*), void* data);
+
+  Handoff();
+  ~Handoff();
+  Handoff(const Handoff&) = delete;
+  Handoff& operator=(const Handoff&) = delete;
 
   // --- Set-up, from ensure_started (before the JS thread exists).
   void configure(const SpinSettings& settings, std::string host_js_path);
@@ -83,6 +97,9 @@ class Handoff {
   void shut_door(const std::string& reason) { fail_everything(reason); }
   void wait_for_direct_callers();
   void clear_executor(JsExecutor* executor);
+  // An environment of one element (isolate=own): once that element's destroy call completed,
+  // the environment stops (request_stop).
+  void stop_after_destroy() { stop_after_destroy_ = true; }
 
   // --- Callers (GStreamer threads).
   int allocate_instance_id() { return next_instance_id_.fetch_add(1, std::memory_order_relaxed); }
@@ -159,7 +176,6 @@ class Handoff {
  private:
   enum class State { kClosed, kOpen, kRefused, kStopped };
 
-  Handoff() = default;
   static void on_wake(uv_async_t* handle);
   void drain();
   static void route_batch(void* self);
@@ -233,6 +249,7 @@ class Handoff {
 
   SpinSettings settings_;
   std::string host_js_path_;
+  bool stop_after_destroy_ = false;  // before the door opens
 
   // Shared with callers.
   std::mutex mutex_;

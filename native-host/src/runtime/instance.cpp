@@ -9,8 +9,10 @@ DsnodeHostCallbacks g_callbacks{};
 
 void set_host_callbacks(const DsnodeHostCallbacks& callbacks) { g_callbacks = callbacks; }
 
-Instance::Instance(int id, GstElement* element, std::string element_name, int64_t timeout_ns)
-    : id_(id), element_name_(std::move(element_name)), timeout_ns_(timeout_ns), element_(element) {}
+Instance::Instance(int id, GstElement* element, std::string element_name, int64_t timeout_ns,
+    Handoff& handoff, std::shared_ptr<void> environment)
+    : id_(id), element_name_(std::move(element_name)), timeout_ns_(timeout_ns), handoff_(handoff),
+      environment_(std::move(environment)), element_(element) {}
 
 void Instance::unref() {
   if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;

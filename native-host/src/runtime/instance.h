@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -14,19 +15,26 @@
 
 namespace dsnode {
 
+class Handoff;
+
 // The plugin's callbacks, copied once by ensure_started.
 void set_host_callbacks(const DsnodeHostCallbacks& callbacks);
 
 class Instance {
  public:
-  // timeout_ns: the deadline of each of its calls (runtime/watchdog.h); 0: none.
-  Instance(int id, GstElement* element, std::string element_name, int64_t timeout_ns);
+  // timeout_ns: the deadline of each of its calls (runtime/watchdog.h); 0: none. `handoff`: the
+  // hand-off of the JavaScript environment it runs in, kept alive by `environment` (null for
+  // the shared one, which lives as long as the process).
+  Instance(int id, GstElement* element, std::string element_name, int64_t timeout_ns,
+      Handoff& handoff, std::shared_ptr<void> environment = nullptr);
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
 
   int id() const { return id_; }
   const std::string& element_name() const { return element_name_; }
   int64_t timeout_ns() const { return timeout_ns_; }
+  // Every call, interrupt and expiry of this instance goes through this hand-off.
+  Handoff& handoff() const { return handoff_; }
 
   void ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void unref();
@@ -73,6 +81,8 @@ class Instance {
   const int id_;
   const std::string element_name_;
   const int64_t timeout_ns_;
+  Handoff& handoff_;
+  const std::shared_ptr<void> environment_;
   std::atomic<int> refs_{1};
   std::mutex element_mutex_;  // held across callbacks so detach waits for them
   GstElement* element_;

@@ -88,7 +88,7 @@ void Watchdog::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     // Asleep while there is nothing to watch and nothing to follow up.
-    wake_.wait(lock, [this] { return !watched_.empty() || Handoff::get().expiries_pending(); });
+    wake_.wait(lock, [this] { return !watched_.empty() || any_expiries_pending(); });
     wake_.wait_for(lock, std::chrono::nanoseconds(kTickNs));
     lock.unlock();
     tick(now_ns());
@@ -108,11 +108,11 @@ void Watchdog::tick(int64_t now) {
     int64_t since_ns;
   };
   std::vector<Held> held;
-  Handoff& handoff = Handoff::get();
-  const uint64_t progress = handoff.progress();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (Watched& watched : watched_) {
+      // Progress of the environment the instance runs in (each has its own isolate).
+      const uint64_t progress = watched.instance->handoff().progress();
       if (watched.instance->waiting_for_isolate.load(std::memory_order_relaxed) <= 0) {
         watched.waiting = false;
       } else if (!watched.waiting || watched.wait_progress != progress) {
@@ -141,16 +141,28 @@ void Watchdog::tick(int64_t now) {
     }
   }
   for (const Due& expired : due) {
-    handoff.expire(expired.instance, expired.sequence, Handoff::ExpiryReason::kTimeout);
+    expired.instance->handoff().expire(expired.instance, expired.sequence, Handoff::ExpiryReason::kTimeout);
     expired.instance->unref();
   }
   for (const Held& waited : held) {
-    handoff.isolate_held(waited.waiter, waited.progress, waited.since_ns);
+    waited.waiter->handoff().isolate_held(waited.waiter, waited.progress, waited.since_ns);
     waited.waiter->unref();
   }
-  handoff.check_guard(now);
-  // Expiries whose JavaScript has not been reached yet: ask again (see Handoff::nudge).
-  if (handoff.expiries_pending()) handoff.nudge();
+  // Every environment: its guard, and expiries whose JavaScript has not been reached yet (ask
+  // again, see Handoff::nudge).
+  Handoff::for_each(
+      [](Handoff& handoff, void* at) {
+        handoff.check_guard(*static_cast<int64_t*>(at));
+        if (handoff.expiries_pending()) handoff.nudge();
+      },
+      &now);
+}
+
+bool Watchdog::any_expiries_pending() {
+  bool pending = false;
+  Handoff::for_each([](Handoff& handoff, void* any) { *static_cast<bool*>(any) |= handoff.expiries_pending(); },
+      &pending);
+  return pending;
 }
 
 }  // namespace dsnode

@@ -1,6 +1,7 @@
-// The watchdog: no call into JavaScript holds a streaming thread (or the process's one isolate)
-// forever. Every call (create, hooks, property changes, transform) has a deadline, the same for
-// all calls of an instance: DS_ELEMENT_CALL_TIMEOUT_S when set, else the element's declared
+// The watchdog: no call into JavaScript holds a streaming thread (or an isolate) forever. One
+// thread for the process; each instance's expiries go to the hand-off of its environment. Every
+// call (create, hooks, property changes, transform) has a deadline, the same for all calls of an
+// instance: DS_ELEMENT_CALL_TIMEOUT_S when set, else the element's declared
 // callTimeoutSeconds, else kDefaultTimeoutS; 0 means none.
 //
 // One thread per process looks at the instances every kTickNs. An instance's running call is
@@ -73,6 +74,7 @@ class Watchdog {
   void run();
   void start_thread();  // with mutex_ held
   void tick(int64_t now_ns);
+  static bool any_expiries_pending();
 
   WatchdogSettings settings_;
   std::mutex mutex_;

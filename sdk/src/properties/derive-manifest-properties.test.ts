@@ -177,8 +177,12 @@ describe("deriveManifestProperties: unsupported schemas", () => {
       'Expected a name GStreamer does not already use (name, parent, qos) for property qos but received "qos"; rename it',
     );
     expect(errorOf({ gstAnalyticsMeta: z.boolean() })).toBe(
-      "Expected a name the ds-element host does not already give every element (gst-analytics-meta) for property " +
+      "Expected a name the ds-element host does not already give every element (gst-analytics-meta, isolate) for property " +
         'gstAnalyticsMeta but received "gstAnalyticsMeta"; rename it',
+    );
+    expect(errorOf({ isolate: z.enum(["a", "b"]) })).toBe(
+      "Expected a name the ds-element host does not already give every element (gst-analytics-meta, isolate) for property " +
+        'isolate but received "isolate"; rename it',
     );
     expect(errorOf({ maxFps: z.number(), maxFPS: z.number() })).toBe(
       'Expected a GStreamer name different from maxFps\'s for property maxFPS but received "max-fps"; rename one of them',

@@ -19,7 +19,7 @@ const SUPPORTED_ITEMS = "z.array(z.number()), z.array(z.number().int()) or z.arr
 /** Properties every GstBaseTransform already has. */
 const RESERVED = new Set(["name", "parent", "qos"]);
 /** Properties the ds-element host gives every element (docs/gst-analytics.md). */
-const HOST_RESERVED = new Set(["gst-analytics-meta"]);
+const HOST_RESERVED = new Set(["gst-analytics-meta", "isolate"]);
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -230,7 +230,7 @@ function checkName(jsName: string, seen: Map<string, string>): string {
   }
   if (HOST_RESERVED.has(name)) {
     throw new ElementDefinitionError(
-      `${expectedMessage("a name the ds-element host does not already give every element (gst-analytics-meta)", `property ${jsName}`, describeValue(jsName))}; rename it`,
+      `${expectedMessage("a name the ds-element host does not already give every element (gst-analytics-meta, isolate)", `property ${jsName}`, describeValue(jsName))}; rename it`,
     );
   }
   const clash = seen.get(name);
