@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { Element, decodeYolo, mapBoxes, nms, preprocess, tensorStats, z, type BatchMeta, type GstBuffer, type TensorHandle } from "ds-element";
+import { Element, TensorHandle, decodeYolo, mapBoxes, nms, preprocess, tensorStats, z, type BatchMeta, type GstBuffer } from "ds-element";
 // Bench-only: the SDK has no public way yet to hand it device memory of one's own as a CUDA
 // TensorHandle (runners do it with this internal function). The same module instance as
 // "ds-element" (node_modules/ds-element is this repository's sdk/), so decodeYolo sees a TensorHandle.
@@ -11,6 +11,7 @@ interface StandinModule {
   run(model: object, input: bigint, dtype: string, batch: number, height: number, width: number, seed: number): { dataPtr: bigint; byteLength: number; gpuMs: number };
   release(model: object): void;
   destroy(model: object): void;
+  runHost(input: ArrayBufferView, dtype: string, batch: number, height: number, width: number, seed: number, output: Float32Array): void;
 }
 
 const SIDE = 640;
@@ -30,6 +31,10 @@ const SIDE = 640;
  * extract, preprocess (a synchronous call: launch + GPU + wait), the stand-in kernel (its GPU time
  * from two CUDA events, and the call), decode (the candidate kernel, the copy, the decoding) and
  * nms + mapBoxes + addObjects; and the host copies and bytes of the whole run (tensorStats).
+ *
+ * Host frames (system-memory NVMM, plain video/x-raw) take the CPU path of every step, the stand-in
+ * model included (the same values, computed on the host): the pipeline's check where there is no
+ * GPU; the report says which (`model`). Not a benchmark there.
  */
 export default class YoloStandin extends Element.define({
   name: "yolostandin",
@@ -37,7 +42,7 @@ export default class YoloStandin extends Element.define({
   klass: "Filter/Analyzer/Video",
   description: "Extracts, preprocesses on the GPU, runs the bench's stand-in YOLOv8 kernel, decodes on the GPU and writes objects",
   author: "ds-element authors",
-  caps: "video/x-raw(memory:NVMM), format={ RGBA, NV12 }; video/x-raw(memory:CUDAMemory), format={ RGBA, NV12 }",
+  caps: "video/x-raw(memory:NVMM), format={ RGBA, NV12 }; video/x-raw(memory:CUDAMemory), format={ RGBA, NV12 }; video/x-raw, format={ RGBA, NV12 }",
   properties: z.object({
     binding: z.string().min(1).describe("Path of dsbench_standin.node (native-host/build/bench-modules/, or the GPU bundle's bench/)"),
     report: z.string().min(1).describe("JSON file the figures are written to at stop"),
@@ -52,6 +57,8 @@ export default class YoloStandin extends Element.define({
   private arrivals: number[] = [];
   private frames = 0;
   private objects = 0;
+  /** The sum of every object's box, confidence and class: dsyolopeer's, when both wrote the same. */
+  private checksum = 0;
   private timed = { batches: 0, frames: 0, elementMs: 0, extractMs: 0, preprocessMs: 0, modelCallMs: 0, modelGpuMs: 0, decodeMs: 0, objectsMs: 0 };
   private copies = { count: 0, bytes: 0 };
 
@@ -67,10 +74,11 @@ export default class YoloStandin extends Element.define({
       );
     }
     this.module = module.exports;
-    this.model = this.module.create(this.props.maxBatch);
+    this.device = undefined;
     this.arrivals = [];
     this.frames = 0;
     this.objects = 0;
+    this.checksum = 0;
     for (const key of Object.keys(this.timed) as (keyof typeof this.timed)[]) this.timed[key] = 0;
     const stats = tensorStats();
     this.copies = { count: stats.hostCopies, bytes: stats.hostCopyBytes };
@@ -101,8 +109,11 @@ export default class YoloStandin extends Element.define({
     }
     const t4 = performance.now();
     for (const [i, frame] of items.entries()) {
-      const kept = nms(images[i]!, { iouThreshold: this.props.iouThreshold });
-      this.objects += frame.addObjects({ ...mapBoxes(kept, transforms[i]!), uniqueComponentId: 1 });
+      const boxes = mapBoxes(nms(images[i]!, { iouThreshold: this.props.iouThreshold }), transforms[i]!);
+      this.objects += frame.addObjects({ ...boxes, uniqueComponentId: 1 });
+      for (let row = 0; row < boxes.count; row++) {
+        this.checksum += boxes.left[row]! + boxes.top[row]! + boxes.width[row]! + boxes.height[row]! + boxes.confidence[row]! + boxes.classId[row]!;
+      }
     }
     const t5 = performance.now();
     this.frames += items.length;
@@ -121,12 +132,23 @@ export default class YoloStandin extends Element.define({
   }
 
   private lastGpuMs = 0;
+  private device: string | undefined;
 
-  /** The stand-in model on `input` ([n, 3, 640, 640] on the GPU): its output as a CUDA TensorHandle. */
+  /** The stand-in model on `input` ([n, 3, 640, 640]): its output, a CUDA TensorHandle for a CUDA input. */
   private infer(input: TensorHandle, n: number): TensorHandle {
     const module = this.module!;
-    const model = this.model!;
-    const result = module.run(model, input.dataPtr + BigInt(input.byteOffset), input.dtype, n, SIDE, SIDE, this.arrivals.length);
+    const seed = this.arrivals.length;
+    this.device ??= input.device.type;
+    if (input.device.type !== "cuda") {
+      const values = new Float32Array(n * 84 * 8400);
+      module.runHost(input.toTypedArray(), input.dtype, n, SIDE, SIDE, seed, values);
+      this.lastGpuMs = 0;
+      return TensorHandle.fromTypedArray(values, [n, 84, 8400]);
+    }
+    // Made on the first CUDA batch, on its device.
+    this.model ??= module.create(this.props.maxBatch, input.device.id);
+    const model = this.model;
+    const result = module.run(model, input.dataPtr + BigInt(input.byteOffset), input.dtype, n, SIDE, SIDE, seed);
     this.lastGpuMs = result.gpuMs;
     return deviceTensorFromRunner({
       deviceId: input.device.id,
@@ -152,6 +174,8 @@ export default class YoloStandin extends Element.define({
       this.props.report,
       `${JSON.stringify({
         element: "yolostandin",
+        model: this.device ?? null,
+        objectChecksum: this.checksum,
         batches: this.arrivals.length,
         frames: this.frames,
         framesPerBatch: perBatch,

@@ -8,7 +8,9 @@
 // (same rules: confidence order, IoU > threshold suppresses, 300 at most, boxes clipped to the
 // frame), then one NvDsObjectMeta per detection through NVIDIA's libnvds_meta, filled as
 // ds-element's addObjects fills them (no labels). One CUDA stream, one wait per batch (the
-// candidates' copy): what a native element would do.
+// candidates' copy): what a native element would do. System-memory batches take the CPU
+// implementations of the same steps (preprocess_cpu, the model's host loop, yolo_candidates_cpu):
+// the check where there is no GPU, not a benchmark.
 //
 //   ... ! dsnvmmtestmux batch-size=32 nvbuf-memory-type=2 ! dsyolopeer report=peer.json ! fakesink
 //
@@ -66,6 +68,8 @@ struct DsYoloPeer {
   // Figures.
   std::vector<double> *arrivals;
   guint64 frames, objects, copy_bytes;
+  gdouble checksum;  // the sum of every object's box, confidence and class: the same as yolostandin's
+  gboolean on_host;
   Timing *timing;
 };
 
@@ -194,8 +198,11 @@ static GstFlowReturn ds_yolo_peer_transform_ip(GstBaseTransform *base, GstBuffer
   std::vector<NvDsFrameMeta *> frames;
   std::vector<ops::ImageView> views;
   std::string error;
-  if (surface->memType != NVBUF_MEM_DEFAULT && surface->memType != NVBUF_MEM_CUDA_DEVICE && surface->memType != NVBUF_MEM_CUDA_UNIFIED) {
-    error = "NvBufSurface memory type " + std::to_string(static_cast<int>(surface->memType)) + " (this peer reads CUDA device or unified memory: nvbuf-memory-type=0, 2 or 3)";
+  const bool on_host = surface->memType == NVBUF_MEM_SYSTEM;
+  if (!on_host && surface->memType != NVBUF_MEM_DEFAULT && surface->memType != NVBUF_MEM_CUDA_DEVICE &&
+      surface->memType != NVBUF_MEM_CUDA_UNIFIED) {
+    error = "NvBufSurface memory type " + std::to_string(static_cast<int>(surface->memType)) +
+        " (this peer reads CUDA device or unified memory, nvbuf-memory-type=0, 2 or 3, and system memory for its CPU check)";
   }
   for (NvDsMetaList *l = batch->frame_meta_list; l != nullptr && error.empty(); l = l->next) {
     auto *frame = static_cast<NvDsFrameMeta *>(l->data);
@@ -205,38 +212,47 @@ static GstFlowReturn ds_yolo_peer_transform_ip(GstBaseTransform *base, GstBuffer
     frames.push_back(frame);
     views.push_back(view);
   }
-  if (error.empty() && !self->cuda_ready && !setup_cuda(self, surface->gpuId)) error = "CUDA set-up";
+  if (error.empty() && !on_host && !self->cuda_ready && !setup_cuda(self, surface->gpuId)) error = "CUDA set-up";
   const int32_t n = static_cast<int32_t>(frames.size());
   ops::PreprocessParams params;
   params.out_dtype = ops::DType::kFloat16;
   dsbench::StandinShape shape;
   shape.batch = n;
   post::YoloShape yolo{n, dsbench::kStandinClasses, dsbench::standin_anchors(shape), true};
-  if (error.empty()) error = ensure(&self->input, &self->input_bytes, ops::output_size_bytes(params, std::max(n, 1)));
-  if (error.empty()) error = ensure(&self->output, &self->output_bytes, std::max<size_t>(dsbench::standin_output_bytes(shape), 4));
-  if (error.empty()) error = ensure(&self->scratch, &self->scratch_bytes, post::yolo_scratch_bytes(yolo));
   std::vector<ops::FrameTransform> transforms(n);
   std::vector<post::YoloCandidate> candidates;
   post::CopyStats copies;
-  if (error.empty() && n > 0) {
+  if (error.empty() && on_host && n > 0) {
+    // The CPU check (no GPU): the same steps with the CPU implementations of the same code.
+    std::vector<uint8_t> input(ops::output_size_bytes(params, n));
+    std::vector<float> output(dsbench::standin_output_bytes(shape) / sizeof(float));
+    const ops::Status status = ops::preprocess_cpu(views.data(), n, params, input.data(), transforms.data());
+    if (!status.ok()) error = "preprocess_cpu: " + status.message;
+    if (error.empty()) error = dsbench::standin_yolo_host(input.data(), shape, static_cast<uint32_t>(self->arrivals->size()), output.data());
+    if (error.empty()) post::yolo_candidates_cpu(output.data(), yolo, self->confidence_threshold, &candidates);
+  }
+  if (error.empty() && !on_host) error = ensure(&self->input, &self->input_bytes, ops::output_size_bytes(params, std::max(n, 1)));
+  if (error.empty() && !on_host) error = ensure(&self->output, &self->output_bytes, std::max<size_t>(dsbench::standin_output_bytes(shape), 4));
+  if (error.empty() && !on_host) error = ensure(&self->scratch, &self->scratch_bytes, post::yolo_scratch_bytes(yolo));
+  if (error.empty() && !on_host && n > 0) {
     cudaEventRecord(self->events[0], self->stream);
     const ops::Status status = ops::preprocess_cuda(views.data(), n, params, self->input, transforms.data(), self->stream);
     if (!status.ok()) error = "preprocess_cuda: " + status.message;
   }
-  if (error.empty() && n > 0) {
+  if (error.empty() && !on_host && n > 0) {
     cudaEventRecord(self->events[1], self->stream);
     error = dsbench::standin_yolo_launch(self->input, shape, static_cast<uint32_t>(self->arrivals->size()),
         static_cast<float *>(self->output), self->stream);
     cudaEventRecord(self->events[2], self->stream);
   }
-  if (error.empty() && n > 0) {
+  if (error.empty() && !on_host && n > 0) {
     error = post::yolo_candidates_cuda(static_cast<const float *>(self->output), yolo, self->confidence_threshold,
         self->scratch, self->stream, &candidates, &copies);
   }
   gst_buffer_unmap(buffer, &map);
   if (!error.empty()) return fail(self, error), GST_FLOW_ERROR;
   float preprocess_ms = 0, model_ms = 0;
-  if (n > 0) {
+  if (!on_host && n > 0) {
     cudaEventElapsedTime(&preprocess_ms, self->events[0], self->events[1]);
     cudaEventElapsedTime(&model_ms, self->events[1], self->events[2]);
   }
@@ -276,12 +292,14 @@ static GstFlowReturn ds_yolo_peer_transform_ip(GstBaseTransform *base, GstBuffer
       object->obj_label[0] = '\0';
       nvds_add_obj_meta_to_frame(frame, object, nullptr);
       ++written;
+      self->checksum += double(d.left) + double(d.top) + double(d.width) + double(d.height) + double(d.confidence) + d.class_id;
     }
   }
   nvds_release_meta_lock(batch);
 
   self->frames += n;
   self->objects += written;
+  self->on_host = on_host;
   self->copy_bytes += copies.bytes;
   if (self->arrivals->size() > self->warmup) {
     Timing &t = *self->timing;
@@ -299,6 +317,7 @@ static gboolean ds_yolo_peer_start(GstBaseTransform *base) {
   self->arrivals->clear();
   *self->timing = Timing();
   self->frames = self->objects = self->copy_bytes = 0;
+  self->checksum = 0;
   return TRUE;
 }
 
@@ -317,11 +336,11 @@ static gboolean ds_yolo_peer_stop(GstBaseTransform *base) {
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE, ("dsyolopeer: cannot write report=%s", self->report), (nullptr));
     } else {
       fprintf(file,
-          "{\"element\": \"dsyolopeer\", \"batches\": %zu, \"frames\": %" G_GUINT64_FORMAT ", \"framesPerBatch\": %.3f, "
+          "{\"element\": \"dsyolopeer\", \"model\": \"%s\", \"objectChecksum\": %.17g, \"batches\": %zu, \"frames\": %" G_GUINT64_FORMAT ", \"framesPerBatch\": %.3f, "
           "\"objects\": %" G_GUINT64_FORMAT ", \"objectsPerFrame\": %.4f, \"timedBatches\": %" G_GUINT64_FORMAT ", "
           "\"framesPerSecond\": %.3f, \"msPerFrame\": {\"element\": %.6f, \"preprocessGpu\": %.6f, \"modelGpu\": %.6f}, "
           "\"hostCopyBytesPerFrame\": %.1f}\n",
-          arrivals.size(), self->frames, per_batch, self->objects, self->frames ? double(self->objects) / self->frames : 0.0,
+          self->on_host ? "cpu" : "cuda", self->checksum, arrivals.size(), self->frames, per_batch, self->objects, self->frames ? double(self->objects) / self->frames : 0.0,
           t.batches, seconds > 0 ? intervals * per_batch / seconds : 0.0, per_frame(t.element_ms), per_frame(t.preprocess_gpu_ms),
           per_frame(t.model_gpu_ms), self->frames ? double(self->copy_bytes) / self->frames : 0.0);
       fclose(file);

@@ -10,6 +10,8 @@
 //     the model's until release(model)
 //   release(model): the output may be written again (the TensorHandle's release)
 //   destroy(model): frees the buffer, the stream and the events (also done at GC)
+//   runHost(input: Uint16Array | Float32Array, dtype, batch, height, width, seed, output: Float32Array)
+//     → undefined: the same values on the host, for the bench's CPU check where there is no GPU
 #include <cuda_runtime_api.h>
 #include <node_api.h>
 
@@ -117,6 +119,60 @@ napi_value create(napi_env env, napi_callback_info info) {
   return external;
 }
 
+napi_value release(napi_env env, napi_callback_info info) {
+  napi_value argv[1] = {};
+  size_t argc = 0;
+  if (!args_of(env, info, 1, argv, &argc)) return nullptr;
+  void *data = nullptr;
+  if (napi_get_value_external(env, argv[0], &data) == napi_ok && data != nullptr) static_cast<Model *>(data)->busy = false;
+  return nullptr;
+}
+
+napi_value destroy(napi_env env, napi_callback_info info) {
+  napi_value argv[1] = {};
+  size_t argc = 0;
+  if (!args_of(env, info, 1, argv, &argc)) return nullptr;
+  void *data = nullptr;
+  if (napi_get_value_external(env, argv[0], &data) == napi_ok && data != nullptr) free_model(static_cast<Model *>(data));
+  return nullptr;
+}
+
+// The dtype argument: true for "float16", false for "float32", else throws.
+bool dtype_arg(napi_env env, napi_value value, bool *fp16) {
+  char dtype[16] = {};
+  size_t length = 0;
+  if (napi_get_value_string_utf8(env, value, dtype, sizeof dtype, &length) != napi_ok ||
+      (std::string(dtype) != "float16" && std::string(dtype) != "float32")) {
+    fail(env, "expected \"float16\" or \"float32\" for the input's dtype");
+    return false;
+  }
+  *fp16 = std::string(dtype) == "float16";
+  return true;
+}
+
+// batch, height, width, seed from argv[0..3].
+bool shape_args(napi_env env, napi_value *argv, dsbench::StandinShape *shape, int32_t *seed) {
+  return int_arg(env, argv[0], "batch", 1, &shape->batch) && int_arg(env, argv[1], "height", 64, &shape->height) &&
+      int_arg(env, argv[2], "width", 64, &shape->width) && int_arg(env, argv[3], "seed", 0, seed);
+}
+
+// The bytes of a typed array argument, or nullptr (and a thrown error).
+void *typed_bytes(napi_env env, napi_value value, const char *name, size_t *bytes) {
+  bool is_typed = false;
+  napi_typedarray_type type;
+  size_t length = 0, offset = 0;
+  void *data = nullptr;
+  napi_value buffer = nullptr;
+  if (napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed ||
+      napi_get_typedarray_info(env, value, &type, &length, &data, &buffer, &offset) != napi_ok) {
+    fail(env, std::string("expected a typed array for ") + name);
+    return nullptr;
+  }
+  const size_t element = type == napi_float32_array ? 4 : type == napi_uint16_array ? 2 : 1;
+  *bytes = length * element;
+  return data;
+}
+
 napi_value run(napi_env env, napi_callback_info info) {
   napi_value argv[7] = {};
   size_t argc = 0;
@@ -128,19 +184,9 @@ napi_value run(napi_env env, napi_callback_info info) {
   if (napi_get_value_bigint_uint64(env, argv[1], &input, &lossless) != napi_ok || input == 0) {
     return fail(env, "expected the input's device address (a non-zero bigint)");
   }
-  char dtype[16] = {};
-  size_t length = 0;
-  if (napi_get_value_string_utf8(env, argv[2], dtype, sizeof dtype, &length) != napi_ok ||
-      (std::string(dtype) != "float16" && std::string(dtype) != "float32")) {
-    return fail(env, "expected \"float16\" or \"float32\" for the input's dtype");
-  }
   dsbench::StandinShape shape;
   int32_t seed = 0;
-  shape.fp16 = std::string(dtype) == "float16";
-  if (!int_arg(env, argv[3], "batch", 1, &shape.batch) || !int_arg(env, argv[4], "height", 64, &shape.height) ||
-      !int_arg(env, argv[5], "width", 64, &shape.width) || !int_arg(env, argv[6], "seed", 0, &seed)) {
-    return nullptr;
-  }
+  if (!dtype_arg(env, argv[2], &shape.fp16) || !shape_args(env, argv + 3, &shape, &seed)) return nullptr;
   if (shape.batch > model->max_batch || dsbench::standin_output_bytes(shape) > model->bytes) {
     return fail(env, "batch " + std::to_string(shape.batch) + " at " + std::to_string(shape.width) + "x" +
         std::to_string(shape.height) + " does not fit the output made for maxBatch " + std::to_string(model->max_batch) +
@@ -170,21 +216,25 @@ napi_value run(napi_env env, napi_callback_info info) {
   return result;
 }
 
-napi_value release(napi_env env, napi_callback_info info) {
-  napi_value argv[1] = {};
+napi_value run_host(napi_env env, napi_callback_info info) {
+  napi_value argv[7] = {};
   size_t argc = 0;
-  if (!args_of(env, info, 1, argv, &argc)) return nullptr;
-  void *data = nullptr;
-  if (napi_get_value_external(env, argv[0], &data) == napi_ok && data != nullptr) static_cast<Model *>(data)->busy = false;
-  return nullptr;
-}
-
-napi_value destroy(napi_env env, napi_callback_info info) {
-  napi_value argv[1] = {};
-  size_t argc = 0;
-  if (!args_of(env, info, 1, argv, &argc)) return nullptr;
-  void *data = nullptr;
-  if (napi_get_value_external(env, argv[0], &data) == napi_ok && data != nullptr) free_model(static_cast<Model *>(data));
+  if (!args_of(env, info, 7, argv, &argc)) return nullptr;
+  dsbench::StandinShape shape;
+  int32_t seed = 0;
+  size_t in_bytes = 0, out_bytes = 0;
+  if (!dtype_arg(env, argv[1], &shape.fp16) || !shape_args(env, argv + 2, &shape, &seed)) return nullptr;
+  const void *input = typed_bytes(env, argv[0], "input", &in_bytes);
+  if (input == nullptr) return nullptr;
+  void *output = typed_bytes(env, argv[6], "output", &out_bytes);
+  if (output == nullptr) return nullptr;
+  const size_t want_in = static_cast<size_t>(shape.batch) * 3 * shape.height * shape.width * (shape.fp16 ? 2 : 4);
+  if (in_bytes < want_in || out_bytes < dsbench::standin_output_bytes(shape)) {
+    return fail(env, "runHost: the input holds " + std::to_string(in_bytes) + " bytes (needs " + std::to_string(want_in) +
+        ") and the output " + std::to_string(out_bytes) + " (needs " + std::to_string(dsbench::standin_output_bytes(shape)) + ")");
+  }
+  const char *error = dsbench::standin_yolo_host(input, shape, static_cast<uint32_t>(seed), static_cast<float *>(output));
+  if (*error != '\0') return fail(env, error);
   return nullptr;
 }
 
@@ -194,6 +244,7 @@ napi_value init(napi_env env, napi_value exports) {
       {"run", nullptr, run, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"release", nullptr, release, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"destroy", nullptr, destroy, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"runHost", nullptr, run_host, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions);
   return exports;

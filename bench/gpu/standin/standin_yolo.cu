@@ -18,7 +18,7 @@ __host__ __device__ uint32_t mix(uint32_t x) {
   return x;
 }
 // A number in [0, 1) from a hash.
-__device__ float unit(uint32_t h) { return (h >> 8) * (1.0f / 16777216.0f); }
+__host__ __device__ float unit(uint32_t h) { return (h >> 8) * (1.0f / 16777216.0f); }
 
 struct Object {
   int32_t class_id;
@@ -26,7 +26,7 @@ struct Object {
 };
 
 // Object `k` of image `slot`: class, size and a start position from the slot, moving with `seed`.
-__device__ Object object_of(int32_t slot, int32_t k, uint32_t seed, int32_t width, int32_t height) {
+__host__ __device__ Object object_of(int32_t slot, int32_t k, uint32_t seed, int32_t width, int32_t height) {
   const uint32_t h = mix(static_cast<uint32_t>(slot) * 131u + static_cast<uint32_t>(k) * 7919u + 17u);
   Object o;
   o.class_id = static_cast<int32_t>(mix(h) % kStandinClasses);
@@ -44,21 +44,13 @@ __device__ Object object_of(int32_t slot, int32_t k, uint32_t seed, int32_t widt
   return o;
 }
 
-template <typename T>
-__device__ float pixel(const T *image, int32_t x, int32_t y, int32_t width) {
-  return static_cast<float>(image[static_cast<size_t>(y) * width + x]);
-}
-template <>
-__device__ float pixel<__half>(const __half *image, int32_t x, int32_t y, int32_t width) {
-  return __half2float(image[static_cast<size_t>(y) * width + x]);
-}
+__host__ __device__ float pixel(const float *image, size_t at) { return image[at]; }
+__host__ __device__ float pixel(const __half *image, size_t at) { return __half2float(image[at]); }
 
-// One thread per anchor of one image: its 84 values, each row written coalesced across the warp.
+// The 84 values of anchor `anchor` of image `slot`: one GPU thread's work, and the host loop's.
 template <typename T>
-__global__ void standin_kernel(const T *input, int32_t width, int32_t height, int32_t anchors, uint32_t seed, float *output) {
-  const int32_t anchor = blockIdx.x * blockDim.x + threadIdx.x;
-  const int32_t slot = blockIdx.y;
-  if (anchor >= anchors) return;
+__host__ __device__ void write_anchor(const T *input, int32_t width, int32_t height, int32_t anchors, uint32_t seed,
+    int32_t slot, int32_t anchor, float *output) {
   // The anchor's grid: stride 8, then 16, then 32.
   const int32_t g8 = (width / 8) * (height / 8), g16 = (width / 16) * (height / 16);
   int32_t stride = 8, index = anchor;
@@ -78,12 +70,13 @@ __global__ void standin_kernel(const T *input, int32_t width, int32_t height, in
   if (stride == 16) {
     for (int32_t k = 0; k < kStandinObjects; ++k) {
       const Object o = object_of(slot, k, seed, width, height);
-      const int32_t ox = min(static_cast<int32_t>(o.cx) / 16, columns - 2), oy = min(static_cast<int32_t>(o.cy) / 16, height / 16 - 2);
+      const int32_t ox = static_cast<int32_t>(o.cx) / 16 < columns - 2 ? static_cast<int32_t>(o.cx) / 16 : columns - 2;
+      const int32_t oy = static_cast<int32_t>(o.cy) / 16 < height / 16 - 2 ? static_cast<int32_t>(o.cy) / 16 : height / 16 - 2;
       // The anchor under the centre, the one right of it and the one below it.
       const int32_t which = gx == ox && gy == oy ? 0 : gx == ox + 1 && gy == oy ? 1 : gx == ox && gy == oy + 1 ? 2 : -1;
       if (which < 0) continue;
       const T *image = input + static_cast<size_t>(slot) * 3 * width * height;
-      const float under = pixel(image, static_cast<int32_t>(o.cx), static_cast<int32_t>(o.cy), width);
+      const float under = pixel(image, static_cast<size_t>(o.cy) * width + static_cast<size_t>(o.cx));
       hit_class = o.class_id;
       hit_score = 0.9f - 0.1f * which + 0.0005f * fminf(fmaxf(under, 0.0f), 1.0f);
       cx = o.cx + 2.0f * which;
@@ -105,6 +98,20 @@ __global__ void standin_kernel(const T *input, int32_t width, int32_t height, in
   }
 }
 
+// One thread per anchor of one image: each of the 84 rows written coalesced across the warp.
+template <typename T>
+__global__ void standin_kernel(const T *input, int32_t width, int32_t height, int32_t anchors, uint32_t seed, float *output) {
+  const int32_t anchor = blockIdx.x * blockDim.x + threadIdx.x;
+  if (anchor < anchors) write_anchor(input, width, height, anchors, seed, static_cast<int32_t>(blockIdx.y), anchor, output);
+}
+
+template <typename T>
+void host_loop(const T *input, const StandinShape &shape, int32_t anchors, uint32_t seed, float *output) {
+  for (int32_t slot = 0; slot < shape.batch; ++slot)
+    for (int32_t anchor = 0; anchor < anchors; ++anchor)
+      write_anchor(input, shape.width, shape.height, anchors, seed, slot, anchor, output);
+}
+
 }  // namespace
 
 int32_t standin_anchors(const StandinShape &shape) {
@@ -117,11 +124,26 @@ size_t standin_output_bytes(const StandinShape &shape) {
   return static_cast<size_t>(shape.batch) * (4 + kStandinClasses) * standin_anchors(shape) * sizeof(float);
 }
 
-const char *standin_yolo_launch(const void *input, const StandinShape &shape, uint32_t seed, float *output, CUstream_st *stream) {
-  if (shape.batch <= 0) return "";
+namespace {
+const char *check_shape(const StandinShape &shape) {
   if (shape.width % 32 != 0 || shape.height % 32 != 0 || shape.width < 64 || shape.height < 64) {
     return "the stand-in model needs an input of at least 64x64 whose sides are multiples of 32";
   }
+  return "";
+}
+}  // namespace
+
+const char *standin_yolo_host(const void *input, const StandinShape &shape, uint32_t seed, float *output) {
+  if (shape.batch <= 0) return "";
+  if (*check_shape(shape) != '\0') return check_shape(shape);
+  if (shape.fp16) host_loop(static_cast<const __half *>(input), shape, standin_anchors(shape), seed, output);
+  else host_loop(static_cast<const float *>(input), shape, standin_anchors(shape), seed, output);
+  return "";
+}
+
+const char *standin_yolo_launch(const void *input, const StandinShape &shape, uint32_t seed, float *output, CUstream_st *stream) {
+  if (shape.batch <= 0) return "";
+  if (*check_shape(shape) != '\0') return check_shape(shape);
   const int32_t anchors = standin_anchors(shape);
   const dim3 grid((anchors + kThreads - 1) / kThreads, static_cast<unsigned>(shape.batch));
   if (shape.fp16) {

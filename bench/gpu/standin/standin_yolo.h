@@ -40,6 +40,10 @@ size_t standin_output_bytes(const StandinShape &shape);
 // Returns "" or the CUDA error ("cudaLaunchKernel: ..."), and "" for batch 0.
 const char *standin_yolo_launch(const void *input, const StandinShape &shape, uint32_t seed, float *output, CUstream_st *stream);
 
+// The same values computed on the host (input and output: host memory), for the CPU check of
+// the bench's pipelines where there is no GPU. Same return convention.
+const char *standin_yolo_host(const void *input, const StandinShape &shape, uint32_t seed, float *output);
+
 }  // namespace dsbench
 
 #endif
