@@ -31,6 +31,7 @@
 #   DS_GPU_FRAMES, DS_GPU_WIDTH, DS_GPU_HEIGHT, DS_GPU_PATTERN   test video [8, 1280, 720, ball]
 #   DS_GPU_BUILTINS      auto | system | install | patch (see setup_builtins) [auto]
 #   DS_GPU_GST_DEBUG     GST_DEBUG of the GStreamer steps [*:2]
+#   DS_GPU_STEPS         all | bundle: only unpack and set up the bundle [all]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
@@ -225,6 +226,11 @@ if [ "$mode" = local ]; then
   printf 'bundle\tskip\t-\t0\tlocal mode: this machine'"'"'s GStreamer and libnode\n' >> "$results/steps.tsv"
 else
   run_step bundle 120 unpack_bundle
+fi
+# DS_GPU_STEPS=bundle: unpack and set up the bundle only (scripts/gpu/run-streams-device.sh).
+if [ "${DS_GPU_STEPS:-all}" = bundle ]; then
+  grep -q "^bundle	pass" "$results/steps.tsv" 2>/dev/null
+  exit $?
 fi
 
 # (a) The ops test and bench, written by whoever owns the ops; it builds on this machine with

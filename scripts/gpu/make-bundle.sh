@@ -24,7 +24,9 @@
 #                        DS_BUILD_ONLY=1; default: native-host/build-deepstream/Release when its
 #                        deepstream-lib-dir exists, "none" to leave it out): goes to deepstream/ with
 #                        NVIDIA's two libraries and the dsnvmmtestmux test plugin, and
-#                        dists/fixtures-deepstream gets its plugin (test/gpu/nvmm.sh)
+#                        dists/fixtures-deepstream gets its plugin (test/gpu/nvmm.sh); with it, the
+#                        many-stream bench's parts (bench/, dists/bench-deepstream, the dsyolopeer
+#                        plugin, bin/streams-bench: scripts/gpu/run-streams-device.sh)
 #   GPU_BUNDLE_KEEP_STAGE=1  keep the unpacked staging folder (path printed)
 #   XZ_OPT               passed to xz (default: -9 -T1; -T1 because threads cost ratio)
 set -euo pipefail
@@ -132,6 +134,28 @@ if [ -n "$ds_dir" ]; then
   cp -a "$stage/dists/fixtures" "$stage/dists/fixtures-deepstream"
   ln -f "$stage/deepstream/native/libgstdsnode.so" "$stage/dists/fixtures-deepstream/libgstdsnode.so"
   ln -f "$stage/deepstream/native/libdsnode-runtime.so.0" "$stage/dists/fixtures-deepstream/dsnode/libdsnode-runtime.so.0"
+  # The many-stream bench (scripts/gpu/run-streams-device.sh): its ds-element detector
+  # (bench/elements, yolostandin only) with the DeepStream plugin, the stand-in model's Node-API
+  # module, the C++ peer plugin and the host process. Built here (CUDA needed: nvcc at configure
+  # time); without them the bundle is made all the same and the bench says what is missing.
+  if cmake --build "$(dirname "$native_dir")" --target dsnode-bench-standin-binding > "$stage/bench-build.log" 2>&1 \
+      && cmake --build "$ds_build" --target dsnode-bench-yolo-peer >> "$stage/bench-build.log" 2>&1; then
+    mkdir -p "$stage/bench"
+    cp -L "$(dirname "$native_dir")/bench-modules/dsbench_standin.node" "$stage/bench/"
+    cp -L "$ds_build/test-plugins/libgstdsyolopeer.so" "$stage/deepstream/test-plugins/"
+    build_dist bench/elements "$stage/dists/bench-deepstream"
+    rm -rf "$stage/dists/bench-deepstream/node_modules"
+    find "$stage/dists/bench-deepstream/ds-elements" -mindepth 1 -maxdepth 1 ! -name yolostandin -exec rm -rf {} +
+    ln -f "$stage/deepstream/native/libgstdsnode.so" "$stage/dists/bench-deepstream/libgstdsnode.so"
+    ln -f "$stage/deepstream/native/libdsnode-runtime.so.0" "$stage/dists/bench-deepstream/dsnode/libdsnode-runtime.so.0"
+    # shellcheck disable=SC2046
+    cc -O2 -Wall bench/streams/streams_bench.c $(pkg-config --cflags --libs gstreamer-1.0) -o "$stage/bin/streams-bench"
+    log "many-stream bench: yolostandin, dsyolopeer, dsbench_standin.node, streams-bench"
+  else
+    tail -n 20 "$stage/bench-build.log" >&2
+    log "WARNING: the many-stream bench's parts did not build (above; CUDA needed): scripts/gpu/run-streams-device.sh will say so"
+  fi
+  rm -f "$stage/bench-build.log"
 fi
 
 # --- GStreamer, libnode, our native libraries -------------------------------------------------
