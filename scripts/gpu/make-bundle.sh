@@ -146,11 +146,13 @@ if [ -n "$ds_dir" ]; then
     build_dist bench/elements "$stage/dists/bench-deepstream"
     rm -rf "$stage/dists/bench-deepstream/node_modules"
     find "$stage/dists/bench-deepstream/ds-elements" -mindepth 1 -maxdepth 1 ! -name yolostandin -exec rm -rf {} +
+    # dstracker after it: the bench's second variant (the built-in element's own folder, a whole bundle).
+    if [ -d sdk/builtin/dist/ds-elements/dstracker ]; then cp -a sdk/builtin/dist/ds-elements/dstracker "$stage/dists/bench-deepstream/ds-elements/"; fi
     ln -f "$stage/deepstream/native/libgstdsnode.so" "$stage/dists/bench-deepstream/libgstdsnode.so"
     ln -f "$stage/deepstream/native/libdsnode-runtime.so.0" "$stage/dists/bench-deepstream/dsnode/libdsnode-runtime.so.0"
     # shellcheck disable=SC2046
     cc -O2 -Wall bench/streams/streams_bench.c $(pkg-config --cflags --libs gstreamer-1.0) -o "$stage/bin/streams-bench"
-    log "many-stream bench: yolostandin, dsyolopeer, dsbench_standin.node, streams-bench"
+    log "many-stream bench: yolostandin, dstracker, dsyolopeer, dsbench_standin.node, streams-bench"
   else
     tail -n 20 "$stage/bench-build.log" >&2
     log "WARNING: the many-stream bench's parts did not build (above; CUDA needed): scripts/gpu/run-streams-device.sh will say so"

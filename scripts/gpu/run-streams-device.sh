@@ -12,7 +12,8 @@
 # per frame (getrusage of the whole process / frames), the detector's hold time per frame (probe),
 # GPU ms per frame (CUDA events: the stand-in kernel for both; preprocess too for the peer),
 # objects per frame, device-to-host bytes per frame; and TS/peer ratios. Both must write the same
-# objects (equal checksums) or the configuration fails.
+# objects (equal checksums) or the configuration fails. A third run per configuration puts
+# dstracker (sdk/builtin) after yolostandin ("+dstracker"; TS only: no nvtracker here).
 #
 #   bash scripts/gpu/run-streams-device.sh     # after scripts/gpu/device-run.sh (or alone: it unpacks)
 #
@@ -36,7 +37,7 @@ run_timeout=${DS_STREAMS_TIMEOUT:-120}
 rm -rf "$out" && mkdir -p "$out"
 fail() { echo "STREAMS RESULT: FAIL ($*)"; exit 1; }
 
-echo "card: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n 1)"
+echo "card: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n 1 || true)"
 echo "cpus: $(nproc); repo: $(git rev-parse --short HEAD 2>/dev/null || echo '?'); bundle built from: $(sed -n 's/^repo: //p' gpu-bundle/MANIFEST 2>/dev/null | head -n 1)"
 if [ ! -e "$bundle/env.sh" ]; then
   echo "no unpacked bundle at $bundle: unpacking it (scripts/gpu/device-run.sh with DS_GPU_STEPS=bundle)"
@@ -60,16 +61,23 @@ unset GST_PLUGIN_PATH_1_0
 for e in dsnvmmtestmux yolostandin dsyolopeer; do
   gst-inspect-1.0 "$e" > "$out/inspect-$e.txt" 2>&1 || { tail -n 20 "$out/inspect-$e.txt"; fail "$e is not registered ($GST_PLUGIN_PATH)"; }
 done
+# The second variant: dstracker (sdk/builtin) after yolostandin; TS only (DeepStream's nvtracker is not here).
+tracker=${DS_STREAMS_TRACKER:-1}
+if [ "$tracker" = 1 ] && ! gst-inspect-1.0 dstracker > "$out/inspect-dstracker.txt" 2>&1; then
+  echo "dstracker is not in the bundle's bench dist: the tracker variant is skipped"
+  tracker=0
+fi
 
-# run NAME STREAMS DETECTOR...: one streams-bench run; its JSON in $out/NAME.json, the detector's report in $out/NAME.report.json.
+# [after="ELEMENT ! "] run NAME STREAMS DETECTOR...: one streams-bench run (AFTER between the detector and the
+# sink); its JSON in $out/NAME.json, the detector's report in $out/NAME.report.json.
 run() {
   local name="$1" streams="$2"; shift 2
   local repeat=$(( frames_per_run / streams )) warmup
   [ "$repeat" -lt 20 ] && repeat=20
   warmup=$(( repeat / 10 )); [ "$warmup" -gt 50 ] && warmup=50
   local pipeline="videotestsrc num-buffers=$streams pattern=ball ! video/x-raw,format=RGBA,width=1920,height=1080,framerate=30/1"
-  pipeline+=" ! dsnvmmtestmux batch-size=$streams nvbuf-memory-type=$memory repeat=$repeat"
-  pipeline+=" ! $* name=det report=$out/$name.report.json warmup=$warmup ! fakesink sync=false"
+  pipeline+=" ! dsnvmmtestmux batch-size=$streams sources=$streams nvbuf-memory-type=$memory repeat=$repeat"
+  pipeline+=" ! $* name=det report=$out/$name.report.json warmup=$warmup ! ${after:-}fakesink sync=false"
   echo "$pipeline" > "$out/$name.pipeline"
   timeout "$run_timeout" "$host" "$rounds" "$pipeline" --probe det --warmup "$warmup" > "$out/$name.json" 2> "$out/$name.log"
   local rc=$?
@@ -84,6 +92,7 @@ for streams in $streams_list; do
   echo "==== $streams stream(s) of 1080p, $frames_per_run frames a run"
   run "ts-$streams" "$streams" yolostandin binding="$binding" max-batch="$streams"
   run "peer-$streams" "$streams" dsyolopeer
+  [ "$tracker" = 1 ] && after="dstracker ! " run "tracked-$streams" "$streams" yolostandin binding="$binding" max-batch="$streams"
 done
 
 LD_LIBRARY_PATH="$machine_ld" python3 - "$out" $streams_list <<'EOF'
@@ -97,8 +106,8 @@ def load(name):
     except (OSError, ValueError):
         return None
 
-def figures(kind, streams):
-    name = f"{kind}-{streams}"
+def figures(kind, streams, prefix=None):
+    name = f"{prefix or kind}-{streams}"
     run, bench, report = load(f"{name}.run.json"), load(f"{name}.json"), load(f"{name}.report.json")
     if not run or run["rc"] != 0 or not bench or not bench.get("rounds") or not report:
         return {"error": f"{name} did not run (see {name}.log)"}
@@ -117,7 +126,10 @@ def figures(kind, streams):
         "gpu_ms_per_frame": gpu,
         "ts_parts_ms_per_frame": ms if kind == "ts" else None,
         "objects_per_frame": report.get("objectsPerFrame"),
-        "d2h_bytes_per_frame": report.get("hostCopyBytesPerFrame"),
+        # The peer: the candidates' copy (CopyStats). yolostandin: tensorStats' host copies (whole
+        # tensors; 0 when decodeYolo took its GPU path), its candidates' copy is the same call's.
+        "d2h_bytes_per_frame": report.get("hostCopyBytesPerFrame") if kind == "peer" else None,
+        "host_copies": report.get("hostCopies"),
         "model_device": report.get("model"),
         "checksum": report.get("objectChecksum"),
         "rounds": bench["rounds"],
@@ -137,15 +149,24 @@ for s in streams_list:
             failures.append(f"{s} streams: the objects differ (checksum {ts['checksum']} vs {peer['checksum']})")
         if ts["model_device"] != "cuda" or peer["model_device"] != "cuda":
             failures.append(f"{s} streams: not on the GPU (model {ts['model_device']} / {peer['model_device']})")
+        if ts["host_copies"]:
+            failures.append(f"{s} streams: yolostandin copied {ts['host_copies']} whole tensors to the host (decodeYolo off its GPU path?)")
+    if os.path.exists(os.path.join(out, f"tracked-{s}.run.json")):
+        tracked = figures("ts", s, "tracked")
+        row["tracked"] = tracked
+        if "error" in tracked:
+            failures.append(f"{s} streams: {tracked['error']}")
     rows.append(row)
 
 def f(value, digits=3):
     return "-" if value is None else f"{value:.{digits}f}"
 
 print()
-print("streams  element      frames/s   CPU ms/frame  hold ms/frame  GPU ms/frame (events)      objects/frame  D2H B/frame")
+print("streams  element      frames/s   CPU ms/frame  hold ms/frame  GPU ms/frame (CUDA events)          objects/frame  D2H B/frame (whole-tensor copies)")
 for row in rows:
-    for kind, label in (("ts", "yolostandin"), ("peer", "dsyolopeer")):
+    for kind, label in (("ts", "yolostandin"), ("peer", "dsyolopeer"), ("tracked", "+dstracker")):
+        if kind not in row:
+            continue
         r = row[kind]
         if "error" in r:
             print(f"{row['streams']:>7}  {label:<11}  {r['error']}")
@@ -153,7 +174,7 @@ for row in rows:
         gpu = r["gpu_ms_per_frame"]
         gpu_text = f"model {f(gpu['model'], 4)}" + (f" + preprocess {f(gpu['preprocess'], 4)}" if "preprocess" in gpu else "")
         print(f"{row['streams']:>7}  {label:<11}  {f(r['fps'], 1):>9}  {f(r['cpu_ms_per_frame'], 4):>12}  {f(r['hold_ms_per_frame'], 4):>13}"
-              f"  {gpu_text:<26}  {f(r['objects_per_frame'], 2):>13}  {f(r['d2h_bytes_per_frame'], 0):>11}")
+              f"  {gpu_text:<34}  {f(r['objects_per_frame'], 2):>13}  {f(r['d2h_bytes_per_frame'], 0):>11} ({r['host_copies'] if r['host_copies'] is not None else '-'})")
     if "ts_over_peer" in row:
         ratio = row["ts_over_peer"]
         print(f"{'':>7}  TS/peer      fps {ratio['fps']:.3f}, CPU per frame {ratio['cpu_per_frame']:.3f}, same objects: {row['same_objects']}")
@@ -168,6 +189,7 @@ json.dump(result, open(os.path.join(out, "streams-results.json"), "w"), indent=2
 print()
 print("STREAMS JSON " + json.dumps([{"streams": r["streams"], **({"ts_over_peer": r["ts_over_peer"]} if "ts_over_peer" in r else {}),
                                    "ts_fps": r["ts"].get("fps"), "peer_fps": r["peer"].get("fps"),
+                                   "ts_tracked_fps": r.get("tracked", {}).get("fps"),
                                    "ts_cpu_ms": r["ts"].get("cpu_ms_per_frame"), "peer_cpu_ms": r["peer"].get("cpu_ms_per_frame")} for r in rows]))
 print("STREAMS RESULT: " + ("PASS" if not failures else "FAIL (" + "; ".join(failures) + ")"))
 sys.exit(1 if failures else 0)

@@ -15,6 +15,9 @@
  * `nvbuf-memory-type=4` labels system-memory surfaces NVBUF_MEM_SURFACE_ARRAY, Jetson's NVMM memory,
  * which no x86 machine can allocate: what an element must refuse before reading a byte of it.
  *
+ * `sources=N` labels frame i of each batch as source i % N (source_id, pad_index, frame_num counted per
+ * source): N streams in one batch, for the many-stream bench (batch-size = sources = streams).
+ *
  * `repeat=N` pushes each batch N times (new buffers and batch metas, frame numbers counting on,
  * the same surfaces): a source whose own cost is nothing, for benchmarks.
  *
@@ -42,7 +45,7 @@
 typedef struct {
   GstElement parent;
   GstPad *sinkpad, *srcpad;
-  guint batch_size, repeat, gpu_id;
+  guint batch_size, repeat, gpu_id, sources;
   gint memory_type;
   GstVideoInfo info;
   gboolean have_info;
@@ -57,7 +60,7 @@ typedef struct {
 GType ds_nvmm_test_mux_get_type(void);
 G_DEFINE_TYPE(DsNvmmTestMux, ds_nvmm_test_mux, GST_TYPE_ELEMENT)
 
-enum { PROP_0, PROP_BATCH_SIZE, PROP_MEMORY_TYPE, PROP_REPEAT, PROP_GPU_ID };
+enum { PROP_0, PROP_BATCH_SIZE, PROP_MEMORY_TYPE, PROP_REPEAT, PROP_GPU_ID, PROP_SOURCES };
 
 /* The surfaces of one batch, shared by every buffer pushed of it (repeat) and freed with the last. */
 typedef struct {
@@ -309,10 +312,11 @@ static GstBuffer *batch_buffer(DsNvmmTestMux *self, SurfaceSet *set, guint round
   for (guint i = 0; i < set->count; ++i) {
     GstBuffer *input = g_ptr_array_index(self->pending, i);
     NvDsFrameMeta *frame = nvds_acquire_frame_meta_from_pool(batch);
-    frame->pad_index = 0;
-    frame->source_id = 0;
+    /* sources > 1: frame i of every batch from source i % sources, each counting its own frames. */
+    const guint64 n = self->frames_out++;
+    frame->pad_index = frame->source_id = (guint)(n % self->sources);
     frame->batch_id = i;
-    frame->frame_num = (gint)self->frames_out++;
+    frame->frame_num = (gint)(n / self->sources);
     frame->buf_pts = GST_BUFFER_PTS(input) + (GST_CLOCK_TIME_IS_VALID(span) ? span * round : 0);
     frame->ntp_timestamp = 0;
     frame->source_frame_width = width;
@@ -420,6 +424,7 @@ static void set_property(GObject *object, guint id, const GValue *value, GParamS
     case PROP_MEMORY_TYPE: self->memory_type = g_value_get_int(value); break;
     case PROP_REPEAT: self->repeat = g_value_get_uint(value); break;
     case PROP_GPU_ID: self->gpu_id = g_value_get_uint(value); break;
+    case PROP_SOURCES: self->sources = g_value_get_uint(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
 }
@@ -431,6 +436,7 @@ static void get_property(GObject *object, guint id, GValue *value, GParamSpec *p
     case PROP_MEMORY_TYPE: g_value_set_int(value, self->memory_type); break;
     case PROP_REPEAT: g_value_set_uint(value, self->repeat); break;
     case PROP_GPU_ID: g_value_set_uint(value, self->gpu_id); break;
+    case PROP_SOURCES: g_value_set_uint(value, self->sources); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
 }
@@ -487,6 +493,9 @@ static void ds_nvmm_test_mux_class_init(DsNvmmTestMuxClass *klass) {
   g_object_class_install_property(object_class, PROP_GPU_ID,
       g_param_spec_uint("gpu-id", "GPU", "CUDA device of the surfaces", 0, 64, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property(object_class, PROP_SOURCES,
+      g_param_spec_uint("sources", "Sources", "Sources the frames are labelled with, round robin (source_id, pad_index; frame_num per source)",
+          1, MAX_BATCH, 1, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);
   gst_element_class_set_static_metadata(element_class, "NVMM test muxer (ds-element tests)", "Video/Muxer",
@@ -497,6 +506,7 @@ static void ds_nvmm_test_mux_class_init(DsNvmmTestMuxClass *klass) {
 static void ds_nvmm_test_mux_init(DsNvmmTestMux *self) {
   self->batch_size = 4;
   self->repeat = 1;
+  self->sources = 1;
   self->memory_type = NVBUF_MEM_CUDA_DEVICE;
   self->pending = g_ptr_array_new_with_free_func((GDestroyNotify)gst_buffer_unref);
   self->sinkpad = gst_pad_new_from_static_template(&sink_template, "sink");
