@@ -119,21 +119,22 @@ napi_value create(napi_env env, napi_callback_info info) {
   return external;
 }
 
-napi_value release(napi_env env, napi_callback_info info) {
+// The model of a release()/destroy() call, or nullptr (those calls ignore anything else).
+Model *any_model(napi_env env, napi_callback_info info) {
   napi_value argv[1] = {};
   size_t argc = 0;
-  if (!args_of(env, info, 1, argv, &argc)) return nullptr;
   void *data = nullptr;
-  if (napi_get_value_external(env, argv[0], &data) == napi_ok && data != nullptr) static_cast<Model *>(data)->busy = false;
+  if (!args_of(env, info, 1, argv, &argc) || napi_get_value_external(env, argv[0], &data) != napi_ok) return nullptr;
+  return static_cast<Model *>(data);
+}
+
+napi_value release(napi_env env, napi_callback_info info) {
+  if (Model *model = any_model(env, info)) model->busy = false;
   return nullptr;
 }
 
 napi_value destroy(napi_env env, napi_callback_info info) {
-  napi_value argv[1] = {};
-  size_t argc = 0;
-  if (!args_of(env, info, 1, argv, &argc)) return nullptr;
-  void *data = nullptr;
-  if (napi_get_value_external(env, argv[0], &data) == napi_ok && data != nullptr) free_model(static_cast<Model *>(data));
+  free_model(any_model(env, info));
   return nullptr;
 }
 
