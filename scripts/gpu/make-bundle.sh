@@ -120,6 +120,8 @@ done
 # fixture elements with its plugin.
 if [ -n "$ds_dir" ]; then
   ds_build=$(dirname "$ds_dir")
+  # The test plugin up to date with its source (incremental; the check below names what is missing).
+  cmake --build "$ds_build" --target dsnode-nvmm-testmux > /dev/null 2>&1 || true
   ds_libs=$(cat "$ds_build/deepstream-lib-dir" 2>/dev/null) \
     || die "$ds_build/deepstream-lib-dir is missing: build with DS_BUILD_ONLY=1 bash scripts/test-deepstream.sh"
   for f in "$ds_dir/libgstdsnode.so" "$ds_dir/libdsnode-runtime.so.0" "$ds_libs/libnvds_meta.so" \

@@ -37,7 +37,8 @@ run_timeout=${DS_STREAMS_TIMEOUT:-120}
 rm -rf "$out" && mkdir -p "$out"
 fail() { echo "STREAMS RESULT: FAIL ($*)"; exit 1; }
 
-echo "card: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n 1 || true)"
+card=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
+echo "card: ${card:-none (nvidia-smi found no GPU)}"
 echo "cpus: $(nproc); repo: $(git rev-parse --short HEAD 2>/dev/null || echo '?'); bundle built from: $(sed -n 's/^repo: //p' gpu-bundle/MANIFEST 2>/dev/null | head -n 1)"
 if [ ! -e "$bundle/env.sh" ]; then
   echo "no unpacked bundle at $bundle: unpacking it (scripts/gpu/device-run.sh with DS_GPU_STEPS=bundle)"
@@ -61,6 +62,8 @@ unset GST_PLUGIN_PATH_1_0
 for e in dsnvmmtestmux yolostandin dsyolopeer; do
   gst-inspect-1.0 "$e" > "$out/inspect-$e.txt" 2>&1 || { tail -n 20 "$out/inspect-$e.txt"; fail "$e is not registered ($GST_PLUGIN_PATH)"; }
 done
+grep -q "sources" "$out/inspect-dsnvmmtestmux.txt" \
+  || fail "the bundle's dsnvmmtestmux has no sources property: an older DeepStream build; rebuild it (DS_BUILD_ONLY=1 npm run test:deepstream) and the bundle"
 # The second variant: dstracker (sdk/builtin) after yolostandin; TS only (DeepStream's nvtracker is not here).
 tracker=${DS_STREAMS_TRACKER:-1}
 if [ "$tracker" = 1 ] && ! gst-inspect-1.0 dstracker > "$out/inspect-dstracker.txt" 2>&1; then
