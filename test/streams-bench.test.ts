@@ -72,6 +72,7 @@ describe.skipIf(nativeBackend !== "deepstream" || !withCuda)("the many-stream be
     });
     expect(run.code).not.toBe(0);
     expect(run.signal).toBeNull();
-    expect(run.output).toContain("yolostandin: cannot load the stand-in model from binding=/nonexistent/dsbench_standin.node");
+    expect(run.output).toContain("Cannot load yolostandin's stand-in model dsbench_standin.node from /nonexistent/dsbench_standin.node");
+    expect(run.output).toContain("--target dsnode-bench-standin-binding");
   });
 });

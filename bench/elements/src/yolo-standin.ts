@@ -4,6 +4,8 @@ import { Element, TensorHandle, decodeYolo, mapBoxes, nms, preprocess, tensorSta
 // TensorHandle (runners do it with this internal function). The same module instance as
 // "ds-element" (node_modules/ds-element is this repository's sdk/), so decodeYolo sees a TensorHandle.
 import { deviceTensorFromRunner } from "../../../sdk/dist/tensor/tensor-handle.js";
+// Binaries load through the SDK's one loader (docs/internals/layering.md): errors name the file and the fix.
+import { dlopen } from "../../../sdk/dist/native/loader.js";
 
 /** What bench/gpu/standin/standin_binding.cpp exports (dsbench_standin.node). */
 interface StandinModule {
@@ -63,17 +65,11 @@ export default class YoloStandin extends Element.define({
   private copies = { count: 0, bytes: 0 };
 
   start() {
-    const module = { exports: {} as StandinModule };
-    try {
-      process.dlopen(module, this.props.binding);
-    } catch (error) {
-      throw new Error(
-        `yolostandin: cannot load the stand-in model from binding=${this.props.binding}: ${(error as Error).message}; ` +
-          "build it with `cmake --build native-host/build --target dsnode-bench-standin-binding` (needs nvcc)",
-        { cause: error },
-      );
-    }
-    this.module = module.exports;
+    this.module = dlopen(
+      "yolostandin's stand-in model dsbench_standin.node",
+      this.props.binding,
+      "build it with `cmake --build native-host/build --target dsnode-bench-standin-binding` (needs nvcc), or give its path in binding=",
+    ) as unknown as StandinModule;
     this.device = undefined;
     this.arrivals = [];
     this.frames = 0;
