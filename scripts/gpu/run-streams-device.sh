@@ -19,6 +19,7 @@
 #
 # Environment: DS_STREAMS_LIST ("1 8 32 64"), DS_STREAMS_FRAMES (frames per run, 6400),
 # DS_STREAMS_ROUNDS (rounds per run, the last one counts, 2), DS_STREAMS_TIMEOUT (s per run, 120),
+# DS_STREAMS_BUDGET_S (s for all the runs, 420: runs past it are not started, the table still prints),
 # DS_STREAMS_MEMORY (dsnvmmtestmux nvbuf-memory-type, 2: CUDA device; 6, system memory, runs both
 # detectors' CPU paths: the script's own check where there is no GPU, which ends in FAIL (not on
 # the GPU)), DS_GPU_WORK (/tmp/ds-gpu). Output: the printout, $OUT/streams/streams-results.json and every
@@ -34,6 +35,8 @@ frames_per_run=${DS_STREAMS_FRAMES:-6400}
 rounds=${DS_STREAMS_ROUNDS:-2}
 memory=${DS_STREAMS_MEMORY:-2}
 run_timeout=${DS_STREAMS_TIMEOUT:-120}
+budget=${DS_STREAMS_BUDGET_S:-420}
+started=$(date +%s)
 rm -rf "$out" && mkdir -p "$out"
 fail() { echo "STREAMS RESULT: FAIL ($*)"; exit 1; }
 
@@ -82,10 +85,18 @@ run() {
   pipeline+=" ! dsnvmmtestmux batch-size=$streams sources=$streams nvbuf-memory-type=$memory repeat=$repeat"
   pipeline+=" ! $* name=det report=$out/$name.report.json warmup=$warmup ! ${after:-}fakesink sync=false"
   echo "$pipeline" > "$out/$name.pipeline"
-  timeout "$run_timeout" "$host" "$rounds" "$pipeline" --probe det --warmup "$warmup" > "$out/$name.json" 2> "$out/$name.log"
-  local rc=$?
+  # Each run cut to what is left of the budget, so the table is printed inside the device call.
+  local left=$(( started + budget - $(date +%s) )) limit=$run_timeout
+  [ "$limit" -gt "$left" ] && limit=$left
+  local rc=124
+  if [ "$limit" -ge 10 ]; then
+    timeout "$limit" "$host" "$rounds" "$pipeline" --probe det --warmup "$warmup" > "$out/$name.json" 2> "$out/$name.log"
+    rc=$?
+  else
+    echo "out of time (DS_STREAMS_BUDGET_S=$budget): not run" > "$out/$name.log"
+  fi
   if [ "$rc" -ne 0 ]; then
-    echo "---- $name: exit status $rc$([ "$rc" -eq 124 ] && echo " (timed out after ${run_timeout}s)")"
+    echo "---- $name: exit status $rc$([ "$rc" -eq 124 ] && echo " (timed out or out of time: ${limit}s left of the run's ${run_timeout})")"
     tail -n 15 "$out/$name.log"
   fi
   echo "{\"name\": \"$name\", \"streams\": $streams, \"repeat\": $repeat, \"warmup\": $warmup, \"rc\": $rc}" > "$out/$name.run.json"
