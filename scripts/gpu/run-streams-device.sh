@@ -26,7 +26,6 @@
 # run's log and report there. Ends with `STREAMS RESULT: PASS` or `STREAMS RESULT: FAIL (<why>)`.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-repo=$(pwd)
 work=${DS_GPU_WORK:-/tmp/ds-gpu}
 bundle="$work/bundle"
 out="${OUT:-$work/out}/streams"
@@ -65,7 +64,7 @@ unset GST_PLUGIN_PATH_1_0
 for e in dsnvmmtestmux yolostandin dsyolopeer; do
   gst-inspect-1.0 "$e" > "$out/inspect-$e.txt" 2>&1 || { tail -n 20 "$out/inspect-$e.txt"; fail "$e is not registered ($GST_PLUGIN_PATH)"; }
 done
-grep -q "sources" "$out/inspect-dsnvmmtestmux.txt" \
+grep -qE "^ +sources +:" "$out/inspect-dsnvmmtestmux.txt" \
   || fail "the bundle's dsnvmmtestmux has no sources property: an older DeepStream build; rebuild it (DS_BUILD_ONLY=1 npm run test:deepstream) and the bundle"
 # The second variant: dstracker (sdk/builtin) after yolostandin; TS only (DeepStream's nvtracker is not here).
 tracker=${DS_STREAMS_TRACKER:-1}
