@@ -120,7 +120,9 @@ describe("JavaScript outside any call that does not return ends as an element er
   });
 
   it("a microtask with the direct hand-off runs inside transform(): that call's deadline ends it", () => {
-    const run = launch(`${live} ! stuck hook=microtask after=3 ! fakesink`, { ...fixtures, timeoutMs: 40_000 });
+    // The direct hand-off is the shared isolate's (an element in an isolate of its own, with
+    // DS_ELEMENT_ISOLATE=own, has its calls queued to its JS thread).
+    const run = launch(`${live} ! stuck hook=microtask after=3 ! fakesink`, { ...fixtures, timeoutMs: 40_000, env: { DS_ELEMENT_ISOLATE: "shared" } });
     expectElementError(run, "stuck");
     expect(run.stderr).toContain("stuck0: transform() on the buffer with pts");
     expect(run.stderr).toContain("did not return within 2 s: its JavaScript was interrupted");

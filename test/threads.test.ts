@@ -58,7 +58,8 @@ describe("four independent streams, four streaming threads taking turns at the i
       const buffers = 2000;
       const run = launch(
         files.map((file) => `videotestsrc num-buffers=${buffers} ! video/x-raw,format=RGB,width=16,height=16 ! framecounter location=${file} ! fakesink`).join(" "),
-        { dists: [exampleDist], env: { DS_ELEMENT_HANDOFF_STATS: "1", DS_ELEMENT_SPIN_US: spinUs } },
+        // The gate is the shared isolate's (DS_ELEMENT_ISOLATE=own would give each element its own).
+        { dists: [exampleDist], env: { DS_ELEMENT_HANDOFF_STATS: "1", DS_ELEMENT_SPIN_US: spinUs, DS_ELEMENT_ISOLATE: "shared" } },
       );
       expect(run.code, run.output).toBe(0);
       const all = [...Array(buffers).keys()];

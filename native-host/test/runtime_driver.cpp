@@ -262,11 +262,14 @@ struct Element {
   const DsnodeRuntimeApi* api;
   GstElement* element;
   DsnodeInstance* instance = nullptr;
+  // In the shared isolate whatever DS_ELEMENT_ISOLATE says (checks of instances that share
+  // JavaScript state); otherwise DS_ELEMENT_ISOLATE=own gives each an isolate of its own.
+  bool shared = false;
 
   Result create(const std::string& bundle, const std::string& props_json) {
     DsnodeResult raw{};
     instance = api->create_instance(element, "testelement", bundle.c_str(), props_json.c_str(), -1,
-        g_strcmp0(g_getenv("DS_ELEMENT_ISOLATE"), "own") == 0, &raw);
+        !shared && g_strcmp0(g_getenv("DS_ELEMENT_ISOLATE"), "own") == 0, &raw);
     return take(&raw);
   }
 
@@ -685,9 +688,11 @@ void test_suite(const DsnodeRuntimeApi* api) {
     e.destroy();
   }
   {
-    // A Promise settled by another thread's call completes the waiting call.
+    // A Promise settled by another thread's call completes the waiting call: the two
+    // instances share it through the module's state, so both are in the shared isolate.
     Element parked{api, fake_element(8)};
     Element releaser{api, fake_element(9)};
+    parked.shared = releaser.shared = true;
     parked.create(fixture("element.js"), R"({"mode":"park"})");
     releaser.create(fixture("element.js"), R"({"mode":"release"})");
     std::atomic<bool> returned{false};
