@@ -253,6 +253,24 @@ describe("an async hook that fails at once posts one error", () => {
       expect(run.output).not.toMatch(/Unhandled promise rejection|PromiseRejectionHandledWarning/);
     }
   });
+
+  // The stream goes on after a failed onEvent, and the next events (segment, EOS) fail the same
+  // way. gst-launch 1.22 stops reading the bus at the first error; 1.28 prints each error posted
+  // until its pipeline is down (in a bus sync handler), which is how the test above saw two on
+  // sid. An application reads them all: here the whole run, to EOS (a sink that does not
+  // preroll: an error during the preroll stops the pipeline's state change, the stream waiting).
+  it.each([
+    ["reject", "rejected"],
+    ["throw", "threw before its first await"],
+  ])("onEvent() failing on every event (%s): one error on the bus in a run that goes on to EOS, the others in the log", (how, what) => {
+    const pipeline = `${source} ! asyncthrows hook=event how=${how} ! fakesink async=false`;
+    const run = pythonHost("hard_failures.py", ["errors", pipeline], { ...fixtures, env: { GST_DEBUG: "asyncthrows:1" } });
+    expect(run.code, run.output).toBe(0);
+    const report = JSON.parse(run.stdout) as { end: string; errors: string[][] };
+    expect(report, run.stderr).toEqual({ end: "eos", errors: [["asyncthrows0", `asyncthrows0: asyncthrows: onEvent ${what}`]] });
+    // stream-start's failure was posted; segment's and EOS's are in the element's log.
+    expect(run.stderr.match(/further error: asyncthrows: onEvent/g), run.stderr).toHaveLength(2);
+  });
 });
 
 describe("deep recursion is a RangeError whatever the stack size", () => {

@@ -107,6 +107,7 @@ describe("InferenceElement: model changed while PLAYING", () => {
     expect(run.code, run.output).toBe(0);
     const report = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
       expected: number; in: number; out: number; changes: number; last: string; threads: [number, number]; rssMb: [number, number, number];
+      storm: [number, number][];
     };
     // Measuring (SWAP_STORM_S set): the figures, for the bounds below.
     if (process.env.SWAP_STORM_S !== undefined) writeFileSync(join(outRoot, "hot-swap-storm.json"), JSON.stringify(report));
@@ -115,7 +116,18 @@ describe("InferenceElement: model changed while PLAYING", () => {
     expect(report.out, JSON.stringify(report)).toBeGreaterThanOrEqual(0.9 * report.expected);
     // One model running, one loading, one taken at the next batch: a session thread pool each.
     expect(report.threads[1] - report.threads[0], JSON.stringify(report)).toBeLessThanOrEqual(STORM_FIGURES.maxExtraThreads);
-    expect(report.rssMb[1] - report.rssMb[0], JSON.stringify(report)).toBeLessThanOrEqual(STORM_FIGURES.maxExtraRssMb);
+    // Memory does not grow with the number of changes. Each load raises resident memory while
+    // ONNX Runtime sets the slow twin up, and gives it back when the load lands: a sawtooth whose
+    // height is the platform's (+170 MB on Debian 12, +300 on sid), over a baseline the first
+    // sample may catch before or after the start's own load (166 to 415 MB on sid). So: the
+    // resident memory once the storm is over (the last model running, the others disposed) is
+    // not above the lowest the storm went through, and the storm's second half does not go
+    // higher than its first. A session kept alive at every change fails both (STORM_FIGURES).
+    const storm = report.storm.map(([, mb]) => mb);
+    expect(storm.length, JSON.stringify(report)).toBeGreaterThanOrEqual(8);
+    expect(report.rssMb[2] - Math.min(...storm), JSON.stringify(report)).toBeLessThanOrEqual(STORM_FIGURES.maxRssAfterStormMb);
+    const half = Math.floor(storm.length / 2);
+    expect(Math.max(...storm.slice(half)) - Math.max(...storm.slice(0, half)), JSON.stringify(report)).toBeLessThanOrEqual(STORM_FIGURES.maxRssSecondHalfMb);
     // The last change (ball.onnx, class 0) is the model of the last frames.
     const classes = readFileSync(dump, "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { frameItems: { objectItems: { classId: number }[] }[] }).frameItems[0]!.objectItems.map((object) => object.classId));
     expect(report.last).toBe(join(models, "ball.onnx"));
@@ -124,12 +136,24 @@ describe("InferenceElement: model changed while PLAYING", () => {
 });
 
 /**
- * Bounds for the storm test (growth over the first sample, taken at PLAYING with the first model
- * loaded). Measured with SWAP_STORM_S=60 on the 2-core CI machine under a load average of ~10,
- * twice: 1 097 and 1 071 changes, 1 895 of 1 890 and 1 944 of 1 985 frames the source's clock
- * made (100 %, 98 %), threads 12 → 15 at most, RSS 318 → 544 MB at most both times (237 and
- * 375 MB at the end), the last model running. The 12 s run takes ~27 s. Before (issue 29) every
- * change started a load of its own: 8 s of it reached 122 threads and 847 MB, let 22 of 334
- * frames through and aborted the process.
+ * Bounds for the storm test. Measured with SWAP_STORM_S=60 on the 2-core CI machine under a load
+ * average of ~10, twice: 1 097 and 1 071 changes, 1 895 of 1 890 and 1 944 of 1 985 frames the
+ * source's clock made (100 %, 98 %), threads 12 → 15 at most, the last model running. The 12 s
+ * run takes ~27 s. Before (issue 29) every change started a load of its own: 8 s of it reached
+ * 122 threads and 847 MB, let 22 of 334 frames through and aborted the process.
+ *
+ * Resident memory is a sawtooth, the same at every number of changes (2026-12-07, 2-core
+ * machine; MB at the troughs / peaks): Debian 12 (Node 18), 20 s, 381 changes: 377-395 / 511-553;
+ * sid (Node 24, GStreamer 1.28), 20 s, 333 changes: 440-466 / 724-737; 40 s, 709 changes:
+ * 428-464 / 699-758, 225 MB once the storm was over. The last sample minus the storm's lowest:
+ * -1 and +21 MB (Debian 12), -186 and -192 (sid); the second half's peak minus the first's: +26
+ * and +22 (Debian 12), +13 and +17 (sid). The bound on the second is two thirds of one load's
+ * tooth on sid, for a first half that a slow machine ends in the middle of a load: a coarse guard;
+ * the first is the firm one. Injected leak (every session kept alive instead of disposed), 12 s:
+ * Debian 12, 223 changes: threads 13 → 20 (within maxExtraThreads), resident memory 329 →
+ * 1 053 MB, +723 and +457 on the two; sid, 233 changes: threads 14 → 21, 410 → 1 025 MB, +586
+ * and +275. Both fail on each.
+ * The bound it replaces (the peak at most 400 MB above the first sample) failed on sid at +452
+ * without a leak: a first sample of 166 MB, 198 at the end.
  */
-const STORM_FIGURES = { maxExtraThreads: 12, maxExtraRssMb: 400 };
+const STORM_FIGURES = { maxExtraThreads: 12, maxRssAfterStormMb: 100, maxRssSecondHalfMb: 200 };

@@ -18,6 +18,10 @@ Usage:
       Three pipelines one after the other: `heaphog` until its heap error, set to NULL; again;
       then `stuck mode=none` for 100 buffers. Prints {"runs": [<buffers before the error>,
       <...>], "after": "eos"|<error>, "errors": [<messages>]}.
+  hard_failures.py errors PIPELINE
+      PIPELINE played to its end (EOS, or 30 s), with every ERROR message its bus carried (an
+      application sees them all, where gst-launch may stop at the first). Prints {"end":
+      "eos"|"timeout", "errors": [[<source element>, <message>], ...]}.
 """
 import json
 import sys
@@ -115,6 +119,25 @@ def heap():
     print(json.dumps({"runs": runs, "after": after, "errors": errors}))
 
 
+def errors(description):
+    pipeline = Gst.parse_launch(description)
+    bus = pipeline.get_bus()
+    pipeline.set_state(Gst.State.PLAYING)
+    posted, end = [], "timeout"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        message = bus.timed_pop_filtered(int((deadline - time.monotonic()) * Gst.SECOND), Gst.MessageType.EOS | Gst.MessageType.ERROR)
+        if message is None:
+            break
+        if message.type == Gst.MessageType.EOS:
+            end = "eos"
+            break
+        error, _debug = message.parse_error()
+        posted.append([message.src.get_name(), error.message])
+    pipeline.set_state(Gst.State.NULL)
+    print(json.dumps({"end": end, "errors": posted}))
+
+
 def main():
     Gst.init(None)
     command = sys.argv[1]
@@ -126,6 +149,8 @@ def main():
         property_change()
     elif command == "heap":
         heap()
+    elif command == "errors":
+        errors(" ".join(sys.argv[2:]))
     else:
         raise SystemExit(f"unknown command {command}")
 

@@ -10,8 +10,9 @@ Usage: hot_swap_storm.py MODEL_A MODEL_B DUMP_LOCATION SECONDS INTERVAL_MS SETTL
 The source makes 30 frames a second. Samples this process's threads and resident memory every
 250 ms. Prints one JSON line: {"expected": frames the source's clock made from PLAYING to EOS,
 "in": n, "out": n, "changes": n, "last": the last model set, "threads": [min, max],
-"rssMb": [first, max, last], "elapsed": s}. MODEL_A is set first and last (an odd number of
-changes), so the element ends on MODEL_A.
+"rssMb": [first, max, last], "storm": [[changes made, resident MB], ...] (the samples taken
+from the first change to the last), "elapsed": s}. MODEL_A is set first and last (an odd number
+of changes), so the element ends on MODEL_A.
 """
 import json
 import sys
@@ -48,6 +49,7 @@ def main():
     detector = pipeline.get_by_name("detector")
     counts = {"in": 0, "out": 0, "changes": 0}
     samples = []
+    storm = []
     state = {"started": None, "last": model_b}
 
     def on_sink(_pad, _info):
@@ -91,6 +93,8 @@ def main():
 
     def sample():
         samples.append(process_status())
+        if counts["changes"] > 0 and "stormEnd" not in state:
+            storm.append([counts["changes"], round(samples[-1][1])])
         return True
 
     def finish():
@@ -134,6 +138,7 @@ def main():
         "last": state["last"],
         "threads": [min(threads), max(threads)],
         "rssMb": [round(rss[0]), round(max(rss)), round(rss[-1])],
+        "storm": storm,
         "elapsed": round(result["elapsed"], 1),
     }))
 

@@ -112,6 +112,9 @@ struct ElementPrivate {
   std::condition_variable error_posted;  // post_done turned true
   std::optional<AsyncError> async_error;
   std::atomic<bool> has_async_error{false};  // lock-free check on the buffer path
+  // An onEvent() failure of this run was posted. The stream goes on after it, and an onEvent
+  // that fails fails on every event (stream-start, segment, EOS): later ones are logged only.
+  std::atomic<bool> event_error_posted{false};
 };
 
 struct DsNodeElement {
@@ -295,6 +298,12 @@ void post_async_error_from_worker(GstElement *element, gpointer) {
   post_async_error(as_element(element));
 }
 
+// An error of a run that already posted one: in the element's log, not on the bus.
+void log_further_error(DsNodeElement *self, const char *message, const char *debug) {
+  GST_CAT_ERROR_OBJECT(category_of(self), self, "further error: %s\n%s",
+      message != nullptr ? message : "", debug != nullptr ? debug : "");
+}
+
 void host_post_error(GstElement *element, const char *message, const char *debug) {
   if (!is_dsnode_element(element)) {
     GST_ERROR("runtime error for an unknown element: %s", message != nullptr ? message : "");
@@ -305,8 +314,7 @@ void host_post_error(GstElement *element, const char *message, const char *debug
     std::lock_guard<std::mutex> lock(self->priv->error_lock);
     if (self->priv->async_error) {
       // The first error stops the stream; later ones are usually its consequences.
-      GST_CAT_ERROR_OBJECT(category_of(self), self, "further error: %s\n%s",
-          message != nullptr ? message : "", debug != nullptr ? debug : "");
+      log_further_error(self, message, debug);
       return;
     }
     self->priv->async_error = AsyncError{false, false, message != nullptr && *message != '\0' ? message
@@ -331,6 +339,7 @@ gboolean element_start(GstBaseTransform *trans) {
     priv->async_error.reset();
     priv->has_async_error.store(false);
   }
+  priv->event_error_posted.store(false);
   priv->flushing.store(false);
 
   std::string message, details;
@@ -563,7 +572,10 @@ bool is_forwarded_upstream_event(GstEventType type) {
 }
 
 // A JS error in onEvent is posted but the event still goes on: dropping EOS or a flush would
-// leave the pipeline hanging instead of reporting, and the error already ends the run.
+// leave the pipeline hanging instead of reporting, and the error already ends the run. So does
+// the stream, and the next events reach the same onEvent: only the run's first failure is
+// posted (an application reading the bus would otherwise get one per event until it stops the
+// pipeline; gst-launch 1.28 prints each one posted before its pipeline is down).
 void forward_event(DsNodeElement *self, const json &event) {
   RunState *state = self->priv->state.get();
   if (state == nullptr)
@@ -572,7 +584,11 @@ void forward_event(DsNodeElement *self, const json &event) {
   GST_CAT_DEBUG_OBJECT(category_of(self), self, "event %s", text.c_str());
   ScopedResult result;
   state->runtime->api->event(state->instance, text.c_str(), &result.raw);
-  if (!result.ok() && !abandoned_for_flush(self, result))
+  if (result.ok() || abandoned_for_flush(self, result))
+    return;
+  if (self->priv->event_error_posted.exchange(true))
+    log_further_error(self, result.message().c_str(), result.debug().c_str());
+  else
     DSNODE_ELEMENT_ERROR(self, STREAM, FAILED, result.message(), result.debug());
 }
 
