@@ -3,7 +3,7 @@
 threads (tee + queues) many times in one process, and reports resident memory along the way.
 
 Usage: pipeline_cycles.py ELEMENT OUT_DIR ITERATIONS BUFFERS
-Prints one JSON object: {"iterations": N, "rss_kib": {"10": ..., "50": ...}, "counts": [[a, b], ...]}
+Prints one JSON object: {"iterations": N, "rss_kib": {"1": ..., "2": ..., ...} (after each iteration), "counts": [[a, b], ...]}
 """
 import json
 import os
@@ -58,8 +58,7 @@ def main():
     counts = []
     for index in range(1, iterations + 1):
         counts.append(run_once(element, out_dir, index, buffers))
-        if index % 10 == 0 or index == iterations:
-            rss[str(index)] = rss_kib()
+        rss[str(index)] = rss_kib()
     print(json.dumps({"iterations": iterations, "rss_kib": rss, "counts": counts}))
 
 
