@@ -43,6 +43,8 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/repository/**"],
           globalSetup: ["test/helpers/projects.ts"],
+          // A file's scratch folders go when it passed (the setup file says why).
+          setupFiles: ["test/helpers/scratch-cleanup.ts"],
           environment: "node",
           // Real pipelines: builds, Node start-up inside GStreamer, one file at a time.
           testTimeout: 180_000,

@@ -92,8 +92,11 @@ build libnvds_redis_proto.so "the Redis protocol adaptor" \
 build libnvds_mqtt_proto.so "the MQTT protocol adaptor" \
   bash -c 'make -C "$1/utils/nvds_msgapi/mqtt_protocol_adaptor" DS_LIB="$2/" all && cp "$1/utils/nvds_msgapi/mqtt_protocol_adaptor/libnvds_mqtt_proto.so" "$2/"' _ "$src" "$lib"
 
+# nvds_analytics.h uses uint32_t without including <cstdint>, which g++ 12's standard headers
+# brought in on their way and newer ones do not (sid's g++ 16 stops there): both builds of
+# nvdsanalytics name it first on the compiler's command line.
 build libnvds_dsanalytics.so "nvdsanalytics' library" \
-  make -C "$src/utils/nvds_analytics" LIB_INSTALL_DIR="$lib/" all install
+  make -C "$src/utils/nvds_analytics" LIB_INSTALL_DIR="$lib/" "CC=g++ -include cstdint" all install
 helper="$src/gst-utils/gstnvdscustomhelper"
 build libnvdsgst_customhelper.so "the custom event helpers" \
   g++ -shared -fPIC -Wl,-no-undefined -o "$lib/libnvdsgst_customhelper.so" -I"$root/includes" \
@@ -101,6 +104,6 @@ build libnvdsgst_customhelper.so "the custom event helpers" \
     $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0)
 mkdir -p "$lib/gst-plugins"
 build gst-plugins/libnvdsgst_dsanalytics.so "the nvdsanalytics plugin" \
-  bash -c 'make -C "$1/gst-plugins/gst-nvdsanalytics" LIB_INSTALL_DIR="$2/" GST_INSTALL_DIR="$2/gst-plugins/" \
+  bash -c 'make -C "$1/gst-plugins/gst-nvdsanalytics" LIB_INSTALL_DIR="$2/" GST_INSTALL_DIR="$2/gst-plugins/" "CXX=g++ -include cstdint" \
       "LIBS=-shared -Wl,-no-undefined -L$2 -lnvdsgst_meta -lnvds_meta -lnvds_dsanalytics -lnvdsgst_customhelper -ldl -lpthread -lyaml-cpp -Wl,-rpath,$2 $(pkg-config --libs gstreamer-1.0 gstreamer-video-1.0)" \
       all install' _ "$src" "$lib"

@@ -33,6 +33,7 @@ shift 2
 while [ $# -gt 0 ]; do
   case "$1" in
     --portable-only) ;; # the only backend here: NVIDIA publishes no arm64 build of its metadata source's consumers
+    --deepstream-only) echo "arm64.sh: the arm64 run has the portable backend only (no --deepstream-only)" >&2; exit 2 ;;
     --) shift; break ;;
     *) echo "arm64.sh: unknown argument $1" >&2; exit 2 ;;
   esac

@@ -5,6 +5,7 @@
 #   npm run test:platforms                          # this machine, then Debian 13 and sid
 #   npm run test:platforms -- trixie                # one release only
 #   npm run test:platforms -- sid --portable-only -- test/pipeline.test.ts   # vitest arguments after --
+#   npm run test:platforms -- trixie --deepstream-only  # the DeepStream backend's step only
 #   npm run test:platforms -- arm64                 # cross-built for aarch64, run under qemu-user
 #
 # `host` is this machine as it is (scripts/setup.sh here). Any other name is a Debian suite:
@@ -27,7 +28,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 platforms=() suite_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --portable-only) suite_args+=("$1") ;;
+    --portable-only | --deepstream-only) suite_args+=("$1") ;;
     --) break ;;
     -*) echo "test:platforms: unknown option $1" >&2; exit 2 ;;
     *) platforms+=("$1") ;;
@@ -69,6 +70,25 @@ mount_into() { # mount_into ROOT — /proc, /sys, /dev (with /dev/shm and /dev/p
     as_root mkdir -p "$root/src/shared"
     as_root mount --bind ../shared "$root/src/shared" && mounted+=("$root/src/shared")
     as_root mount -o remount,bind,ro "$root/src/shared"
+  fi
+  # This machine's CUDA toolkit (/usr/local/cuda), read-only at the same path: nvmsgconv, one of
+  # NVIDIA's consumers the DeepStream suite builds (scripts/build-deepstream-consumers.sh),
+  # includes cuda_runtime.h and links libcudart, which Debian's main component does not have.
+  # Without it, run the DeepStream step with DS_SKIP_CONSUMERS=1 and other files than the
+  # consumer tests.
+  local cuda
+  cuda=$(readlink -f /usr/local/cuda 2>/dev/null || true)
+  if [ -f "$cuda/include/cuda_runtime.h" ]; then
+    as_root mkdir -p "$root/usr/local/cuda"
+    as_root mount --bind "$cuda" "$root/usr/local/cuda" && mounted+=("$root/usr/local/cuda")
+    as_root mount -o remount,bind,ro "$root/usr/local/cuda"
+    local libdir
+    for libdir in lib64 lib; do
+      [ -d "$cuda/$libdir" ] || continue
+      echo "/usr/local/cuda/$libdir" | as_root tee "$root/etc/ld.so.conf.d/ds-platforms-cuda.conf" >/dev/null
+      as_root chroot "$root" ldconfig
+      break
+    done
   fi
 }
 

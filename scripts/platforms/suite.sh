@@ -6,16 +6,17 @@
 # DeepStream backend. Each step is timed; the results go to RESULTS_DIR as one line per step
 # (platform.tsv) for run.sh's table, with vitest's JSON report beside it.
 #
-#   bash scripts/platforms/suite.sh RESULTS_DIR [--portable-only] [-- <vitest arguments>]
+#   bash scripts/platforms/suite.sh RESULTS_DIR [--portable-only | --deepstream-only] [-- <vitest arguments>]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-results=${1:?usage: suite.sh RESULTS_DIR [--portable-only] [-- <vitest arguments>]}
+results=${1:?usage: suite.sh RESULTS_DIR [--portable-only | --deepstream-only] [-- <vitest arguments>]}
 shift
-deepstream=1
+portable=1 deepstream=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --portable-only) deepstream=0 ;;
+    --deepstream-only) portable=0 ;;
     --) shift; break ;;
     *) echo "suite.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -39,7 +40,7 @@ describe() {
 reporters=(--reporter=default --reporter=json)
 step setup bash scripts/setup.sh || { describe; exit 1; }
 describe
-step portable npx vitest run "${reporters[@]}" --outputFile.json="$results/portable.json" "$@"
+[ "$portable" = 0 ] || step portable npx vitest run "${reporters[@]}" --outputFile.json="$results/portable.json" "$@"
 # DS_PLATFORMS_DEEPSTREAM_TESTS (space-separated vitest arguments) narrows the DeepStream step
 # to those files (CI: .ci/run); otherwise it runs what the portable step ran.
 if [ "$deepstream" = 1 ] && [ -d ../shared/deepstream-9.1 ]; then

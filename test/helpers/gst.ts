@@ -30,11 +30,22 @@ export interface GstOptions {
 }
 
 let defaultRegistry: string | undefined;
+const scratchDirsMade: string[] = [];
 
-/** A fresh folder under test/out for one test's files. */
+/**
+ * A fresh folder under test/out for one test's files. It goes when its test file has passed
+ * (test/helpers/scratch-cleanup.ts), and stays when any test of that file failed.
+ */
 export function scratchDir(prefix: string): string {
   mkdirSync(outRoot, { recursive: true });
-  return mkdtempSync(join(outRoot, `${prefix}-`));
+  const dir = mkdtempSync(join(outRoot, `${prefix}-`));
+  scratchDirsMade.push(dir);
+  return dir;
+}
+
+/** The folders scratchDir() made in this test file so far, forgotten as they are handed over. */
+export function takeScratchDirs(): string[] {
+  return scratchDirsMade.splice(0);
 }
 
 function registryPath(): string {
