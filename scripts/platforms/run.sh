@@ -71,12 +71,15 @@ mount_into() { # mount_into ROOT — /proc, /sys, /dev (with /dev/shm and /dev/p
     as_root mount --bind ../shared "$root/src/shared" && mounted+=("$root/src/shared")
     as_root mount -o remount,bind,ro "$root/src/shared"
   fi
-  # This machine's CUDA toolkit (/usr/local/cuda), read-only at the same path: nvmsgconv, one of
-  # NVIDIA's consumers the DeepStream suite builds (scripts/build-deepstream-consumers.sh),
-  # includes cuda_runtime.h and links libcudart, which Debian's main component does not have.
-  # Without it, run the DeepStream step with DS_SKIP_CONSUMERS=1 and other files than the
-  # consumer tests.
-  local cuda
+}
+
+# mount_cuda_into ROOT — this machine's CUDA toolkit (/usr/local/cuda), read-only at the same
+# path, where it has one (an x86-64 root only): nvmsgconv, one of NVIDIA's consumers the
+# DeepStream suite builds (scripts/build-deepstream-consumers.sh), includes cuda_runtime.h and
+# links libcudart, which Debian's main component does not have. Without it, run the DeepStream
+# step with DS_SKIP_CONSUMERS=1 and other files than the consumer tests.
+mount_cuda_into() {
+  local root=$1 cuda
   cuda=$(readlink -f /usr/local/cuda 2>/dev/null || true)
   if [ -f "$cuda/include/cuda_runtime.h" ]; then
     as_root mkdir -p "$root/usr/local/cuda"
@@ -129,6 +132,7 @@ run_platform() { # run_platform NAME RESULTS_DIR
   root=$(bash scripts/platforms/root.sh "$name") || return 1
   copy_checkout "$root" || return 1
   mount_into "$root" || return 1
+  mount_cuda_into "$root" || return 1
   # The root reaches the npm registry as this machine does: the same proxy settings, and the
   # certificates this machine's Node trusts on top of the release's (a proxy that re-signs TLS).
   local env=(HOME=/root LC_ALL=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" npm_config_prefer_offline=true
