@@ -19,7 +19,9 @@ type Json = Record<string, any>;
 const native = createRequire(__filename)(join(repoRoot, "native-host", "index.js")) as { buildDir: string };
 const buildRoot = dirname(native.buildDir);
 const cache = join(buildRoot, "CMakeCache.txt");
-const withCuda = existsSync(cache) && /^CMAKE_CUDA_COMPILER:\w+=\S+/m.test(readFileSync(cache, "utf8"));
+// CMake records a compiler it looked for and did not find as `…=CMAKE_CUDA_COMPILER-NOTFOUND` or
+// `NOTFOUND` (a Debian root of test:platforms has CUDA's headers bound in, not nvcc on PATH).
+const withCuda = existsSync(cache) && /^CMAKE_CUDA_COMPILER:\w+=(?!\S*NOTFOUND)\S+/m.test(readFileSync(cache, "utf8"));
 const NVBUF_MEM_SYSTEM = 6;
 const BATCH = 3;
 const REPEAT = 4;

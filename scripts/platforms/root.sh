@@ -9,7 +9,8 @@
 # `mmdebstrap --variant=apt` into the cache folder (DS_PLATFORMS_CACHE, default
 # .cache/platforms, git-ignored), with what a fresh machine has before `npm test`: the
 # release's own `nodejs` and `npm` (the tooling's Node; the host embeds the same release's
-# libnode) and git (test/repository lists files with it); and, in the same pass, the packages
+# libnode), git (test/repository lists files with it) and valgrind (test/event-msg runs a
+# DeepStream-backend check under it); and, in the same pass, the packages
 # scripts/setup.sh and scripts/build-deepstream-consumers.sh install (their --list-packages):
 # they find them there, and what they do besides (libnode-dev, npm ci, the builds) runs in the
 # root as on any machine, so those scripts are what is tested. Packages named after the folder
@@ -31,7 +32,7 @@ name=${2:-$suite}
 cache=${DS_PLATFORMS_CACHE:-$PWD/.cache/platforms}
 root="$cache/$name"
 stamp="$root/.ds-platform-complete"
-BASE_PACKAGES=(ca-certificates git nodejs npm)
+BASE_PACKAGES=(ca-certificates git nodejs npm valgrind)
 [ $# -le 2 ] || BASE_PACKAGES=("${@:3}")
 
 # What the root takes from this machine on every run: its resolver, and the apt settings that
