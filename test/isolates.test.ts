@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { launch, pythonHost, scratchDir, type GstOptions, type GstRun } from "./helpers/gst";
 import { exampleDist, fixturesDist } from "./helpers/projects";
+import { slope } from "./helpers/stats";
 
 const fixtures: GstOptions = { dists: [fixturesDist] };
 const caps = "video/x-raw,format=RGB,width=64,height=48";
@@ -183,12 +184,10 @@ describe("environments come and go with their elements", () => {
     // compared, but the trend: the least-squares slope of RSS over iterations 6 to 30 (0.09
     // MiB an iteration in that run). An environment that stayed, with its isolate and heap
     // (tens of MiB), would make it that many MiB an iteration; the bound is 1.
-    const xs = Array.from({ length: iterations - 5 }, (_, i) => i + 6);
-    const ys = xs.map((x) => report.rss_kib[String(x)]! / 1024);
-    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-    const [mx, my] = [mean(xs), mean(ys)];
-    const slope = xs.reduce((a, x, i) => a + (x - mx) * (ys[i]! - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
-    expect(slope, JSON.stringify(report.rss_kib)).toBeLessThan(1);
+    const mibPerIteration = slope(
+      Array.from({ length: iterations - 5 }, (_, i): [number, number] => [i + 6, report.rss_kib[String(i + 6)]! / 1024]),
+    );
+    expect(mibPerIteration, JSON.stringify(report.rss_kib)).toBeLessThan(1);
   });
 
   it("DS_ELEMENT_ISOLATE=own makes own the default", () => {

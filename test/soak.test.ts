@@ -6,19 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { pythonHost } from "./helpers/gst";
 import { fixturesDist } from "./helpers/projects";
+import { slope } from "./helpers/stats";
 
 const BUFFERS = 300_000;
 const WARM_UP = 100_000;
-
-/** Least-squares slope of y over x. */
-function slope(points: [number, number][]): number {
-  const n = points.length;
-  const meanX = points.reduce((sum, [x]) => sum + x, 0) / n;
-  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / n;
-  const covariance = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
-  const variance = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
-  return covariance / variance;
-}
 
 describe("soak", () => {
   it(`${BUFFERS} buffers through TypeScript elements: no growth of resident memory after the warm-up`, () => {

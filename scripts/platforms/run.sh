@@ -85,13 +85,10 @@ mount_cuda_into() {
     as_root mkdir -p "$root/usr/local/cuda"
     as_root mount --bind "$cuda" "$root/usr/local/cuda" && mounted+=("$root/usr/local/cuda")
     as_root mount -o remount,bind,ro "$root/usr/local/cuda"
-    local libdir
-    for libdir in lib64 lib; do
-      [ -d "$cuda/$libdir" ] || continue
-      echo "/usr/local/cuda/$libdir" | as_root tee "$root/etc/ld.so.conf.d/ds-platforms-cuda.conf" >/dev/null
-      as_root chroot "$root" ldconfig
-      break
-    done
+    local libdir=lib64
+    [ -d "$cuda/$libdir" ] || libdir=lib
+    echo "/usr/local/cuda/$libdir" | as_root tee "$root/etc/ld.so.conf.d/ds-platforms-cuda.conf" >/dev/null
+    as_root chroot "$root" ldconfig
   fi
 }
 

@@ -10,19 +10,12 @@
  * platform matrix ran out of disk on the CI machine.
  */
 import { rmSync } from "node:fs";
-import { afterAll, beforeEach } from "vitest";
+import { afterAll } from "vitest";
 import { takeScratchDirs } from "./gst";
 
 type Task = { result?: { state?: string; errors?: unknown[] }; tasks?: Task[] };
 
-let failed = false;
-
-beforeEach(({ onTestFailed }) => {
-  onTestFailed(() => {
-    failed = true;
-  });
-});
-
+// A failed test, or a failed hook (its errors are on the suite), anywhere in the file.
 function anyFailed(task: Task): boolean {
   if (task.result?.state === "fail" || (task.result?.errors?.length ?? 0) > 0) return true;
   return (task.tasks ?? []).some(anyFailed);
@@ -33,6 +26,6 @@ function anyFailed(task: Task): boolean {
 // vitest wants the first argument destructured; the suite is the second.
 afterAll(({}, suite) => {
   const dirs = takeScratchDirs();
-  if (failed || anyFailed(suite as Task) || process.env.DS_ELEMENT_KEEP_TEST_OUT === "1") return;
+  if (anyFailed(suite as Task) || process.env.DS_ELEMENT_KEEP_TEST_OUT === "1") return;
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
