@@ -49,17 +49,23 @@ describe("four independent streams, four streaming threads taking turns at the i
     return { entries, handovers, spinTakes, sleeps, wakeups };
   }
 
-  // Waiters spin for the gate before they sleep (DS_ELEMENT_SPIN_US; 0: sleep at once): every
-  // buffer of every stream gets through, in order, either way.
-  for (const spinUs of ["50", "0"]) {
-    it(`every stream's buffers in order, DS_ELEMENT_SPIN_US=${spinUs}`, () => {
-      const dir = scratchDir(`streams-${spinUs}`);
+  // Waiters spin for the gate before they sleep (DS_ELEMENT_GATE_SPIN_US, by default 10 µs or
+  // DS_ELEMENT_SPIN_US if lower; 0: sleep at once): every buffer of every stream gets through,
+  // in order, either way.
+  const variants: { name: string; env: Record<string, string>; spins: boolean }[] = [
+    { name: "DS_ELEMENT_SPIN_US=50", env: { DS_ELEMENT_SPIN_US: "50" }, spins: true },
+    { name: "DS_ELEMENT_SPIN_US=0", env: { DS_ELEMENT_SPIN_US: "0" }, spins: false },
+    { name: "DS_ELEMENT_SPIN_US=50 DS_ELEMENT_GATE_SPIN_US=0", env: { DS_ELEMENT_SPIN_US: "50", DS_ELEMENT_GATE_SPIN_US: "0" }, spins: false },
+  ];
+  for (const [index, variant] of variants.entries()) {
+    it(`every stream's buffers in order, ${variant.name}`, () => {
+      const dir = scratchDir(`streams-${index}`);
       const files = [0, 1, 2, 3].map((i) => join(dir, `stream${i}.jsonl`));
       const buffers = 2000;
       const run = launch(
         files.map((file) => `videotestsrc num-buffers=${buffers} ! video/x-raw,format=RGB,width=16,height=16 ! framecounter location=${file} ! fakesink`).join(" "),
         // The gate is the shared isolate's (DS_ELEMENT_ISOLATE=own would give each element its own).
-        { dists: [exampleDist], env: { DS_ELEMENT_HANDOFF_STATS: "1", DS_ELEMENT_SPIN_US: spinUs, DS_ELEMENT_ISOLATE: "shared" } },
+        { dists: [exampleDist], env: { DS_ELEMENT_HANDOFF_STATS: "1", ...variant.env, DS_ELEMENT_ISOLATE: "shared" } },
       );
       expect(run.code, run.output).toBe(0);
       const all = [...Array(buffers).keys()];
@@ -68,7 +74,7 @@ describe("four independent streams, four streaming threads taking turns at the i
       // Every transform, start and stop passed the gate (the JS thread's loop turns too).
       expect(gate.entries).toBeGreaterThanOrEqual(4 * buffers);
       expect(gate.spinTakes + gate.sleeps).toBeLessThanOrEqual(gate.entries);
-      if (spinUs === "0") expect(gate.spinTakes).toBe(0);
+      if (!variant.spins) expect(gate.spinTakes).toBe(0);
     });
   }
 });

@@ -8,7 +8,7 @@
 namespace dsnode {
 
 void IsolateGate::configure(int64_t spin_ns, int max_spinners, HandoffStatistics* statistics) {
-  spin_ns_ = std::min(spin_ns, kMaxSpinNs);
+  spin_ns_ = spin_ns;
   max_spinners_ = max_spinners;
   statistics_ = statistics;
 }

@@ -4,8 +4,8 @@
 // up: a streaming thread whose element is flushing (state change, seek) must not wait for
 // JavaScript of another element that does not return (V8's own lock cannot be given up).
 //
-// A thread that finds the gate held spins for it first (up to 10 us, or DS_ELEMENT_SPIN_US if
-// lower; at most `max_spinners` threads at once), then sleeps on a condition variable. Several streaming threads of a no-op
+// A thread that finds the gate held spins for it first (SpinSettings::gate_spin_ns; at most
+// `max_spinners` threads at once), then sleeps on a condition variable. Several streaming threads of a no-op
 // element each hold the isolate for a microsecond or two: a waiter that went to sleep at once
 // cost a futex sleep and wake-up per buffer (35-50 us of CPU on a virtual machine), and mostly
 // for nothing, since the thread that left the gate came back for its next buffer and took it
@@ -61,10 +61,6 @@ class IsolateGate {
   std::condition_variable cv_;
   std::vector<const void*> waiters_;
 
-  // A no-op call holds the gate a microsecond or two on a quiet machine. A holder still there
-  // after this long runs long JavaScript, or was preempted (a busy machine): the waiter sleeps,
-  // which costs it no more than the spin it would otherwise go on with.
-  static constexpr int64_t kMaxSpinNs = 10 * 1000;
   int64_t spin_ns_ = 0;
   int max_spinners_ = 1;
   HandoffStatistics* statistics_ = nullptr;

@@ -423,7 +423,7 @@ bool JsRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std::
     SpinSettings settings = SpinSettings::from_environment();
     direct_ = settings.mode == HandoffMode::kDirect;
     handoff_->configure(settings, host_js);
-    gate_.configure(settings.caller_spin_ns, settings.max_spinning_callers, handoff_->statistics());
+    gate_.configure(settings.gate_spin_ns, settings.max_spinning_callers, handoff_->statistics());
     Watchdog::get().configure(WatchdogSettings::from_environment());
     host_js_ = host_js;
     runtime_path_ = locate_and_pin_self();

@@ -36,9 +36,14 @@ enum class HandoffMode {
 struct SpinSettings {
   static constexpr int64_t kDefaultCallerSpinUs = 50;
   static constexpr int64_t kDefaultJsSpinUs = 50;
+  // Direct hand-off: how long a thread that finds the isolate's gate held spins for it before
+  // it sleeps (isolate_gate.h). A no-op call holds the gate a microsecond or two.
+  static constexpr int64_t kDefaultGateSpinUs = 10;
 
   int64_t caller_spin_ns = kDefaultCallerSpinUs * 1000;  // DS_ELEMENT_SPIN_US
   int64_t js_spin_ns = kDefaultJsSpinUs * 1000;          // DS_ELEMENT_JS_SPIN_US
+  // DS_ELEMENT_GATE_SPIN_US; unset: the default, or DS_ELEMENT_SPIN_US if lower.
+  int64_t gate_spin_ns = kDefaultGateSpinUs * 1000;
   // Spinning callers beyond the spare cores only steal the JS thread's core.
   int max_spinning_callers = 1;
   HandoffMode mode = HandoffMode::kDirect;  // DS_ELEMENT_HANDOFF=direct (default) or queue

@@ -159,7 +159,8 @@ export class TensorHandle {
     this.#buffer = init.buffer;
     this.#array = init.data;
     this.#planes = init.planes === undefined ? undefined : Object.freeze([...init.planes]);
-    this.#colorimetry = init.colorimetry === undefined ? undefined : Object.freeze({ ...init.colorimetry });
+    this.#colorimetry =
+      init.colorimetry === undefined ? undefined : Object.freeze({ matrix: init.colorimetry.matrix, range: init.colorimetry.range });
   }
 
   /** Planar frames: what must be done plane by plane. */
@@ -795,17 +796,33 @@ export function frameTensorFromNative(
   batchId: number,
   region?: readonly [number, number, number, number],
 ): TensorHandle {
-  const source = region === undefined ? { kind: "frame" as const, callId, batchId } : { kind: "frame" as const, callId, batchId, region };
+  // Objects written out in full, not spread: on Node 18 and 20 an object spread followed by more
+  // properties costs about a microsecond a property, which made a planar frame's extract() 15x a
+  // packed one's (bench/RESULTS.md, "NV12 NVMM batches").
+  const frameSource = (plane: number | undefined): NativeTensorSource =>
+    region === undefined ? { kind: "frame", callId, batchId, plane } : { kind: "frame", callId, batchId, region, plane };
   // Each plane: the frame's memory with the plane's own layout, no format of its own.
   const planes = info.planes?.map((plane, index) =>
     fromInfo(
-      { ...plane, device: info.device, deviceId: info.deviceId, dtype: "uint8", dataPtr: info.dataPtr, format: undefined, buffer: info.buffer, storage: undefined },
-      { ...source, plane: index },
+      {
+        shape: plane.shape,
+        strides: plane.strides,
+        byteOffset: plane.byteOffset,
+        byteLength: plane.byteLength,
+        device: info.device,
+        deviceId: info.deviceId,
+        dtype: "uint8",
+        dataPtr: info.dataPtr,
+        format: undefined,
+        buffer: info.buffer,
+        storage: undefined,
+      },
+      frameSource(index),
       false,
       life,
     ),
   );
-  return fromInfo(info, source, false, life, planes);
+  return fromInfo(info, frameSource(undefined), false, life, planes);
 }
 
 /**
