@@ -58,10 +58,10 @@ for p in problems:
 sys.exit(1 if problems else 0)
 EOF
 
-# Planar YUV on GstCudaMemory (issue 26): NV12 and I420 frames are extracted as one CUDA handle
-# with its planes, zero-copy, and preprocess converts them on the GPU to exactly what the CPU
-# path gives for the same frame in system memory.
-for format in NV12 I420; do
+# Every format of issue 26 on GstCudaMemory: NV12 and I420 frames are extracted as one CUDA
+# handle with its planes, RGBx and BGRA as one packed handle, zero-copy, and preprocess converts
+# each on the GPU to exactly what the CPU path gives for the same frame in system memory.
+for format in NV12 I420 RGBx BGRA; do
   lower=$(echo "$format" | tr 'A-Z' 'a-z')
   source="videotestsrc num-buffers=2 pattern=solid-color foreground-color=0xff4080c0 ! video/x-raw,format=$format,width=32,height=16"
   gst-launch-1.0 -q $source ! pixelprobe location="$out/$lower-cpu.jsonl" ! fakesink > "$out/$lower-cpu.log" 2>&1
@@ -71,7 +71,7 @@ for format in NV12 I420; do
   cuda_rc=$?
   cat "$out/$lower-cuda.log"
   check "$format pipelines run (system memory, CUDA)" test "$cpu_rc" -eq 0 -a "$cuda_rc" -eq 0
-  check "$format on CUDA: one cuda handle with its planes, preprocess on the GPU equal to the CPU's" \
+  check "$format on CUDA: one cuda handle (planar: with its planes), preprocess on the GPU equal to the CPU's" \
     python3 - "$out/$lower-cpu.jsonl" "$out/$lower-cuda.jsonl" "$format" <<'EOF2'
 import json, sys
 cpu = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -84,7 +84,7 @@ for c, g in zip(cpu, cuda):
     if g.get("device") != {"type": "cuda", "id": 0} or g.get("format") != fmt:
         problems.append(f"CUDA frame {g.get('frameNum')}: device {g.get('device')!r} format {g.get('format')!r}")
     planes = g.get("planes") or []
-    if len(planes) != (2 if fmt == "NV12" else 3):
+    if len(planes) != {"NV12": 2, "I420": 3}.get(fmt, 0):
         problems.append(f"CUDA frame {g.get('frameNum')}: planes {planes!r}")
     if int(g.get("dataPtr", "0")) == 0:
         problems.append("dataPtr is 0")
@@ -94,7 +94,7 @@ for c, g in zip(cpu, cuda):
     if pre_g.get("firstRgb") != pre_c.get("firstRgb") or pre_c.get("firstRgb") is None:
         problems.append(f"preprocess RGB: CUDA {pre_g.get('firstRgb')!r}, CPU {pre_c.get('firstRgb')!r}")
     if g.get("first") != c.get("first"):
-        problems.append(f"Y plane first pixel: CUDA {g.get('first')!r}, CPU {c.get('first')!r}")
+        problems.append(f"first pixel (planar: of the Y plane): CUDA {g.get('first')!r}, CPU {c.get('first')!r}")
 print(json.dumps(cuda[0]) if cuda else "no lines")
 for p in problems:
     print("  " + p)
