@@ -231,6 +231,20 @@ describe("decodeYolo scratch", () => {
   });
 });
 
+describe("decodeYolo without a scratch", () => {
+  // Such calls share working arrays; their results must still be the caller's alone.
+  it("gives results that later calls leave as they are", () => {
+    const [first] = decodeYolo(yoloOutput([THREE]));
+    const firstRows = rows(first);
+    const many = Array.from({ length: 300 }, (_, i): Candidate => ({ cx: i, cy: i, w: 2, h: 2, scores: [0.5] }));
+    const [second] = decodeYolo(yoloOutput([many]));
+    decodeYolo(yoloOutput([THREE]), { maxCandidates: 1 });
+    expect(rows(first)).toEqual(firstRows);
+    expect(second.count).toBe(300);
+    expect(second.left[299]).toBe(298);
+  });
+});
+
 describe("decodeYolo arguments", () => {
   const output = yoloOutput([THREE]);
 

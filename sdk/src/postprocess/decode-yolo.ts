@@ -124,7 +124,7 @@ export interface DecodeYoloOptions {
   layout?: YoloLayout;
   /** Number of images in a plain Float32Array (default 1); tensors give it in their dims. */
   batchSize?: number;
-  /** Reuse these arrays instead of allocating (see {@link PostprocessScratch} for the lifetime of results). */
+  /** Write the result into these arrays instead of fresh ones (a call without a scratch allocates only its result; see {@link PostprocessScratch} for the lifetime of results). */
   scratch?: PostprocessScratch;
 }
 
@@ -247,7 +247,7 @@ function decodeRules(settings: Partial<DecodeYoloOptions>, shape: Dims): DecodeR
  */
 function decodeImages(shape: Dims, rules: DecodeRules, decodeImage: (image: number, store: ColumnStore, used: number) => number): BatchDetections {
   const { batch, candidates } = shape;
-  const store = rules.areas.decoded;
+  const store = rules.areas.keepsResults ? rules.areas.decoded : new ColumnStore(0);
   if (store.capacity === 0) store.reserve(Math.min(batch * candidates, 256), 0);
   const spans = new Array<number>(batch * 2);
   let used = 0;

@@ -149,8 +149,12 @@ export class ColumnStore {
     this.classId = grown(this.classId, new Int32Array(capacity), used);
   }
 
-  /** Rows [start, start + count) as a Detections of views (no copy). */
+  /** Rows [start, start + count) as a Detections of views (no copy): the columns themselves when that is all of them. */
   view(start: number, count: number): Detections {
+    if (start === 0 && count === this.left.length) {
+      const { left, top, width, height, confidence, classId } = this;
+      return { count, left, top, width, height, confidence, classId };
+    }
     const end = start + count;
     return {
       count,

@@ -145,6 +145,24 @@ describe("nms scratch", () => {
   });
 });
 
+describe("nms without a scratch", () => {
+  // Such calls share working arrays; their results must still be the caller's alone.
+  it("gives results that later calls, with or without a scratch, leave as they are", () => {
+    const first = nms(detectionsFrom([box(0, 0, 2, 2, 0.9), box(0, 0, 2, 2, 0.8), box(10, 0, 2, 2, 0.7)]));
+    const firstRows = rows(first);
+    expect(firstRows).toEqual([
+      [0, 0, 2, 2, Math.fround(0.9), 0],
+      [10, 0, 2, 2, Math.fround(0.7), 0],
+    ]);
+    const second = nms(detectionsFrom([box(5, 5, 3, 3, 0.6), box(20, 20, 1, 1, 0.5), box(30, 30, 1, 1, 0.4)]));
+    nms(second, { scratch: new PostprocessScratch() });
+    nms(first);
+    expect(rows(first)).toEqual(firstRows);
+    expect(second.count).toBe(3);
+    expect(second.left.buffer).not.toBe(first.left.buffer);
+  });
+});
+
 describe("nms arguments", () => {
   it("rejects malformed detections and options, naming them", () => {
     const good = detectionsFrom([box(0, 0, 1, 1, 0.5)]);

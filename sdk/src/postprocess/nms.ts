@@ -51,7 +51,7 @@ export interface NmsOptions {
   classAware?: boolean;
   /** Most boxes kept, the best ranked (default {@link DEFAULT_MAX_DETECTIONS}); 0 keeps none. */
   maxDetections?: number;
-  /** Reuse these arrays instead of allocating (see {@link PostprocessScratch} for the lifetime of results). */
+  /** Write the result into these arrays instead of fresh ones (a call without a scratch allocates only its result; see {@link PostprocessScratch} for the lifetime of results). */
   scratch?: PostprocessScratch;
 }
 
@@ -121,8 +121,9 @@ export function nms(detections: Detections, options?: NmsOptions): Detections {
     }
   }
 
-  // Feeding a result back in with the same scratch would have us overwrite what we read.
-  const store = readsFrom(input, areas.kept) ? new ColumnStore(kept) : areas.kept;
+  // Without a scratch the result is the caller's; with one, feeding a result back in would have
+  // us overwrite what we read.
+  const store = !areas.keepsResults || readsFrom(input, areas.kept) ? new ColumnStore(kept) : areas.kept;
   store.reserve(kept, 0);
   for (let at = 0; at < kept; at++) {
     const row = keep[at] as number;
