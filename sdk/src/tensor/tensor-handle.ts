@@ -797,8 +797,8 @@ export function frameTensorFromNative(
   region?: readonly [number, number, number, number],
 ): TensorHandle {
   // Objects written out in full, not spread: on Node 18 and 20 an object spread followed by more
-  // properties costs about a microsecond a property, which made a planar frame's extract() 15x a
-  // packed one's (bench/RESULTS.md, "NV12 NVMM batches").
+  // properties costs about a microsecond a property, which made a planar frame's extract() 19x a
+  // packed one's on an H200 (bench/RESULTS.md, "The NV12 extract, found and fixed").
   const frameSource = (plane: number | undefined): NativeTensorSource =>
     region === undefined ? { kind: "frame", callId, batchId, plane } : { kind: "frame", callId, batchId, region, plane };
   // Each plane: the frame's memory with the plane's own layout, no format of its own.
