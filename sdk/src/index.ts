@@ -33,7 +33,7 @@ export { SourceState, type SourceKey } from "./element/source-state.js";
 
 // ---------------------------------------------------------------- metadata (NvDsBatchMeta and below)
 export { BatchMeta, type BatchMetaJSON } from "./metadata/batch-meta.js";
-export { FrameMeta, type FrameMetaJSON, type ObjectColumns } from "./metadata/frame-meta.js";
+export { FrameMeta, type FrameMetaJSON, type ObjectColumns, type ObjectOptions } from "./metadata/frame-meta.js";
 export { ObjectMeta, type ObjectMetaJSON, type ObjectMetaReference, type MaskParamsJSON } from "./metadata/object-meta.js";
 export { ClassifierMeta, type ClassifierMetaJSON } from "./metadata/classifier-meta.js";
 export { LabelInfo, type LabelInfoJSON } from "./metadata/label-info.js";

@@ -106,7 +106,7 @@ export default class YoloStandin extends Element.define({
     const t4 = performance.now();
     for (const [i, frame] of items.entries()) {
       const boxes = mapBoxes(nms(images[i]!, { iouThreshold: this.props.iouThreshold }), transforms[i]!);
-      this.objects += frame.addObjects({ ...boxes, uniqueComponentId: 1 });
+      this.objects += frame.addObjects(boxes, { uniqueComponentId: 1 });
       for (let row = 0; row < boxes.count; row++) {
         this.checksum += boxes.left[row]! + boxes.top[row]! + boxes.width[row]! + boxes.height[row]! + boxes.confidence[row]! + boxes.classId[row]!;
       }

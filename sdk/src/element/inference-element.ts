@@ -261,7 +261,7 @@ interface ModelState {
  *     for (const [i, frame] of inference.frames.entries()) {
  *       const t = inference.transforms[i]!;
  *       const boxes = mapBoxes(nms(images[i]!), t);
- *       frame.addObjects({ ...boxes, labels: this.props.labels });
+ *       frame.addObjects(boxes, { labels: this.props.labels });
  *     }
  *   }
  * }

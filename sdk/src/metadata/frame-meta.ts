@@ -81,6 +81,21 @@ export interface ObjectColumns {
 }
 
 /**
+ * The values {@link FrameMeta.addObjects} shares across all of a call's objects, given apart
+ * from the columns (its second argument): a detector then passes the `Detections` that nms and
+ * mapBoxes return as they are. Building `{ ...boxes, labels }` for each frame instead costs
+ * about a microsecond a frame on Node 18 and 20, where V8 copies an object spread slowly once
+ * properties are added after it (bench/RESULTS.md, "addObjects' shared values apart").
+ *
+ * @example
+ * ```ts
+ * const boxes = mapBoxes(nms(detections), transform);
+ * frame.addObjects(boxes, { labels: this.classNames, uniqueComponentId: 1 });
+ * ```
+ */
+export type ObjectOptions = Pick<ObjectColumns, "labels" | "uniqueComponentId" | "borderWidth" | "borderColor" | "labelText">;
+
+/**
  * The plain values of a {@link FrameMeta}, as {@link FrameMeta.toJSON} returns them: its
  * fields (`ntpTimestamp` as a decimal string: JSON has no 64-bit integers) and its lists.
  *
@@ -248,17 +263,23 @@ export class FrameMeta {
    * label as text unless the columns say otherwise; the frame's `inferDone` is set. Returns the
    * number added. The new objects appear in `objectItems` (read it again after this call).
    *
+   * The values shared by every object (labels, unique component id, border, label text) may
+   * come in `options` instead of the columns ({@link ObjectOptions}); when `options` is given,
+   * those of the columns are not read.
+   *
    * @example
    * ```ts
    * const added = frame.addObjects({ left, top, width, height, confidence: scores, classId: classes, labels: this.props.labels });
+   * // a detector's boxes as they come from nms and mapBoxes, the shared values apart:
+   * frame.addObjects(mapBoxes(nms(detections), transform), { labels: this.props.labels, uniqueComponentId: 1 });
    * ```
    */
-  addObjects(columns: ObjectColumns): number {
+  addObjects(columns: ObjectColumns, options?: ObjectOptions): number {
     const scope = this.#scope;
     if (!scope.alive) throw new StaleHandleError(HANDLE, "addObjects()", "calling");
-    const { native, options } = checkColumns(columns);
+    const { native, options: nativeOptions } = checkColumns(columns, options);
     const meta = scope.meta;
-    const added = meta.addObjects(scope.callId, this.#index, native, options);
+    const added = meta.addObjects(scope.callId, this.#index, native, nativeOptions);
     this.#objectItems = undefined;
     this.inferDone = true;
     return added;
@@ -621,8 +642,12 @@ function checkColumn<T extends Float32Array | Int32Array>(
 }
 
 /** Checks every column and row in JS (names in TS terms); returns what the binding takes. */
-function checkColumns(columns: ObjectColumns): { native: NativeObjectColumns; options: NativeBulkOptions } {
+function checkColumns(columns: ObjectColumns, given: ObjectOptions | undefined): { native: NativeObjectColumns; options: NativeBulkOptions } {
   if (typeof columns !== "object" || columns === null) invalid("an object of columns", BULK, columns, true);
+  if (given !== undefined && (typeof given !== "object" || given === null)) invalid("an object of options", `${BULK} options`, given, true);
+  // The shared values, and the name errors give them under.
+  const shared: ObjectOptions = given ?? columns;
+  const sharedName = given === undefined ? BULK : `${BULK} options`;
   const left = checkColumn(columns.left, Float32Array, "left", -1);
   const count = left.length;
   const top = checkColumn(columns.top, Float32Array, "top", count);
@@ -648,15 +673,15 @@ function checkColumns(columns: ObjectColumns): { native: NativeObjectColumns; op
     }
   }
   let labels: string[] | undefined;
-  if (columns.labels !== undefined) {
-    if (!Array.isArray(columns.labels)) invalid("an array of strings", `${BULK}.labels`, columns.labels, true);
-    labels = columns.labels.map((label, index) => checkBoundedString(label, `${BULK}.labels[${index}]`));
+  if (shared.labels !== undefined) {
+    if (!Array.isArray(shared.labels)) invalid("an array of strings", `${sharedName}.labels`, shared.labels, true);
+    labels = shared.labels.map((label, index) => checkBoundedString(label, `${sharedName}.labels[${index}]`));
   }
   const options: NativeBulkOptions = {
-    uniqueComponentId: columns.uniqueComponentId === undefined ? 0 : checkInt32(columns.uniqueComponentId, `${BULK}.uniqueComponentId`),
-    borderWidth: columns.borderWidth === undefined ? NVINFER_OBJECT.borderWidth : checkUint32(columns.borderWidth, `${BULK}.borderWidth`),
-    borderColor: makeColor(columns.borderColor, `${BULK}.borderColor`, NVINFER_OBJECT.borderColor),
-    text: makeLabelText(columns.labelText, `${BULK}.labelText`),
+    uniqueComponentId: shared.uniqueComponentId === undefined ? 0 : checkInt32(shared.uniqueComponentId, `${sharedName}.uniqueComponentId`),
+    borderWidth: shared.borderWidth === undefined ? NVINFER_OBJECT.borderWidth : checkUint32(shared.borderWidth, `${sharedName}.borderWidth`),
+    borderColor: makeColor(shared.borderColor, `${sharedName}.borderColor`, NVINFER_OBJECT.borderColor),
+    text: makeLabelText(shared.labelText, `${sharedName}.labelText`),
     labels,
   };
   return { native: { left, top, width, height, confidence, classId }, options };

@@ -11,6 +11,7 @@ import { makeTransformState } from "../test-support/transform-state.js";
 import { BatchMeta } from "./batch-meta.js";
 import { GstBuffer } from "../stream/gst-buffer.js";
 import type { ObjectMeta } from "./object-meta.js";
+import type { ObjectOptions } from "./frame-meta.js";
 import { TransformScope } from "./call/transform-scope.js";
 import type { Color, RectParams, TextParams } from "./values.js";
 
@@ -234,6 +235,15 @@ describe("validation messages (TypeScript names, one shape)", () => {
     expect(() => frame.addObjects({ ...base, borderColor: { blue: 7 } })).toThrow(
       "Expected a number from 0 to 1 for FrameMeta.addObjects.borderColor.blue but received 7",
     );
+    // The shared values apart (ObjectOptions): named as such.
+    expect(() => frame.addObjects(base, null as unknown as ObjectOptions)).toThrow(
+      new InvalidTypeError("Expected an object of options for FrameMeta.addObjects options but received null"),
+    );
+    expect(() => frame.addObjects(base, { labels: ["ok", "x".repeat(200)] })).toThrow(
+      "Expected at most 127 bytes (UTF-8) for FrameMeta.addObjects options.labels[1] but received 200 bytes",
+    );
+    expect(() => frame.addObjects(base, { uniqueComponentId: 0.5 })).toThrow("for FrameMeta.addObjects options.uniqueComponentId but received 0.5");
+    expect(frame.objectItems).toHaveLength(0);
   });
 
   it("LabelInfo and ClassifierMeta", () => {

@@ -80,6 +80,26 @@ describe("objects as nvinfer's attach_metadata_detector writes them", () => {
     });
   });
 
+  it("in bulk: the shared values may come apart from the columns, and then only from there", () => {
+    const buf = buffer(1);
+    const box = { left: new Float32Array([10, 30]), top: new Float32Array([20, 40]), width: new Float32Array([5, 6]), height: new Float32Array([5, 7]), classId: new Int32Array([1, 0]) };
+    // The columns' own shared values are not read once options are given.
+    const columns = { ...box, labels: ["ignored", "ignored too"], uniqueComponentId: 99, borderWidth: 9 };
+    inCall(addon, buf, 1, (batch) => {
+      const frame = batch.frameItems[0]!;
+      expect(frame.addObjects(columns, { labels: ["a", "b"], uniqueComponentId: 7, borderColor: { green: 1 }, labelText: { setBgColor: false } })).toBe(2);
+      frame.addObjects(box, {});
+    });
+    inCall(addon, buf, 1, (batch) => {
+      const [first, second, plain] = batch.frameItems[0]!.objectItems.map((obj) => obj.toJSON());
+      expect(first).toMatchObject({ label: "b", classId: 1, uniqueComponentId: 7, rectParams: { left: 10, top: 20, borderWidth: 3, borderColor: { red: 0, green: 1, blue: 0, alpha: 1 } } });
+      expect(first!.textParams).toEqual({ ...labelText("b", 10, 20), setBgColor: false });
+      expect(second).toMatchObject({ label: "a", classId: 0, uniqueComponentId: 7 });
+      // Empty options: nvinfer's defaults, whatever the columns say.
+      expect(plain).toMatchObject({ label: "", uniqueComponentId: 0, rectParams: { borderWidth: 3, borderColor: RED } });
+    });
+  });
+
   it("one by one: an acquired object starts with nvinfer's border and font; adding it derives its text and detector_bbox_info", () => {
     const buf = buffer(1);
     inCall(addon, buf, 1, (batch) => {

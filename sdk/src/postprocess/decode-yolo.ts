@@ -179,7 +179,7 @@ export function decodeYolo(output: Float32Array, options: DecodeYoloOptions & { 
  * const layer = frame.tensorItems.find((tensor) => tensor.uniqueId === 1)?.layers[0];
  * if (layer !== undefined) {
  *   const [candidates] = decodeYolo(layer, { confidenceThreshold: this.props.confidenceThreshold });
- *   frame.addObjects({ ...nms(candidates), labels: this.props.labels });
+ *   frame.addObjects(nms(candidates), { labels: this.props.labels });
  * }
  * ```
  */

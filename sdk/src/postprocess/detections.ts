@@ -3,7 +3,7 @@ import { invalid, invalidReceived } from "./checks.js";
 /**
  * N detections as columns: one entry per box in each typed array, every array exactly `count`
  * long. The shape {@link FrameMeta.addObjects} takes, so a result goes to the frame as it is:
- * `frame.addObjects({ ...detections, labels })`. Boxes are `left, top, width, height` in the
+ * `frame.addObjects(detections, { labels })`. Boxes are `left, top, width, height` in the
  * coordinates of whatever produced them (network input pixels after {@link decodeYolo}, frame
  * pixels after {@link mapBoxes}).
  *
@@ -14,7 +14,7 @@ import { invalid, invalidReceived } from "./checks.js";
  * ```ts
  * const [candidates] = decodeYolo(layer);
  * const kept = nms(candidates);
- * frame.addObjects({ ...kept, labels: this.props.labels });
+ * frame.addObjects(kept, { labels: this.props.labels });
  * ```
  */
 export interface Detections {

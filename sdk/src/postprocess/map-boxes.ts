@@ -96,7 +96,7 @@ export function letterboxTransform(options: LetterboxOptions): FrameTransform {
  * @example
  * ```ts
  * const [candidates] = decodeYolo(output, { confidenceThreshold: 0.3 });
- * frame.addObjects({ ...mapBoxes(nms(candidates), transforms[i]!), labels: this.props.labels });
+ * frame.addObjects(mapBoxes(nms(candidates), transforms[i]!), { labels: this.props.labels });
  * ```
  */
 export function mapBoxes(detections: Detections, transform: FrameTransform, options?: MapBoxesOptions): Detections {

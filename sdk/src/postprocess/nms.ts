@@ -70,7 +70,7 @@ export interface NmsOptions {
  * ```ts
  * const [candidates] = decodeYolo(layer);
  * const kept = nms(candidates, { iouThreshold: 0.5, maxDetections: 100 });
- * frame.addObjects({ ...kept, labels: this.props.labels });
+ * frame.addObjects(kept, { labels: this.props.labels });
  * ```
  */
 export function nms(detections: Detections, options?: NmsOptions): Detections {

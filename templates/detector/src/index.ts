@@ -52,7 +52,8 @@ export default class Detector extends InferenceElement.define({
       const kept = nms(images[i]!, { iouThreshold: this.props.iouThreshold });
       const boxes = mapBoxes(kept, transform);
       // What nvinfer writes (docs/metadata.md): untracked objects, a 3 px red border, the label as text above the box.
-      frame.addObjects({ ...boxes, labels: this.classNames, uniqueComponentId: this.props.uniqueComponentId });
+      // The shared values apart from the boxes: `{ ...boxes, labels }` would cost a copy per frame.
+      frame.addObjects(boxes, { labels: this.classNames, uniqueComponentId: this.props.uniqueComponentId });
     }
   }
 }
