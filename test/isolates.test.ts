@@ -190,6 +190,26 @@ describe("environments come and go with their elements", () => {
     expect(mibPerIteration, JSON.stringify(report.rss_kib)).toBeLessThan(1);
   });
 
+  it("an own element's calls run on the streaming thread that brings the buffer, through several own elements in a row", () => {
+    // The direct hand-off, as in the shared isolate: no hop to the environment's JS thread.
+    const dir = scratchDir("isolates-direct");
+    const [first, second] = [join(dir, "a.jsonl"), join(dir, "b.jsonl")];
+    const run = launch(
+      `videotestsrc num-buffers=50 ! ${caps} ! isolateprobe isolate=own location=${first} ! isolateprobe isolate=own location=${second} ! fakesink`,
+      { ...fixtures, env: { DS_ELEMENT_HANDOFF_STATS: "1" } },
+    );
+    expect(run.code, run.output).toBe(0);
+    const [a, b] = [probes(first), probes(second)];
+    expect(a).toHaveLength(50);
+    expect(b).toHaveLength(50);
+    expect(a[0]!.environment).not.toBe(b[0]!.environment);
+    // One streaming thread ran every call of both.
+    expect(new Set([...a, ...b].map((probe) => probe.thread)).size).toBe(1);
+    // Each environment's hand-off counted every transform as a direct call (printed as it stops).
+    const direct = [...run.stderr.matchAll(/direct calls (\d+)/g)].map((match) => Number(match[1]));
+    expect(direct.filter((calls) => calls >= 50), run.stderr).toHaveLength(2);
+  });
+
   it("DS_ELEMENT_ISOLATE=own makes own the default", () => {
     const dir = scratchDir("isolates-default");
     const file = join(dir, "a.jsonl");

@@ -39,6 +39,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <new>
 #include <thread>
@@ -194,8 +195,24 @@ void block_host_signals() {
 // builds it again: about a microsecond per buffer. So a caller thread keeps one top-level
 // Locker for as long as it lives and sits in a v8::Unlocker between calls; V8 then archives
 // its state lazily and a thread making call after call pays only for the lock itself.
+//
+// Own environments (isolate=own) use the direct hand-off too, with one CallerLock per thread
+// and isolate. Such an isolate goes with its element while GStreamer's streaming threads
+// (pooled) live on, so a thread does not keep it entered between calls (run_locked enters it
+// for each call), and once it has gone (IsolateLife) the thread's lock is dropped without
+// touching V8, which freed the thread's archived state with the isolate.
+struct IsolateLife {
+  std::atomic<bool> alive{true};  // false from isolate_disposing on, under teardown_mutex
+};
+
 class CallerLock {
  public:
+  CallerLock() = default;
+  explicit CallerLock(std::shared_ptr<IsolateLife> life) : life_(std::move(life)) {}
+  CallerLock(const CallerLock&) = delete;
+  CallerLock& operator=(const CallerLock&) = delete;
+
+  // The shared isolate's.
   static CallerLock& for_this_thread() {
     // A trivial thread_local is one __tls_get_addr; the object with its destructor costs a
     // guard check on top, so it is reached once per thread.
@@ -206,12 +223,25 @@ class CallerLock {
     return lock;
   }
 
+  // An own environment's isolate, known by its life; the thread's locks of isolates that have
+  // gone are dropped on the way.
+  static CallerLock& for_this_thread(const std::shared_ptr<IsolateLife>& life) {
+    thread_local std::vector<std::unique_ptr<CallerLock>> locks;
+    for (auto it = locks.begin(); it != locks.end();) {
+      if ((*it)->life_ == life) return **it;
+      it = (*it)->life_->alive.load() ? it + 1 : locks.erase(it);
+    }
+    locks.push_back(std::make_unique<CallerLock>(life));
+    return *locks.back();
+  }
+
   void acquire(v8::Isolate* isolate, size_t v8_stack_bytes) {
     if (locker_ == nullptr) {
       std::lock_guard<std::mutex> guard(teardown_mutex());
       isolate_ = isolate;
       locker_ = new v8::Locker(isolate);
-      isolate->Enter();  // for the thread's life, like the context (see enter_for_good)
+      // The shared isolate: entered for the thread's life, like the context (see enter_for_good).
+      if (life_ == nullptr) isolate->Enter();
       set_stack_limit(isolate, v8_stack_bytes);
       return;
     }
@@ -237,6 +267,10 @@ class CallerLock {
     std::lock_guard<std::mutex> guard(teardown_mutex());
     isolate_alive() = false;
   }
+  static void isolate_disposing(IsolateLife& life) {
+    std::lock_guard<std::mutex> guard(teardown_mutex());
+    life.alive.store(false);
+  }
 
   ~CallerLock() {
     // The main thread's thread_locals die inside exit(), before the atexit teardown that stops
@@ -245,7 +279,9 @@ class CallerLock {
     if (locker_ == nullptr || syscall(SYS_gettid) == getpid()) return;
     // Any other thread: taking the lock may wait for a call running on another thread.
     std::lock_guard<std::mutex> guard(teardown_mutex());
-    if (!isolate_alive()) return;  // the isolate took our state with it
+    // Gone: the isolate took our state with it.
+    if (life_ != nullptr ? !life_->alive.load() : !isolate_alive()) return;
+    if (life_ != nullptr) isolate_->Enter();  // an own isolate is entered per call only
     end_unlocker();
     if (scope_ != nullptr) {
       isolate_->GetEnteredOrMicrotaskContext()->Exit();
@@ -270,6 +306,7 @@ class CallerLock {
     unlocker_ = nullptr;
   }
 
+  std::shared_ptr<IsolateLife> life_;  // an own environment's isolate; null: the shared one
   v8::Isolate* isolate_ = nullptr;
   v8::Locker* locker_ = nullptr;
   // Not a std::optional: the early returns of the destructor must leave it alone (ending an
@@ -410,6 +447,9 @@ class JsRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupter 
   std::atomic<int> callers_waiting_{0};   // callers on their way to the Locker
   std::atomic<uint64_t> lock_generation_{0};
   IsolateGate gate_;
+  // An own environment's: whether its isolate is still there, for the CallerLocks of threads
+  // that called it (they may outlive it).
+  const std::shared_ptr<IsolateLife> life_ = std::make_shared<IsolateLife>();
   // When the sleeping JS thread will wake by itself, in loop time (uv_now, ms); UINT64_MAX:
   // never. Written by the JS thread before it releases the Locker, read by callers under it.
   uint64_t sleep_deadline_ms_ = 0;
@@ -477,11 +517,12 @@ Handoff* JsRuntime::start_own(std::shared_ptr<void>* keep, std::string* error) {
     }
     settings = first.handoff_->settings();
   }
-  // The queued hand-off: the element's calls run on this environment's JS thread. (The direct
-  // one would have a streaming thread enter several isolates, one per element on its path.)
-  settings.mode = HandoffMode::kQueue;
+  // The shared environment's hand-off (direct by default: the element's streaming threads run
+  // its calls, each keeping a CallerLock of this isolate, see run_locked).
   auto runtime = std::make_shared<JsRuntime>(false);
+  runtime->direct_ = settings.mode == HandoffMode::kDirect;
   runtime->handoff_->configure(settings, first.host_js_);
+  runtime->gate_.configure(settings.gate_spin_ns, settings.max_spinning_callers, runtime->handoff_->statistics());
   runtime->handoff_->stop_after_destroy();
   runtime->host_js_ = first.host_js_;
   runtime->runtime_path_ = first.runtime_path_;
@@ -775,7 +816,11 @@ void JsRuntime::run_environment() {
         v8::Unlocker unlocker(isolate_);
         handoff.wait_for_direct_callers();
         // Without the Locker: a thread exiting right now may need it to free its state.
-        CallerLock::isolate_disposing();
+        if (primary_) {
+          CallerLock::isolate_disposing();
+        } else {
+          CallerLock::isolate_disposing(*life_);
+        }
       }
       context_.Reset();
     } else {
@@ -863,17 +908,22 @@ bool JsRuntime::run_locked(void (*body)(void*), void* data, const void* waiter, 
     callers_waiting_.fetch_sub(1);
     return false;
   }
-  CallerLock& lock = CallerLock::for_this_thread();
-  lock.acquire(isolate_, v8_stack_bytes_);
-  callers_waiting_.fetch_sub(1);
-  lock_generation_.fetch_add(1);
   {
-    lock.enter_for_good(context_);  // the HandleScope and context every call needs
-    v8::HandleScope handle_scope(isolate_);
-    body(data);
-    wake_if_loop_changed();
+    // An own environment's isolate is entered for this call only (CallerLock).
+    std::optional<v8::Isolate::Scope> isolate_scope;
+    if (!primary_) isolate_scope.emplace(isolate_);
+    CallerLock& lock = primary_ ? CallerLock::for_this_thread() : CallerLock::for_this_thread(life_);
+    lock.acquire(isolate_, v8_stack_bytes_);
+    callers_waiting_.fetch_sub(1);
+    lock_generation_.fetch_add(1);
+    {
+      lock.enter_for_good(context_);  // the HandleScope and context every call needs
+      v8::HandleScope handle_scope(isolate_);
+      body(data);
+      wake_if_loop_changed();
+    }
+    lock.release();
   }
-  lock.release();
   gate_.leave();
   return true;
 }

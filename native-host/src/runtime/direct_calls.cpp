@@ -80,8 +80,8 @@ void Handoff::call_direct(Call& call) {
 
 // Under the Locker, on the caller's thread.
 void Handoff::run_direct(void* data) {
-  Handoff& handoff = get();
   Call& call = *static_cast<Call*>(data);
+  Handoff& handoff = call.instance->handoff();
   if (handoff.resume_pending_) handoff.resume_after_outside_termination();
   if (handoff.state_.load() != State::kOpen) {
     // Stopped while we waited for the Locker.
@@ -102,8 +102,8 @@ void Handoff::run_direct(void* data) {
 }
 
 void Handoff::route_direct(void* data) {
-  Handoff& handoff = get();
   Call& call = *static_cast<Call*>(data);
+  Handoff& handoff = call.instance->handoff();
   // Whatever was queued before this call (a property change, a destroy, a call of another
   // instance) is routed first, as the JS thread would have; per instance, order holds.
   if (handoff.queued_.load() > 0) {
