@@ -166,6 +166,9 @@ describe("defineUserMeta", () => {
       "Expected a JSON payload (UserMeta.setJson) for user meta ACME.ANPR.PLATE read from the buffer but received a bytes payload (3 bytes)",
     ]);
     expect(reads[1]!.user).toBe(frame.userMetaItems[1]);
+    // Each result names its user meta, the failures too, and carries nothing else.
+    expect(reads.map((read) => read.user)).toEqual(frame.userMetaItems.slice(0, 3));
+    expect(reads.map((read) => Object.keys(read).sort())).toEqual([["error", "success", "user"], ["success", "user", "value"], ["error", "success", "user"]]);
     expectTypeOf(reads).toEqualTypeOf<UserMetaReadResult<z.output<typeof PLATE.schema>>[]>();
     expect(PLATE.parse(frame.userMetaItems[1]!)).toEqual({ text: "KA01", confidence: 0.9, region: "IN" });
     expect(() => PLATE.parse(frame.userMetaItems[3]!)).toThrow(
