@@ -83,9 +83,10 @@ export interface ObjectColumns {
 /**
  * The values {@link FrameMeta.addObjects} shares across all of a call's objects, given apart
  * from the columns (its second argument): a detector then passes the `Detections` that nms and
- * mapBoxes return as they are. Building `{ ...boxes, labels }` for each frame instead costs
- * about a microsecond a frame on Node 18 and 20, where V8 copies an object spread slowly once
- * properties are added after it (bench/RESULTS.md, "addObjects' shared values apart").
+ * mapBoxes return as they are. Building `{ ...boxes, labels }` for each frame instead cost
+ * 8.5–8.7 µs a frame against 4.6–5.3 this way (6 objects, Node 20, the 2-core development VM):
+ * V8 copies an object spread slowly once properties are added after it (bench/RESULTS.md,
+ * "addObjects' shared values apart").
  *
  * @example
  * ```ts
