@@ -199,39 +199,40 @@ void block_host_signals() {
 // Own environments (isolate=own) use the direct hand-off too, with one CallerLock per thread
 // and isolate. Such an isolate goes with its element while GStreamer's streaming threads
 // (pooled) live on, so a thread does not keep it entered between calls (run_locked enters it
-// for each call), and once it has gone (IsolateLife) the thread's lock is dropped without
-// touching V8, which freed the thread's archived state with the isolate.
+// for each call). Every isolate's CallerLocks know whether it is still there (IsolateLife):
+// once it has gone, a thread's lock is dropped without touching V8, which freed the thread's
+// archived state with the isolate.
 struct IsolateLife {
   std::atomic<bool> alive{true};  // false from isolate_disposing on, under teardown_mutex
 };
 
 class CallerLock {
  public:
-  CallerLock() = default;
-  explicit CallerLock(std::shared_ptr<IsolateLife> life) : life_(std::move(life)) {}
+  CallerLock(std::shared_ptr<IsolateLife> life, bool entered_for_life)
+      : life_(std::move(life)), entered_for_life_(entered_for_life) {}
   CallerLock(const CallerLock&) = delete;
   CallerLock& operator=(const CallerLock&) = delete;
 
-  // The shared isolate's.
-  static CallerLock& for_this_thread() {
+  // The shared isolate's (one per process, so one per thread), entered for the thread's life.
+  static CallerLock& shared_for_this_thread(const std::shared_ptr<IsolateLife>& life) {
     // A trivial thread_local is one __tls_get_addr; the object with its destructor costs a
     // guard check on top, so it is reached once per thread.
     thread_local CallerLock* cached = nullptr;
     if (cached != nullptr) return *cached;
-    thread_local CallerLock lock;
+    thread_local CallerLock lock(life, true);
     cached = &lock;
     return lock;
   }
 
   // An own environment's isolate, known by its life; the thread's locks of isolates that have
   // gone are dropped on the way.
-  static CallerLock& for_this_thread(const std::shared_ptr<IsolateLife>& life) {
+  static CallerLock& own_for_this_thread(const std::shared_ptr<IsolateLife>& life) {
     thread_local std::vector<std::unique_ptr<CallerLock>> locks;
     for (auto it = locks.begin(); it != locks.end();) {
       if ((*it)->life_ == life) return **it;
       it = (*it)->life_->alive.load() ? it + 1 : locks.erase(it);
     }
-    locks.push_back(std::make_unique<CallerLock>(life));
+    locks.push_back(std::make_unique<CallerLock>(life, false));
     return *locks.back();
   }
 
@@ -241,7 +242,7 @@ class CallerLock {
       isolate_ = isolate;
       locker_ = new v8::Locker(isolate);
       // The shared isolate: entered for the thread's life, like the context (see enter_for_good).
-      if (life_ == nullptr) isolate->Enter();
+      if (entered_for_life_) isolate->Enter();
       set_stack_limit(isolate, v8_stack_bytes);
       return;
     }
@@ -263,10 +264,6 @@ class CallerLock {
   void release() { unlocker_ = new (unlocker_storage_) v8::Unlocker(isolate_); }
 
   // Once the isolate is going away, threads that exit later must leave their V8 state alone.
-  static void isolate_disposing() {
-    std::lock_guard<std::mutex> guard(teardown_mutex());
-    isolate_alive() = false;
-  }
   static void isolate_disposing(IsolateLife& life) {
     std::lock_guard<std::mutex> guard(teardown_mutex());
     life.alive.store(false);
@@ -279,9 +276,8 @@ class CallerLock {
     if (locker_ == nullptr || syscall(SYS_gettid) == getpid()) return;
     // Any other thread: taking the lock may wait for a call running on another thread.
     std::lock_guard<std::mutex> guard(teardown_mutex());
-    // Gone: the isolate took our state with it.
-    if (life_ != nullptr ? !life_->alive.load() : !isolate_alive()) return;
-    if (life_ != nullptr) isolate_->Enter();  // an own isolate is entered per call only
+    if (!life_->alive.load()) return;  // the isolate took our state with it
+    if (!entered_for_life_) isolate_->Enter();  // an own isolate is entered per call only
     end_unlocker();
     if (scope_ != nullptr) {
       isolate_->GetEnteredOrMicrotaskContext()->Exit();
@@ -296,17 +292,13 @@ class CallerLock {
     static std::mutex* mutex = new std::mutex();  // outlives every thread's destructor
     return *mutex;
   }
-  static bool& isolate_alive() {
-    static bool alive = true;
-    return alive;
-  }
-
   void end_unlocker() {
     if (unlocker_ != nullptr) unlocker_->~Unlocker();
     unlocker_ = nullptr;
   }
 
-  std::shared_ptr<IsolateLife> life_;  // an own environment's isolate; null: the shared one
+  const std::shared_ptr<IsolateLife> life_;
+  const bool entered_for_life_;  // the shared isolate's
   v8::Isolate* isolate_ = nullptr;
   v8::Locker* locker_ = nullptr;
   // Not a std::optional: the early returns of the destructor must leave it alone (ending an
@@ -399,6 +391,7 @@ class JsRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupter 
   void take_async_id_stack(v8::Local<v8::Object> hook);
   void run_environment();
   void run_direct_loop(uv_loop_t* loop);
+  void configure_handoff(const SpinSettings& settings, const std::string& host_js);
   void wake_if_loop_changed();
   void wake_js_thread();
   v8::MaybeLocal<v8::Value> bootstrap(const node::StartExecutionCallbackInfo& info);
@@ -447,8 +440,8 @@ class JsRuntime final : public dsnode::JsLockHost, public dsnode::JsInterrupter 
   std::atomic<int> callers_waiting_{0};   // callers on their way to the Locker
   std::atomic<uint64_t> lock_generation_{0};
   IsolateGate gate_;
-  // An own environment's: whether its isolate is still there, for the CallerLocks of threads
-  // that called it (they may outlive it).
+  // Whether its isolate is still there, for the CallerLocks of threads that called it (they may
+  // outlive it).
   const std::shared_ptr<IsolateLife> life_ = std::make_shared<IsolateLife>();
   // When the sleeping JS thread will wake by itself, in loop time (uv_now, ms); UINT64_MAX:
   // never. Written by the JS thread before it releases the Locker, read by callers under it.
@@ -460,10 +453,7 @@ bool JsRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std::
   std::unique_lock<std::mutex> lock(mutex_);
   if (state_ == State::kNotStarted) {
     set_host_callbacks(callbacks);
-    SpinSettings settings = SpinSettings::from_environment();
-    direct_ = settings.mode == HandoffMode::kDirect;
-    handoff_->configure(settings, host_js);
-    gate_.configure(settings.gate_spin_ns, settings.max_spinning_callers, handoff_->statistics());
+    configure_handoff(SpinSettings::from_environment(), host_js);
     Watchdog::get().configure(WatchdogSettings::from_environment());
     host_js_ = host_js;
     runtime_path_ = locate_and_pin_self();
@@ -488,6 +478,13 @@ bool JsRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std::
       *error = "Node.js has already shut down in this process (it cannot be restarted)";
       return false;
   }
+}
+
+// Before the JS thread starts: the hand-off, and in direct mode the gate callers pass.
+void JsRuntime::configure_handoff(const SpinSettings& settings, const std::string& host_js) {
+  direct_ = settings.mode == HandoffMode::kDirect;
+  handoff_->configure(settings, host_js);
+  gate_.configure(settings.gate_spin_ns, settings.max_spinning_callers, handoff_->statistics());
 }
 
 void JsRuntime::start_thread() {
@@ -520,9 +517,7 @@ Handoff* JsRuntime::start_own(std::shared_ptr<void>* keep, std::string* error) {
   // The shared environment's hand-off (direct by default: the element's streaming threads run
   // its calls, each keeping a CallerLock of this isolate, see run_locked).
   auto runtime = std::make_shared<JsRuntime>(false);
-  runtime->direct_ = settings.mode == HandoffMode::kDirect;
-  runtime->handoff_->configure(settings, first.host_js_);
-  runtime->gate_.configure(settings.gate_spin_ns, settings.max_spinning_callers, runtime->handoff_->statistics());
+  runtime->configure_handoff(settings, first.host_js_);
   runtime->handoff_->stop_after_destroy();
   runtime->host_js_ = first.host_js_;
   runtime->runtime_path_ = first.runtime_path_;
@@ -816,11 +811,7 @@ void JsRuntime::run_environment() {
         v8::Unlocker unlocker(isolate_);
         handoff.wait_for_direct_callers();
         // Without the Locker: a thread exiting right now may need it to free its state.
-        if (primary_) {
-          CallerLock::isolate_disposing();
-        } else {
-          CallerLock::isolate_disposing(*life_);
-        }
+        CallerLock::isolate_disposing(*life_);
       }
       context_.Reset();
     } else {
@@ -912,7 +903,7 @@ bool JsRuntime::run_locked(void (*body)(void*), void* data, const void* waiter, 
     // An own environment's isolate is entered for this call only (CallerLock).
     std::optional<v8::Isolate::Scope> isolate_scope;
     if (!primary_) isolate_scope.emplace(isolate_);
-    CallerLock& lock = primary_ ? CallerLock::for_this_thread() : CallerLock::for_this_thread(life_);
+    CallerLock& lock = primary_ ? CallerLock::shared_for_this_thread(life_) : CallerLock::own_for_this_thread(life_);
     lock.acquire(isolate_, v8_stack_bytes_);
     callers_waiting_.fetch_sub(1);
     lock_generation_.fetch_add(1);
