@@ -42,20 +42,23 @@ describe("two TS elements on different streaming threads (tee + queues)", () => 
 
 describe("four independent streams, four streaming threads taking turns at the isolate", () => {
   /** The isolate gate's counters in the DS_ELEMENT_HANDOFF_STATS=1 line (direct hand-off). */
-  function gateCounters(stderr: string): { entries: number; handovers: number; spinTakes: number; sleeps: number; wakeups: number } {
-    const line = /isolate gate: entries (\d+), hand-overs (\d+), spin takes (\d+), sleeps (\d+), wake-ups (\d+)/.exec(stderr);
+  function gateCounters(stderr: string) {
+    const line = /isolate gate: entries (\d+), hand-overs (\d+), spin takes (\d+), sleeps (\d+), wake-ups (\d+), turns passed on (\d+), idle turns taken (\d+)/.exec(stderr);
     expect(line, stderr).not.toBeNull();
-    const [entries, handovers, spinTakes, sleeps, wakeups] = line!.slice(1).map(Number) as [number, number, number, number, number];
-    return { entries, handovers, spinTakes, sleeps, wakeups };
+    const [entries, handovers, spinTakes, sleeps, wakeups, turns, idleTurns] = line!.slice(1).map(Number) as number[];
+    return { entries: entries!, handovers: handovers!, spinTakes: spinTakes!, sleeps: sleeps!, wakeups: wakeups!, turns: turns!, idleTurns: idleTurns! };
   }
 
   // Waiters spin for the gate before they sleep (DS_ELEMENT_GATE_SPIN_US, by default 10 µs or
-  // DS_ELEMENT_SPIN_US if lower; 0: sleep at once): every buffer of every stream gets through,
-  // in order, either way.
-  const variants: { env: Record<string, string>; spins: boolean }[] = [
-    { env: { DS_ELEMENT_SPIN_US: "50" }, spins: true },
-    { env: { DS_ELEMENT_SPIN_US: "0" }, spins: false },
-    { env: { DS_ELEMENT_SPIN_US: "50", DS_ELEMENT_GATE_SPIN_US: "0" }, spins: false },
+  // DS_ELEMENT_SPIN_US if lower; 0: sleep at once), and the streaming threads take the isolate
+  // in turns (DS_ELEMENT_GATE_TURN_US, by default 1 ms; 0: no turns): every buffer of every
+  // stream gets through, in order, either way. Four streams that want the isolate all the time
+  // pass turns on; native-host/test/isolate_gate_test.cpp has what turns do to who holds it.
+  const variants: { env: Record<string, string>; spins: boolean; turns: boolean }[] = [
+    { env: { DS_ELEMENT_SPIN_US: "50" }, spins: true, turns: true },
+    { env: { DS_ELEMENT_SPIN_US: "0" }, spins: false, turns: true },
+    { env: { DS_ELEMENT_SPIN_US: "50", DS_ELEMENT_GATE_SPIN_US: "0" }, spins: false, turns: true },
+    { env: { DS_ELEMENT_GATE_TURN_US: "0" }, spins: true, turns: false },
   ];
   for (const [index, variant] of variants.entries()) {
     const name = Object.entries(variant.env).map(([key, value]) => `${key}=${value}`).join(" ");
@@ -76,6 +79,8 @@ describe("four independent streams, four streaming threads taking turns at the i
       expect(gate.entries).toBeGreaterThanOrEqual(4 * buffers);
       expect(gate.spinTakes + gate.sleeps).toBeLessThanOrEqual(gate.entries);
       if (!variant.spins) expect(gate.spinTakes).toBe(0);
+      if (variant.turns) expect(gate.turns).toBeGreaterThan(0);
+      else expect(gate.turns + gate.idleTurns).toBe(0);
     });
   }
 });

@@ -146,18 +146,23 @@ export function printStreams(streams, settings, cores) {
     fixed(row.gstPythonUs, 2),
     fixed(row.tsUs, 2),
     fixed(row.tsToIdentity, 2),
+    fixed(row.tsNoTurnsToIdentity, 2),
     fixed(row.tsGateNotSpinningToIdentity, 2),
     fixed(row.gstPythonToIdentity, 2),
     fixed(row.tsQueueSpinningUs, 2),
     fixed(row.tsQueueNotSpinningUs, 2),
     fixed(row.spinCostUs, 2),
   ]);
-  console.log(table(["layout", "identity us", "gst-python us", "TS us", "TS / identity", "gate no-spin / identity", "gst-python / identity", "TS queue+spin us", "TS queue no-spin us", "spin cost us"], rows));
+  console.log(table(["layout", "identity us", "gst-python us", "TS us", "TS / identity", "no turns / identity", "gate no-spin / identity", "gst-python / identity", "TS queue+spin us", "TS queue no-spin us", "spin cost us"], rows));
+  const wallRows = streams.table.map((row) => [row.layout, fixed(row.identityWallUs, 2), fixed(row.tsWallUs, 2), fixed(row.tsNoTurnsWallUs, 2), fixed(row.tsWallUs / row.tsNoTurnsWallUs, 2)]);
+  console.log("\n   Wall time per buffer (all streams together; lower is more throughput):");
+  console.log(table(["layout", "identity us", "TS us", "TS no turns us", "TS / no turns"], wallRows));
   for (const layout of ["1 stream", "4 streams", "16 streams"]) {
     const row = streams.table.find((candidate) => candidate.layout === layout);
     console.log(`${layout === "1 stream" ? "\n" : ""}   TS / identity at ${layout}: ${fixed(row.tsToIdentity, 2)} (${verdict(row.tsToIdentity, 2)})`);
   }
-  console.log("   TS: the default direct hand-off (each streaming thread runs its call under the isolate's lock, spinning for it before it sleeps);");
+  console.log("   TS: the default direct hand-off (each streaming thread runs its call under the isolate's lock, spinning for it before it sleeps,");
+  console.log("   streaming threads taking the isolate in turns of DS_ELEMENT_GATE_TURN_US, 1 ms); no turns: DS_ELEMENT_GATE_TURN_US=0;");
   console.log("   gate no-spin: the same with DS_ELEMENT_SPIN_US=0, every waiter sleeps at once (the convoy); queue: the Node thread runs the calls,");
   console.log("   with or without the streaming threads and the Node thread spinning for each other (spin cost = the difference, per buffer;");
   console.log("   negative: spinning saves more futex sleeps and wake-ups than it burns).");

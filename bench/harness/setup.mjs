@@ -54,7 +54,7 @@ export async function prepareBench(root) {
       pluginSha256: sha256(readFileSync(pluginPath)),
       runtimeSha256: sha256(runtimeBytes),
       // The tunables this build reads (a build that predates one ignores it).
-      tunables: ["DS_ELEMENT_HANDOFF", "DS_ELEMENT_SPIN_US", "DS_ELEMENT_JS_SPIN_US", "DS_ELEMENT_HANDOFF_STATS"].filter((name) => runtimeBytes.includes(name)),
+      tunables: ["DS_ELEMENT_HANDOFF", "DS_ELEMENT_SPIN_US", "DS_ELEMENT_JS_SPIN_US", "DS_ELEMENT_GATE_TURN_US", "DS_ELEMENT_HANDOFF_STATS"].filter((name) => runtimeBytes.includes(name)),
     },
   };
 }

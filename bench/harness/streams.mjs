@@ -21,6 +21,8 @@ export const STREAM_CONFIGURATIONS = [
   { name: "identity", element: "identity", env: {} },
   { name: "gst-python", element: "noopy", env: {} },
   { name: "TS (direct hand-off, default)", element: "noopts", env: {} },
+  // Streaming threads take the isolate whenever it is free, as before turns (isolate_gate.h).
+  { name: "TS, direct hand-off, no turns at the isolate's gate", element: "noopts", env: { DS_ELEMENT_GATE_TURN_US: "0" } },
   // Waiters sleep at the isolate's gate at once: the many-stream convoy (bench/RESULTS.md).
   { name: "TS, direct hand-off, no spin at the isolate's gate", element: "noopts", env: { DS_ELEMENT_SPIN_US: "0" } },
   { name: "TS, queue hand-off (spinning)", element: "noopts", env: { DS_ELEMENT_HANDOFF: "queue" } },
@@ -105,6 +107,7 @@ function summarise(results) {
     const of = (name) => results.find((result) => result.layout === layout.name && result.configuration === name);
     const identity = of("identity").cpuUsPerBuffer;
     const ts = of("TS (direct hand-off, default)").cpuUsPerBuffer;
+    const noTurns = of("TS, direct hand-off, no turns at the isolate's gate");
     const gateNotSpinning = of("TS, direct hand-off, no spin at the isolate's gate").cpuUsPerBuffer;
     const spinning = of("TS, queue hand-off (spinning)").cpuUsPerBuffer;
     const notSpinning = of("TS, queue hand-off, no spinning").cpuUsPerBuffer;
@@ -116,6 +119,11 @@ function summarise(results) {
       tsQueueSpinningUs: spinning,
       tsQueueNotSpinningUs: notSpinning,
       tsToIdentity: ts / identity,
+      tsNoTurnsToIdentity: noTurns.cpuUsPerBuffer / identity,
+      // Wall time per buffer: turns save CPU; this shows what they do to throughput.
+      identityWallUs: of("identity").wallUsPerBuffer,
+      tsWallUs: of("TS (direct hand-off, default)").wallUsPerBuffer,
+      tsNoTurnsWallUs: noTurns.wallUsPerBuffer,
       tsGateNotSpinningUs: gateNotSpinning,
       tsGateNotSpinningToIdentity: gateNotSpinning / identity,
       gstPythonToIdentity: of("gst-python").cpuUsPerBuffer / identity,

@@ -4,12 +4,19 @@
 // up: a streaming thread whose element is flushing (state change, seek) must not wait for
 // JavaScript of another element that does not return (V8's own lock cannot be given up).
 //
-// A thread that finds the gate held spins for it first (SpinSettings::gate_spin_ns; at most
-// `max_spinners` threads at once), then sleeps on a condition variable. Several streaming threads of a no-op
-// element each hold the isolate for a microsecond or two: a waiter that went to sleep at once
-// cost a futex sleep and wake-up per buffer (35-50 us of CPU on a virtual machine), and mostly
-// for nothing, since the thread that left the gate came back for its next buffer and took it
-// again before the sleeper was running (bench/RESULTS.md, "The many-stream convoy"). A waiter
+// Turns. Streaming threads take the isolate in turns of SpinSettings::gate_turn_ns (a
+// millisecond): the thread whose turn it is takes it call after call, and another streaming
+// thread that wants it meanwhile sleeps until the turn is over and handed to it (oldest
+// sleeper first). The same JavaScript costs two to three times as much when the call before
+// ran on another core (V8's per-thread state, the isolate's and the heap's hot lines move
+// between the cores, and the Locker archives one thread's state and restores the other's), so
+// several streams whose threads took the isolate in whatever order spent most of their CPU on
+// that (bench/RESULTS.md, "The many-stream cost"). A turn ends early when its thread does
+// not come back: a sleeper takes over once the turn is over by a quarter of its length. The
+// JS thread takes no turns: it enters whenever the isolate is free, like before.
+//
+// A thread that finds the gate held when it may take it spins for it first
+// (SpinSettings::gate_spin_ns; at most `max_spinners` threads at once), then sleeps. A thread
 // that runs on the core the holder took the gate on does not spin: the holder is then not
 // running (preempted, on a busy machine), and the spin would only delay it. Only sleepers are
 // known by waiting(); a spinner sleeps, and so becomes known, after its budget (microseconds),
@@ -31,35 +38,62 @@ namespace dsnode {
 
 class IsolateGate {
  public:
-  // Before any thread enters. `statistics` (may be null) counts spins, sleeps and wake-ups.
-  void configure(int64_t spin_ns, int max_spinners, HandoffStatistics* statistics);
+  // Before any thread enters. `turn_ns` 0: no turns (any thread takes the gate when it is
+  // free). `statistics` (may be null) counts spins, sleeps, wake-ups and turns.
+  void configure(int64_t spin_ns, int max_spinners, int64_t turn_ns, HandoffStatistics* statistics);
 
-  // Waits until no other thread holds the isolate; false (gate not taken) if *abandon turned
-  // true first. Who sleeps is known by `waiter` meanwhile.
-  bool enter(const void* waiter, const std::atomic<bool>* abandon);
+  // Waits until this thread may hold the isolate and no other thread does; false (gate not
+  // taken) if *abandon turned true first. Who sleeps is known by `waiter` meanwhile.
+  // `takes_turns`: a streaming thread (true) or the JS thread (false).
+  bool enter(const void* waiter, const std::atomic<bool>* abandon, bool takes_turns = true);
   void leave();
   // Sleepers look at their `abandon` flag again (spinners look at it all the time).
   void wake_all();
   bool waiting(const void* waiter);
 
  private:
-  bool try_take() {
-    bool expected = false;
-    if (held_.load() || !held_.compare_exchange_strong(expected, true)) return false;
-    holder_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
-    return true;
+  // A thread asleep in enter(), on its own stack; in sleepers_ (oldest first) under mutex_.
+  struct Sleeper {
+    const void* waiter;
+    const void* thread;
+    bool takes_turns;
+    std::condition_variable wake;
+  };
+
+  static const void* this_thread() {
+    thread_local char marker;
+    return &marker;
   }
-  bool spin(const std::atomic<bool>* abandon);
-  bool sleep(const void* waiter, const std::atomic<bool>* abandon);
+  // Whether `me` may take the gate now as far as turns go (not whether it is free).
+  bool my_turn(const void* me) const;
+  bool try_take(const void* me, bool takes_turns);
+  bool take_if_free(const void* me, bool takes_turns);
+  void claim_turn(const void* me);
+  void begin_turn(const void* me);
+  bool take_idle_turn(const void* me, const std::atomic<bool>* abandon);
+  bool spin(const void* me, bool takes_turns, const std::atomic<bool>* abandon);
+  bool sleep(const void* me, const void* waiter, bool takes_turns, const std::atomic<bool>* abandon);
+  // Under mutex_: the first sleeper that takes turns, or null.
+  Sleeper* first_turn_taker();
+  // Under mutex_, with the gate just left by `me`: who to wake.
+  void wake_after_leave(const void* me);
   void count_holder();
 
   std::atomic<bool> held_{false};
   std::atomic<int> holder_cpu_{-1};  // the core the holder took it on
   std::atomic<int> spinners_{0};
-  std::atomic<int> sleepers_{0};
-  std::mutex mutex_;  // sleepers_ rises, and waiters_ changes, only under it
-  std::condition_variable cv_;
-  std::vector<const void*> waiters_;
+  std::atomic<int> sleepers_count_{0};
+  std::mutex mutex_;  // sleepers_count_ rises, and sleepers_ changes, only under it
+  std::vector<Sleeper*> sleepers_;
+
+  // Turns (turn_ns_ > 0). Changed by the thread holding the gate only, except that a thread
+  // handed a turn it then gives up (abandoned) clears it.
+  std::atomic<const void*> turn_thread_{nullptr};  // whose turn it is; null: nobody's
+  std::atomic<bool> turn_started_{false};          // it has taken the gate since it was handed the turn
+  std::atomic<int64_t> turn_end_ns_{0};
+  std::atomic<uint32_t> turn_takes_{0};  // times the turn's thread took the gate in its turn
+  static constexpr int64_t kIdleTurnNs = 20000;
+  int64_t turn_ns_ = 0;
 
   int64_t spin_ns_ = 0;
   int max_spinners_ = 1;

@@ -484,7 +484,7 @@ bool JsRuntime::ensure_started(const DsnodeHostCallbacks& callbacks, const std::
 void JsRuntime::configure_handoff(const SpinSettings& settings, const std::string& host_js) {
   direct_ = settings.mode == HandoffMode::kDirect;
   handoff_->configure(settings, host_js);
-  gate_.configure(settings.gate_spin_ns, settings.max_spinning_callers, handoff_->statistics());
+  gate_.configure(settings.gate_spin_ns, settings.max_spinning_callers, settings.gate_turn_ns, handoff_->statistics());
 }
 
 void JsRuntime::start_thread() {
@@ -728,7 +728,7 @@ void JsRuntime::run_environment() {
   Handoff& handoff = *handoff_;
   // Whoever holds the Locker holds the gate (direct mode): callers may come as soon as Node
   // announces it runs, before this thread's loop starts (run_direct_loop lets go of both).
-  gate_.enter(this, nullptr);
+  gate_.enter(this, nullptr, false);
   {
     v8::Locker locker(isolate_);
     v8::Isolate::Scope isolate_scope(isolate_);
@@ -881,7 +881,7 @@ void JsRuntime::run_direct_loop(uv_loop_t* loop) {
       }
       // Callers let the JS thread have the Locker first (run_locked).
       js_wants_lock_.store(true);
-      gate_.enter(this, nullptr);
+      gate_.enter(this, nullptr, false);
     }
     js_wants_lock_.store(false);
   }

@@ -24,6 +24,8 @@ struct HandoffStatistics {
   std::atomic<uint64_t> gate_spin_takes{0};    // ...by a thread that found it held and spun
   std::atomic<uint64_t> gate_sleeps{0};        // a thread found it held and slept
   std::atomic<uint64_t> gate_wakeups{0};       // a sleeper woke (notified, or spuriously)
+  std::atomic<uint64_t> gate_turns{0};         // a streaming thread's turn passed to another
+  std::atomic<uint64_t> gate_idle_turns{0};    // ...taken from one that did not come back
 
   // One line on stderr.
   void print() const;

@@ -40,6 +40,7 @@ SpinSettings SpinSettings::from_environment() {
   settings.js_spin_ns = microseconds_from_env("DS_ELEMENT_JS_SPIN_US", kDefaultJsSpinUs) * 1000;
   settings.gate_spin_ns = microseconds_from_env("DS_ELEMENT_GATE_SPIN_US",
       std::min(kDefaultGateSpinUs, settings.caller_spin_ns / 1000)) * 1000;
+  settings.gate_turn_ns = microseconds_from_env("DS_ELEMENT_GATE_TURN_US", kDefaultGateTurnUs) * 1000;
   const char* statistics = g_getenv("DS_ELEMENT_HANDOFF_STATS");
   settings.statistics = statistics != nullptr && *statistics == '1';
   if (const char* mode = g_getenv("DS_ELEMENT_HANDOFF"); mode != nullptr && *mode != '\0') {

@@ -44,6 +44,10 @@ struct SpinSettings {
   int64_t js_spin_ns = kDefaultJsSpinUs * 1000;          // DS_ELEMENT_JS_SPIN_US
   // DS_ELEMENT_GATE_SPIN_US; unset: the default, or DS_ELEMENT_SPIN_US if lower.
   int64_t gate_spin_ns = kDefaultGateSpinUs * 1000;
+  // Direct hand-off: how long a streaming thread's turn at the isolate lasts while others wait
+  // for it (isolate_gate.h); 0: no turns.
+  static constexpr int64_t kDefaultGateTurnUs = 1000;
+  int64_t gate_turn_ns = kDefaultGateTurnUs * 1000;  // DS_ELEMENT_GATE_TURN_US
   // Spinning callers beyond the spare cores only steal the JS thread's core.
   int max_spinning_callers = 1;
   HandoffMode mode = HandoffMode::kDirect;  // DS_ELEMENT_HANDOFF=direct (default) or queue
