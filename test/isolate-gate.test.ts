@@ -12,6 +12,6 @@ it("native-host/test/isolate_gate_test.cpp passes every check", () => {
   expect(run.signal, output).toBeNull();
   expect(run.status, output).toBe(0);
   expect(summary, output).not.toBeNull();
-  expect(Number(summary![1])).toBe(13);
+  expect(Number(summary![1])).toBe(14);
   expect(summary![2]).toBe("0");
 });

@@ -17,6 +17,7 @@ void IsolateGate::configure(int64_t spin_ns, int max_spinners, int64_t turn_ns, 
 
 bool IsolateGate::enter(const void* waiter, const std::atomic<bool>* abandon, bool takes_turns) {
   const void* me = this_thread();
+  if (stalled_thread_.load(std::memory_order_relaxed) == me) came_back_after_stall(me);
   bool taken = try_take(me, takes_turns) || spin(me, takes_turns, abandon) ||
                (takes_turns && take_idle_turn(me, abandon)) || sleep(me, waiter, takes_turns, abandon);
   if (taken && statistics_ != nullptr) count_holder();
@@ -34,20 +35,20 @@ bool IsolateGate::my_turn(const void* me) const {
 }
 
 bool IsolateGate::try_take(const void* me, bool takes_turns) {
-  return (!takes_turns || my_turn(me)) && take_if_free(me, takes_turns);
+  return (!takes_turns || my_turn(me)) && take_if_free(me, takes_turns, false);
 }
 
-bool IsolateGate::take_if_free(const void* me, bool takes_turns) {
+bool IsolateGate::take_if_free(const void* me, bool takes_turns, bool slept) {
   bool expected = false;
   if (held_.load() || !held_.compare_exchange_strong(expected, true)) return false;
   holder_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
-  if (takes_turns && turn_ns_ > 0) claim_turn(me);
+  if (takes_turns && turn_ns_ > 0) claim_turn(me, slept);
   return true;
 }
 
 // Holding the gate. A turn handed on but not begun stays its thread's: this call is the
 // thread before's, while that one wakes.
-void IsolateGate::claim_turn(const void* me) {
+void IsolateGate::claim_turn(const void* me, bool slept) {
   const void* turn = turn_thread_.load();
   if (turn == me) {
     if (!turn_started_.load()) {
@@ -57,9 +58,55 @@ void IsolateGate::claim_turn(const void* me) {
     turn_takes_.store(turn_takes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     return;
   }
-  if (turn == nullptr || (turn_started_.load() && now_ns() >= turn_end_ns_.load() + turn_ns_ / 4)) {
+  if (turn == nullptr) {
+    const int64_t off_until = turns_off_until_ns_.load();
+    if (off_until != 0) {
+      if (now_ns() < off_until) return;
+      turns_off_until_ns_.store(0);
+    }
     begin_turn(me);
+    return;
   }
+  if (!turn_started_.load() || now_ns() < turn_end_ns_.load() + turn_ns_ / 4) return;
+  if (!slept) {
+    // Lapsed with nobody waiting (its thread went on with no one to pass it to).
+    begin_turn(me);
+    return;
+  }
+  // A stall: this thread slept for a turn whose thread neither came back to pass it on nor held
+  // the isolate, so the isolate stood idle while it waited. Now and then that is a stream that
+  // ended, or a thread the system kept off its core. But if that thread's stream was waiting for
+  // this one's (a tee whose other branch's queue is full, a muxer that waits for its other
+  // inputs), turns stall again and again: two such stalls in four turns turn them off for a
+  // second.
+  // A stream that ended does not come back; one that waited for this one's comes back as soon
+  // as this one's buffer has moved on (enter() counts the stall then).
+  stalled_at_ns_.store(now_ns());
+  stalled_thread_.store(turn);
+  turn_thread_.store(nullptr);
+  if (statistics_ != nullptr) statistics_->gate_stalled_turns.fetch_add(1, std::memory_order_relaxed);
+}
+
+// The thread whose turn stalled (claim_turn) is back. Soon: it had been waiting for the stream
+// of the thread that took over, and turns between these streams will stall again.
+void IsolateGate::came_back_after_stall(const void* me) {
+  const void* expected = me;
+  if (!stalled_thread_.compare_exchange_strong(expected, nullptr)) return;
+  if (now_ns() - stalled_at_ns_.load() < kComebackNs && record_turn_end(true)) {
+    turns_off_until_ns_.store(now_ns() + kTurnsOffNs);
+  }
+}
+
+// True when turns stalled often enough lately to be turned off (and forgets them then).
+bool IsolateGate::record_turn_end(bool stalled) {
+  uint32_t before = turn_history_.load();
+  uint32_t after;
+  do {
+    after = ((before << 1) | (stalled ? 1u : 0u)) & 0xFu;
+  } while (!turn_history_.compare_exchange_weak(before, after));
+  if (!stalled || __builtin_popcount(after) < 2) return false;
+  turn_history_.store(0);
+  return true;
 }
 
 void IsolateGate::begin_turn(const void* me) {
@@ -125,8 +172,10 @@ bool IsolateGate::sleep(const void* me, const void* waiter, bool takes_turns, co
     if (abandon != nullptr && abandon->load()) break;
     // Looked at once a round: a turn that lapses between two looks must not leave this thread
     // asleep for a turn it was about to get.
-    const bool mine = !takes_turns || my_turn(me);
-    if (mine && (taken = take_if_free(me, takes_turns))) break;
+    // A turn whose thread waits in line too (for the JS thread, say) has not lapsed: that thread
+    // comes back, and passes the turn on then.
+    const bool mine = !takes_turns || (my_turn(me) && !turn_thread_in_line(me));
+    if (mine && (taken = take_if_free(me, takes_turns, true))) break;
     if (takes_turns && turn_ns_ > 0 && turn_thread_.load() == me) {
       // Handed the turn, and awake: it begins now (the thread before waits from here on), and
       // the gate is that thread's for a microsecond or two more.
@@ -139,7 +188,7 @@ bool IsolateGate::sleep(const void* me, const void* waiter, bool takes_turns, co
       lock.lock();
       if (taken) break;
       if (abandon != nullptr && abandon->load()) break;
-      if ((taken = take_if_free(me, takes_turns))) break;
+      if ((taken = take_if_free(me, takes_turns, true))) break;
     }
     if (takes_turns && turn_ns_ > 0 && first_turn_taker() == &self) {
       // The first in line never sleeps for good: the turn's thread may not come back to hand
@@ -166,6 +215,12 @@ bool IsolateGate::sleep(const void* me, const void* waiter, bool takes_turns, co
     if (Sleeper* next = first_turn_taker()) next->wake.notify_one();
   }
   return taken;
+}
+
+bool IsolateGate::turn_thread_in_line(const void* me) {
+  const void* turn = turn_thread_.load();
+  if (turn == nullptr || turn == me) return false;
+  return std::any_of(sleepers_.begin(), sleepers_.end(), [&](const Sleeper* sleeper) { return sleeper->thread == turn; });
 }
 
 IsolateGate::Sleeper* IsolateGate::first_turn_taker() {
@@ -200,6 +255,7 @@ void IsolateGate::wake_after_leave(const void* me) {
     if (next == nullptr || now_ns() < turn_end_ns_.load()) return;
     turn_started_.store(false);
     turn_thread_.store(next->thread);
+    record_turn_end(false);
     if (statistics_ != nullptr) statistics_->gate_turns.fetch_add(1, std::memory_order_relaxed);
     next->wake.notify_one();
     return;

@@ -11,9 +11,11 @@
 // ran on another core (V8's per-thread state, the isolate's and the heap's hot lines move
 // between the cores, and the Locker archives one thread's state and restores the other's), so
 // several streams whose threads took the isolate in whatever order spent most of their CPU on
-// that (bench/RESULTS.md, "The many-stream cost"). A turn ends early when its thread does
-// not come back: a sleeper takes over once the turn is over by a quarter of its length. The
-// JS thread takes no turns: it enters whenever the isolate is free, like before.
+// that (bench/RESULTS.md, "Turns at the isolate's gate"). A turn ends early when its thread
+// does not come back: a thread that arrives takes it over after 20 us, and a sleeper once the
+// turn is over by a quarter of its length (a stall; streams that wait for each other stall at
+// every turn, and turns then turn themselves off for a second). The JS thread takes no turns:
+// it enters whenever the isolate is free, like before.
 //
 // A thread that finds the gate held when it may take it spins for it first
 // (SpinSettings::gate_spin_ns; at most `max_spinners` threads at once), then sleeps. A thread
@@ -67,12 +69,17 @@ class IsolateGate {
   // Whether `me` may take the gate now as far as turns go (not whether it is free).
   bool my_turn(const void* me) const;
   bool try_take(const void* me, bool takes_turns);
-  bool take_if_free(const void* me, bool takes_turns);
-  void claim_turn(const void* me);
+  // `slept`: the thread slept in line for it (sleep()).
+  bool take_if_free(const void* me, bool takes_turns, bool slept);
+  void claim_turn(const void* me, bool slept);
   void begin_turn(const void* me);
+  bool record_turn_end(bool stalled);
+  void came_back_after_stall(const void* me);
   bool take_idle_turn(const void* me, const std::atomic<bool>* abandon);
   bool spin(const void* me, bool takes_turns, const std::atomic<bool>* abandon);
   bool sleep(const void* me, const void* waiter, bool takes_turns, const std::atomic<bool>* abandon);
+  // Under mutex_: whether another thread's turn is that of a thread asleep in line.
+  bool turn_thread_in_line(const void* me);
   // Under mutex_: the first sleeper that takes turns, or null.
   Sleeper* first_turn_taker();
   // Under mutex_, with the gate just left by `me`: who to wake.
@@ -93,6 +100,13 @@ class IsolateGate {
   std::atomic<int64_t> turn_end_ns_{0};
   std::atomic<uint32_t> turn_takes_{0};  // times the turn's thread took the gate in its turn
   static constexpr int64_t kIdleTurnNs = 20000;
+  // After stalls (claim_turn), no turns until then (0: turns on).
+  std::atomic<int64_t> turns_off_until_ns_{0};
+  static constexpr int64_t kTurnsOffNs = 1'000'000'000;
+  std::atomic<uint32_t> turn_history_{0};  // the last four turns' ends, newest lowest: 1 a stall
+  std::atomic<const void*> stalled_thread_{nullptr};  // the thread of the turn that stalled last
+  std::atomic<int64_t> stalled_at_ns_{0};
+  static constexpr int64_t kComebackNs = 2'000'000;
   int64_t turn_ns_ = 0;
 
   int64_t spin_ns_ = 0;

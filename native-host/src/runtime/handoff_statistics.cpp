@@ -11,7 +11,7 @@ void HandoffStatistics::print() const {
       "dsnode hand-off: caller spin hits %llu, caller sleeps %llu, wake-ups sent %llu, "
       "JS wakes %llu, JS spin hits %llu, JS spin misses %llu, direct calls %llu, "
       "direct waits %llu; isolate gate: entries %llu, hand-overs %llu, spin takes %llu, "
-      "sleeps %llu, wake-ups %llu, turns passed on %llu, idle turns taken %llu\n",
+      "sleeps %llu, wake-ups %llu, turns passed on %llu, idle turns taken %llu, stalled turns %llu\n",
       static_cast<unsigned long long>(s.caller_spin_hits.load()),
       static_cast<unsigned long long>(s.caller_sleeps.load()),
       static_cast<unsigned long long>(s.wakeups_sent.load()),
@@ -25,7 +25,8 @@ void HandoffStatistics::print() const {
       static_cast<unsigned long long>(s.gate_sleeps.load()),
       static_cast<unsigned long long>(s.gate_wakeups.load()),
       static_cast<unsigned long long>(s.gate_turns.load()),
-      static_cast<unsigned long long>(s.gate_idle_turns.load()));
+      static_cast<unsigned long long>(s.gate_idle_turns.load()),
+      static_cast<unsigned long long>(s.gate_stalled_turns.load()));
 }
 
 }  // namespace dsnode

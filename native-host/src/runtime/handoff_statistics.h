@@ -26,6 +26,7 @@ struct HandoffStatistics {
   std::atomic<uint64_t> gate_wakeups{0};       // a sleeper woke (notified, or spuriously)
   std::atomic<uint64_t> gate_turns{0};         // a streaming thread's turn passed to another
   std::atomic<uint64_t> gate_idle_turns{0};    // ...taken from one that did not come back
+  std::atomic<uint64_t> gate_stalled_turns{0}; // a turn its thread left idle while others slept, and came back to
 
   // One line on stderr.
   void print() const;
