@@ -78,7 +78,7 @@ void IsolateGate::claim_turn(const void* me, bool slept) {
   // ended, or a thread the system kept off its core. But if that thread's stream was waiting for
   // this one's (a tee whose other branch's queue is full, a muxer that waits for its other
   // inputs), turns stall again and again: two such stalls in four turns turn them off for a
-  // second.
+  // while (turn_turns_off).
   // A stream that ended does not come back; one that waited for this one's comes back as soon
   // as this one's buffer has moved on (enter() counts the stall then).
   stalled_at_ns_.store(now_ns());
@@ -92,9 +92,17 @@ void IsolateGate::claim_turn(const void* me, bool slept) {
 void IsolateGate::came_back_after_stall(const void* me) {
   const void* expected = me;
   if (!stalled_thread_.compare_exchange_strong(expected, nullptr)) return;
-  if (now_ns() - stalled_at_ns_.load() < kComebackNs && record_turn_end(true)) {
-    turns_off_until_ns_.store(now_ns() + kTurnsOffNs);
-  }
+  if (now_ns() - stalled_at_ns_.load() < kComebackNs && record_turn_end(true)) turn_turns_off();
+}
+
+// For 10 ms where turns went well for a while before (a pipeline prerolling or going to EOS
+// makes its streams wait for each other now and then); twice as long as the last time where
+// they stalled again right away (a tee), up to 2 s.
+void IsolateGate::turn_turns_off() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  turns_off_for_ns_ = good_turns_.load() >= kGoodTurns ? kFirstTurnsOffNs : std::min(turns_off_for_ns_ * 2, kLongestTurnsOffNs);
+  good_turns_.store(0);
+  turns_off_until_ns_.store(now_ns() + turns_off_for_ns_);
 }
 
 // True when turns stalled often enough lately to be turned off (and forgets them then).
@@ -256,6 +264,7 @@ void IsolateGate::wake_after_leave(const void* me) {
     turn_started_.store(false);
     turn_thread_.store(next->thread);
     record_turn_end(false);
+    good_turns_.fetch_add(1);
     if (statistics_ != nullptr) statistics_->gate_turns.fetch_add(1, std::memory_order_relaxed);
     next->wake.notify_one();
     return;

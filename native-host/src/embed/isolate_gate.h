@@ -14,7 +14,7 @@
 // that (bench/RESULTS.md, "Turns at the isolate's gate"). A turn ends early when its thread
 // does not come back: a thread that arrives takes it over after 20 us, and a sleeper once the
 // turn is over by a quarter of its length (a stall; streams that wait for each other stall at
-// every turn, and turns then turn themselves off for a second). The JS thread takes no turns:
+// every turn, and turns then turn themselves off for a while). The JS thread takes no turns:
 // it enters whenever the isolate is free, like before.
 //
 // A thread that finds the gate held when it may take it spins for it first
@@ -75,6 +75,7 @@ class IsolateGate {
   void begin_turn(const void* me);
   bool record_turn_end(bool stalled);
   void came_back_after_stall(const void* me);
+  void turn_turns_off();
   bool take_idle_turn(const void* me, const std::atomic<bool>* abandon);
   bool spin(const void* me, bool takes_turns, const std::atomic<bool>* abandon);
   bool sleep(const void* me, const void* waiter, bool takes_turns, const std::atomic<bool>* abandon);
@@ -102,7 +103,11 @@ class IsolateGate {
   static constexpr int64_t kIdleTurnNs = 20000;
   // After stalls (claim_turn), no turns until then (0: turns on).
   std::atomic<int64_t> turns_off_until_ns_{0};
-  static constexpr int64_t kTurnsOffNs = 1'000'000'000;
+  static constexpr int64_t kFirstTurnsOffNs = 10'000'000;
+  static constexpr int64_t kLongestTurnsOffNs = 2'000'000'000;
+  static constexpr int kGoodTurns = 8;
+  int64_t turns_off_for_ns_ = kFirstTurnsOffNs;  // under mutex_
+  std::atomic<int> good_turns_{kGoodTurns};     // turns passed on since turns were last turned off
   std::atomic<uint32_t> turn_history_{0};  // the last four turns' ends, newest lowest: 1 a stall
   std::atomic<const void*> stalled_thread_{nullptr};  // the thread of the turn that stalled last
   std::atomic<int64_t> stalled_at_ns_{0};
