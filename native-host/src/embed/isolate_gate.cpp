@@ -87,8 +87,9 @@ void IsolateGate::claim_turn(const void* me, bool slept) {
   if (statistics_ != nullptr) statistics_->gate_stalled_turns.fetch_add(1, std::memory_order_relaxed);
 }
 
-// The thread whose turn stalled (claim_turn) is back. Soon: it had been waiting for the stream
-// of the thread that took over, and turns between these streams will stall again.
+// The thread whose turn stalled (claim_turn) is back. Soon (50 ms, for a busy machine): it had
+// been waiting for the stream of the thread that took over, and turns between these streams
+// will stall again.
 void IsolateGate::came_back_after_stall(const void* me) {
   const void* expected = me;
   if (!stalled_thread_.compare_exchange_strong(expected, nullptr)) return;

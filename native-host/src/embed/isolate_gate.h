@@ -111,7 +111,7 @@ class IsolateGate {
   std::atomic<uint32_t> turn_history_{0};  // the last four turns' ends, newest lowest: 1 a stall
   std::atomic<const void*> stalled_thread_{nullptr};  // the thread of the turn that stalled last
   std::atomic<int64_t> stalled_at_ns_{0};
-  static constexpr int64_t kComebackNs = 2'000'000;
+  static constexpr int64_t kComebackNs = 50'000'000;
   int64_t turn_ns_ = 0;
 
   int64_t spin_ns_ = 0;
