@@ -106,7 +106,8 @@ function summarise(results) {
   const table = STREAM_LAYOUTS.map((layout) => {
     const of = (name) => results.find((result) => result.layout === layout.name && result.configuration === name);
     const identity = of("identity").cpuUsPerBuffer;
-    const ts = of("TS (direct hand-off, default)").cpuUsPerBuffer;
+    const tsRow = of("TS (direct hand-off, default)");
+    const ts = tsRow.cpuUsPerBuffer;
     const noTurns = of("TS, direct hand-off, no turns at the isolate's gate");
     const gateNotSpinning = of("TS, direct hand-off, no spin at the isolate's gate").cpuUsPerBuffer;
     const spinning = of("TS, queue hand-off (spinning)").cpuUsPerBuffer;
@@ -122,7 +123,7 @@ function summarise(results) {
       tsNoTurnsToIdentity: noTurns.cpuUsPerBuffer / identity,
       // Wall time per buffer: turns save CPU; this shows what they do to throughput.
       identityWallUs: of("identity").wallUsPerBuffer,
-      tsWallUs: of("TS (direct hand-off, default)").wallUsPerBuffer,
+      tsWallUs: tsRow.wallUsPerBuffer,
       tsNoTurnsWallUs: noTurns.wallUsPerBuffer,
       tsGateNotSpinningUs: gateNotSpinning,
       tsGateNotSpinningToIdentity: gateNotSpinning / identity,

@@ -31,8 +31,10 @@ bool IsolateGate::my_turn(const void* me) const {
   if (turn_ns_ <= 0) return true;
   const void* turn = turn_thread_.load();
   if (turn == nullptr || turn == me || !turn_started_.load()) return true;
-  return now_ns() >= turn_end_ns_.load() + turn_ns_ / 4;
+  return turn_lapsed();
 }
+
+bool IsolateGate::turn_lapsed() const { return now_ns() >= turn_end_ns_.load() + turn_ns_ / 4; }
 
 bool IsolateGate::try_take(const void* me, bool takes_turns) {
   return (!takes_turns || my_turn(me)) && take_if_free(me, takes_turns, false);
@@ -51,10 +53,7 @@ bool IsolateGate::take_if_free(const void* me, bool takes_turns, bool slept) {
 void IsolateGate::claim_turn(const void* me, bool slept) {
   const void* turn = turn_thread_.load();
   if (turn == me) {
-    if (!turn_started_.load()) {
-      turn_end_ns_.store(now_ns() + turn_ns_);
-      turn_started_.store(true);
-    }
+    if (!turn_started_.load()) begin_turn(me);
     turn_takes_.store(turn_takes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     return;
   }
@@ -67,7 +66,7 @@ void IsolateGate::claim_turn(const void* me, bool slept) {
     begin_turn(me);
     return;
   }
-  if (!turn_started_.load() || now_ns() < turn_end_ns_.load() + turn_ns_ / 4) return;
+  if (!turn_started_.load() || !turn_lapsed()) return;
   if (!slept) {
     // Lapsed with nobody waiting (its thread went on with no one to pass it to).
     begin_turn(me);
@@ -138,10 +137,7 @@ bool IsolateGate::take_idle_turn(const void* me, const std::atomic<bool>* abando
            (abandon != nullptr && abandon->load());
   };
   spin_until(turn_moved, now_ns(), kIdleTurnNs);
-  if (turn_moved()) return false;
-  bool expected = false;
-  if (!held_.compare_exchange_strong(expected, true)) return false;
-  holder_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
+  if (turn_moved() || !take_if_free(me, false, false)) return false;
   if (turn_thread_.load() == turn) begin_turn(me);
   if (statistics_ != nullptr) statistics_->gate_idle_turns.fetch_add(1, std::memory_order_relaxed);
   return true;
@@ -185,13 +181,10 @@ bool IsolateGate::sleep(const void* me, const void* waiter, bool takes_turns, co
     // comes back, and passes the turn on then.
     const bool mine = !takes_turns || (my_turn(me) && !turn_thread_in_line(me));
     if (mine && (taken = take_if_free(me, takes_turns, true))) break;
-    if (takes_turns && turn_ns_ > 0 && turn_thread_.load() == me) {
+    if (takes_turns && turn_thread_.load() == me) {
       // Handed the turn, and awake: it begins now (the thread before waits from here on), and
       // the gate is that thread's for a microsecond or two more.
-      if (!turn_started_.load()) {
-        turn_end_ns_.store(now_ns() + turn_ns_);
-        turn_started_.store(true);
-      }
+      if (!turn_started_.load()) begin_turn(me);
       lock.unlock();
       taken = spin(me, takes_turns, abandon);
       lock.lock();
@@ -214,13 +207,11 @@ bool IsolateGate::sleep(const void* me, const void* waiter, bool takes_turns, co
   const bool was_first = first_turn_taker() == &self;
   sleepers_count_.fetch_sub(1);
   sleepers_.erase(std::find(sleepers_.begin(), sleepers_.end(), &self));
-  if (!taken && turn_thread_.load() == me) {
-    // Gave up (flushing) with the turn handed to it: nobody's now, and the next in line is told.
-    const void* expected = me;
-    turn_thread_.compare_exchange_strong(expected, nullptr);
-    if (Sleeper* next = first_turn_taker()) next->wake.notify_one();
-  } else if (was_first) {
-    // The next in line watches the clock from now on.
+  // Gave up (flushing) with the turn handed to it: nobody's now.
+  const void* handed = me;
+  const bool gave_turn_up = !taken && turn_thread_.compare_exchange_strong(handed, nullptr);
+  // Either way the next in line is told (and watches the clock from now on, if it is first).
+  if (gave_turn_up || was_first) {
     if (Sleeper* next = first_turn_taker()) next->wake.notify_one();
   }
   return taken;
@@ -278,7 +269,7 @@ void IsolateGate::wake_after_leave(const void* me) {
       return;
     }
   }
-  if (turn == nullptr || !turn_started_.load() || now_ns() >= turn_end_ns_.load() + turn_ns_ / 4) {
+  if (turn == nullptr || !turn_started_.load() || turn_lapsed()) {
     if (Sleeper* first = first_turn_taker()) first->wake.notify_one();
   }
 }

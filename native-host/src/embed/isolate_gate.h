@@ -68,6 +68,8 @@ class IsolateGate {
   }
   // Whether `me` may take the gate now as far as turns go (not whether it is free).
   bool my_turn(const void* me) const;
+  // The turn going on is over by a quarter of its length (its thread did not hand it on).
+  bool turn_lapsed() const;
   bool try_take(const void* me, bool takes_turns);
   // `slept`: the thread slept in line for it (sleep()).
   bool take_if_free(const void* me, bool takes_turns, bool slept);
