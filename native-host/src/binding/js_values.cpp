@@ -146,6 +146,13 @@ bool is_nullish(napi_env env, napi_value value) {
   return type == napi_undefined || type == napi_null;
 }
 
+bool is_true(napi_env env, napi_value value) {
+  napi_valuetype type = napi_undefined;
+  bool flag = false;
+  if (value == nullptr || napi_typeof(env, value, &type) != napi_ok || type != napi_boolean) return false;
+  return napi_get_value_bool(env, value, &flag) == napi_ok && flag;
+}
+
 // ---------------------------------------------------------------- readers
 
 namespace {

@@ -95,6 +95,8 @@ struct Args {
 };
 
 bool is_nullish(napi_env env, napi_value value);
+// The boolean true (not merely truthy).
+bool is_true(napi_env env, napi_value value);
 
 // --- readers: the value's type first (TypeError), then its range (RangeError)
 bool read_double(napi_env env, napi_value value, const FieldName& name, double* out);

@@ -1,6 +1,8 @@
 // The metadata binding's per-call registry (meta_call.h).
 #include "binding/meta_call.h"
 
+#include <cstring>
+
 namespace dsnode::metabind {
 
 Registry& registry() {
@@ -172,7 +174,9 @@ bool parse_extras(napi_env env, napi_value label, napi_value text, napi_value ma
     if (!read_label(env, label, &out->label)) return false;
     out->has_label = true;
   }
-  if (!is_nullish(env, text)) {
+  if (is_true(env, text)) {
+    out->nvinfer_text = true;
+  } else if (!is_nullish(env, text)) {
     if (!read_object(env, text, FieldName("text")) || !parse_text(env, text, kTextPath, &out->text)) return false;
     out->has_text = true;
   }
@@ -191,6 +195,12 @@ Status compose_object(MetaCall& call, meta::ObjectHandle object, uint32_t row, O
     status = meta::copy_bounded(call.after.obj_label, extras.label, "NvDsObjectMeta.obj_label");
   }
   if (extras.has_text) call.after.text_params = std::move(extras.text);
+  if (status.ok() && extras.nvinfer_text) {
+    call.after.text_params = meta::nvinfer_text_params();
+    const char* label = call.after.obj_label;
+    call.after.text_params.display_text.assign(label, strnlen(label, sizeof(call.after.obj_label)));
+    if (!call.after.text_params.display_text.empty()) meta::place_label(call.after.rect_params, &call.after.text_params);
+  }
   if (extras.has_mask) call.after.mask_params = std::move(extras.mask);
   return status;
 }

@@ -479,8 +479,10 @@ class MetaFunction {
 // ---------------------------------------------------------------- object arguments
 
 // label / text / mask of addObject and writeObject: null (or undefined) keeps what the object has.
+// Text `true`: nvinfer's text params for the object's label, above its box (nvinfer_text_params,
+// place_label), composed here rather than read from a JS object member by member.
 struct ObjectExtras {
-  bool has_label = false, has_text = false, has_mask = false;
+  bool has_label = false, has_text = false, has_mask = false, nvinfer_text = false;
   std::string label;
   meta::TextParams text;
   meta::MaskParams mask;

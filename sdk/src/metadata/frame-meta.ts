@@ -151,6 +151,11 @@ export class FrameMeta {
     this.#base = STATE_FRAMES_BASE + index * STATE_FRAME_STRIDE;
   }
 
+  /** Sets bInferDone, as nvinfer does on the frames it infers; sent once (a write sends the whole record). */
+  #markInferred(): void {
+    if (!this.inferDone) this.inferDone = true;
+  }
+
   /** Writes slots of the frame's record and sends the record (restored if native code refuses). */
   #write(slot: number, values: readonly number[]): void {
     const scope = this.#scope;
@@ -223,7 +228,7 @@ export class FrameMeta {
     if (core.fresh) core.deriveOnAdd();
     const meta = scope.meta;
     meta.addObject(scope.callId, core.row, this.#index, parentRow, core.changedLabel(), core.changedText(), core.changedMask());
-    this.inferDone = true;
+    this.#markInferred();
     core.status = ADDED;
     core.frameIndex = this.#index;
     core.sent();
@@ -282,7 +287,7 @@ export class FrameMeta {
     const meta = scope.meta;
     const added = meta.addObjects(scope.callId, this.#index, native, nativeOptions);
     this.#objectItems = undefined;
-    this.inferDone = true;
+    this.#markInferred();
     return added;
   }
 

@@ -134,6 +134,39 @@ describe("objects as nvinfer's attach_metadata_detector writes them", () => {
       });
     });
   });
+
+  it("one by one, text never touched: native code composes the same text (read back in the call and after it)", () => {
+    const buf = buffer(1);
+    const boxes = [
+      { label: "dog", left: 100, top: 200 },
+      { label: "cat", left: 7.75, top: 4.5 }, // y_offset clamped at 0, offsets truncated
+      { label: "", left: 50, top: 60 }, // no label: no text, no offsets
+    ];
+    inCall(addon, buf, 1, (batch) => {
+      const frame = batch.frameItems[0]!;
+      const added = boxes.map(({ label, left, top }) => {
+        const obj = batch.acquireObjectMeta();
+        if (label !== "") obj.label = label;
+        obj.rectParams = { left, top, width: 10, height: 10 };
+        frame.addObjectMeta(obj);
+        return obj;
+      });
+      // Read in the same call, after adding: derived on the JS side as well.
+      expect(added[0]!.textParams.toJSON()).toEqual(labelText("dog", 100, 200));
+      expect(added[1]!.textParams.toJSON()).toEqual(labelText("cat", 7, 0));
+      expect(added[2]!.textParams.toJSON()).toEqual({ ...labelText("", 0, 0), yOffset: 0 });
+      // The text written after adding is sent whole at commit.
+      added[0]!.textParams.font.size = 14;
+    });
+    inCall(addon, buf, 1, (batch) => {
+      const texts = batch.frameItems[0]!.objectItems.map((obj) => obj.toJSON().textParams);
+      expect(texts).toEqual([
+        { ...labelText("dog", 100, 200), font: { name: "Serif", size: 14, color: WHITE } },
+        labelText("cat", 7, 0),
+        { ...labelText("", 0, 0), yOffset: 0 },
+      ]);
+    });
+  });
 });
 
 describe("classifier results as nvinfer's attach_metadata_classifier writes them", () => {

@@ -330,11 +330,12 @@ export interface MetaBinding extends ComponentMetaBinding {
   acquireObject(callId: number): number;
   /**
    * Writes the row's fields (label/text/mask: null keeps what the object has) and adds it to
-   * frame `frameIndex` under `parentRow` (-1: none).
+   * frame `frameIndex` under `parentRow` (-1: none). Text `true`: nvinfer's text params for the
+   * object's label (after `label`), placed above its box (what the bulk path writes).
    */
-  addObject(callId: number, row: number, frameIndex: number, parentRow: number, label: string | null, text: NativeText | null, mask: NativeMask | null): void;
-  /** Writes an acquired, added or listed object's fields from its row (null keeps). */
-  writeObject(callId: number, row: number, label: string | null, text: NativeText | null, mask: NativeMask | null): void;
+  addObject(callId: number, row: number, frameIndex: number, parentRow: number, label: string | null, text: NativeText | true | null, mask: NativeMask | null): void;
+  /** Writes an acquired, added or listed object's fields from its row (null keeps; text `true` as for addObject). */
+  writeObject(callId: number, row: number, label: string | null, text: NativeText | true | null, mask: NativeMask | null): void;
   /** Removes the object from frame `frameIndex`; its row is dead afterwards. */
   removeObject(callId: number, row: number, frameIndex: number): void;
   /**
