@@ -160,8 +160,8 @@ export function valueFromNative(fields: readonly ValueField[], native: Readonly<
 export interface ViewStore {
   /** A scalar member's value (a flag as a boolean). */
   read(field: ValueField): unknown;
-  /** What stores an already checked scalar value. */
-  writer(field: ValueField, value: unknown): () => void;
+  /** Stores an already checked scalar value. */
+  write(field: ValueField, value: unknown): void;
   /** The store of a colour or nested struct member. */
   nested(field: ValueField): ViewStore;
   /** Records a write: the object is sent at commit. */
@@ -183,14 +183,10 @@ export class RowStore implements ViewStore {
     return field.kind === "flag" ? value !== 0 : value;
   }
 
-  writer(field: ValueField, value: unknown): () => void {
+  write(field: ValueField, value: unknown): void {
     const core = this.#core;
-    const slot = this.#offset + (field.offset as number);
     // A flag reads as a boolean and is stored as 0 or 1.
-    const stored = typeof value === "boolean" ? (value ? 1 : 0) : (value as number);
-    return () => {
-      core.scope.table[core.base + slot] = stored;
-    };
+    core.scope.table[core.base + this.#offset + (field.offset as number)] = typeof value === "boolean" ? (value ? 1 : 0) : (value as number);
   }
 
   nested(field: ValueField): ViewStore {
@@ -216,10 +212,8 @@ export class ObjectStore implements ViewStore {
     return this.#pick(this.#core)[field.name];
   }
 
-  writer(field: ValueField, value: unknown): () => void {
-    return () => {
-      this.#pick(this.#core)[field.name] = value;
-    };
+  write(field: ValueField, value: unknown): void {
+    this.#pick(this.#core)[field.name] = value;
   }
 
   nested(field: ValueField): ViewStore {
@@ -278,30 +272,31 @@ export class StructView {
   /** Checks `value` for a scalar member and writes it. */
   write(field: ValueField, value: unknown): void {
     this.#core.check(`${this.#path}.${field.name}`, "writing");
-    this.resolveMember(field, value)();
+    this.#store.write(field, CHECKS[field.kind as ValueKind](value, `ObjectMeta.${this.#path}.${field.name}`));
     this.#store.changed();
   }
 
-  /** Checks a value for one member; returns what writes it. */
-  resolveMember(field: ValueField, value: unknown): () => void {
-    if (!scalar(field)) return this.nested(field).resolve(value);
-    return this.#store.writer(field, CHECKS[field.kind](value, `ObjectMeta.${this.#path}.${field.name}`));
-  }
-
-  /** Checks the given members of `init` (all before any is written); returns what writes them. */
-  resolve(init: unknown): () => void {
+  /**
+   * Checks the given members of `init` and queues their writes in `writes`, as (store, field,
+   * checked value) triples: an assignment checks all of them before it writes any (writeAll).
+   * Flat, so a checked member costs no closure nor object of its own.
+   */
+  collect(init: unknown, writes: unknown[]): void {
     const value = checkObject(init, `ObjectMeta.${this.#path}`);
-    const writes: (() => void)[] = [];
-    for (const field of this.#fields) if (value[field.name] !== undefined) writes.push(this.resolveMember(field, value[field.name]));
-    return () => {
-      for (const write of writes) write();
-    };
+    for (const field of this.#fields) {
+      const given = value[field.name];
+      if (given === undefined) continue;
+      if (scalar(field)) writes.push(this.#store, field, CHECKS[field.kind](given, `ObjectMeta.${this.#path}.${field.name}`));
+      else this.nested(field).collect(given, writes);
+    }
   }
 
   /** `obj.rectParams = {...}`: the given members, all checked before any is written. */
   assign(init: unknown): void {
     this.#core.check(this.#path, "writing");
-    this.resolve(init)();
+    const writes: unknown[] = [];
+    this.collect(init, writes);
+    for (let at = 0; at < writes.length; at += 3) (writes[at] as ViewStore).write(writes[at + 1] as ValueField, writes[at + 2]);
     this.#store.changed();
   }
 
