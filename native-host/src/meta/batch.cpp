@@ -59,11 +59,13 @@ TextParams nvinfer_text_params() {
 }
 
 void place_label(const RectParams &rect, TextParams *text) {
-  const auto offset = [](float value) {
-    return value > 0 ? static_cast<uint32_t>(std::min<double>(value, 4294967295.0)) : 0u;
+  // In double, as the SDK derives a label's place (labelOffsets): top - 10 in float would round
+  // where the box's top is past 2^24.
+  const auto offset = [](double value) {
+    return value > 0 ? static_cast<uint32_t>(std::min(value, 4294967295.0)) : 0u;
   };
   text->x_offset = offset(rect.left);
-  text->y_offset = offset(rect.top - kNvinferTextAbove);
+  text->y_offset = offset(static_cast<double>(rect.top) - kNvinferTextAbove);
 }
 
 Status Batch::add_display_content(FrameHandle frame, const DisplayContent &content,

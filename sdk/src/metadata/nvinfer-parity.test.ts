@@ -141,6 +141,7 @@ describe("objects as nvinfer's attach_metadata_detector writes them", () => {
       { label: "dog", left: 100, top: 200 },
       { label: "cat", left: 7.75, top: 4.5 }, // y_offset clamped at 0, offsets truncated
       { label: "", left: 50, top: 60 }, // no label: no text, no offsets
+      { label: "far", left: 2 ** 31, top: 2 ** 31 }, // top - 10 in double: in float it would round to 2^31
     ];
     inCall(addon, buf, 1, (batch) => {
       const frame = batch.frameItems[0]!;
@@ -155,6 +156,7 @@ describe("objects as nvinfer's attach_metadata_detector writes them", () => {
       expect(added[0]!.textParams.toJSON()).toEqual(labelText("dog", 100, 200));
       expect(added[1]!.textParams.toJSON()).toEqual(labelText("cat", 7, 0));
       expect(added[2]!.textParams.toJSON()).toEqual({ ...labelText("", 0, 0), yOffset: 0 });
+      expect(added[3]!.textParams.toJSON()).toEqual(labelText("far", 2 ** 31, 2 ** 31));
       // The text written after adding is sent whole at commit.
       added[0]!.textParams.font.size = 14;
     });
@@ -164,6 +166,7 @@ describe("objects as nvinfer's attach_metadata_detector writes them", () => {
         { ...labelText("dog", 100, 200), font: { name: "Serif", size: 14, color: WHITE } },
         labelText("cat", 7, 0),
         { ...labelText("", 0, 0), yOffset: 0 },
+        labelText("far", 2 ** 31, 2 ** 31),
       ]);
     });
   });
