@@ -131,7 +131,8 @@ export class ObjectCore {
       table[detector + 2] = table[base + OBJ_RECT_PARAMS_WIDTH] as number;
       table[detector + 3] = table[base + OBJ_RECT_PARAMS_HEIGHT] as number;
     }
-    // Sent in any case: the pool's text params are zeros, a fresh object's are nvinfer's font.
+    // The text is sent in any case: the pool's text params are zeros, a fresh object's are
+    // nvinfer's font.
     if (this.text === undefined) {
       // Never read nor written: native code derives the same text from the label and the box.
       this.derivedText = { label: this.label ?? "", left, top };

@@ -278,7 +278,7 @@ export class StructView {
 
   /**
    * Checks the given members of `init` and queues their writes in `writes`, as (store, field,
-   * checked value) triples: an assignment checks all of them before it writes any (writeAll).
+   * checked value) triples: an assignment checks all of them before it writes any (assign).
    * Flat, so a checked member costs no closure nor object of its own.
    */
   collect(init: unknown, writes: unknown[]): void {
