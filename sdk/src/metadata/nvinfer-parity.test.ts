@@ -153,10 +153,10 @@ describe("objects as nvinfer's attach_metadata_detector writes them", () => {
         return obj;
       });
       // Read in the same call, after adding: derived on the JS side as well.
-      expect(added[0]!.textParams.toJSON()).toEqual(labelText("dog", 100, 200));
-      expect(added[1]!.textParams.toJSON()).toEqual(labelText("cat", 7, 0));
-      expect(added[2]!.textParams.toJSON()).toEqual({ ...labelText("", 0, 0), yOffset: 0 });
-      expect(added[3]!.textParams.toJSON()).toEqual(labelText("far", 2 ** 31, 2 ** 31));
+      expect(added[0]!.toJSON().textParams).toEqual(labelText("dog", 100, 200));
+      expect(added[1]!.toJSON().textParams).toEqual(labelText("cat", 7, 0));
+      expect(added[2]!.toJSON().textParams).toEqual({ ...labelText("", 0, 0), yOffset: 0 });
+      expect(added[3]!.toJSON().textParams).toEqual(labelText("far", 2 ** 31, 2 ** 31));
       // The text written after adding is sent whole at commit.
       added[0]!.textParams.font.size = 14;
     });
