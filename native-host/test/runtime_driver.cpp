@@ -660,7 +660,10 @@ void test_suite(const DsnodeRuntimeApi* api) {
       all_ok = all_ok && a.transform().ok;
       worst_ms = std::max(worst_ms, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     }
-    check(stormed.ok && all_ok && worst_ms < 100,
+    // Kept out, the first call would wait the whole storm (300 ms). Through, calls take well under
+    // a millisecond quiet; on a busy CI machine (Debian sid's suite while another root builds)
+    // the worst was 100.4 and 101.6 ms, so the bound sits between: 200 ms.
+    check(stormed.ok && all_ok && worst_ms < 200,
         "calls get through while the JS thread runs a setImmediate chain (worst " +
             std::to_string(worst_ms).substr(0, 5) + " ms)");
   }
