@@ -49,6 +49,12 @@ export function labelOffsets(left: number, top: number): { xOffset: number; yOff
   return { xOffset: clamp(left), yOffset: clamp(top - NVINFER_OBJECT.textAbove) };
 }
 
+/** nvinfer's text for a label at add: the label unless a text was written, above the box unless offsets were. */
+function deriveLabelText(text: NativeText, label: string, left: number, top: number): void {
+  if (text.displayText === "" && label !== "") text.displayText = label;
+  if (text.displayText !== "" && text.xOffset === 0 && text.yOffset === 0) Object.assign(text, labelOffsets(left, top));
+}
+
 export class ObjectCore {
   readonly scope: TransformScope;
   readonly row: number;
@@ -139,10 +145,8 @@ export class ObjectCore {
       this.derivedTextPending = true;
       return;
     }
-    const text = this.text;
     this.textChanged = true;
-    if (text.displayText === "" && this.label !== undefined && this.label !== "") text.displayText = this.label;
-    if (text.displayText !== "" && text.xOffset === 0 && text.yOffset === 0) Object.assign(text, labelOffsets(left, top));
+    deriveLabelText(this.text, this.label ?? "", left, top);
   }
 
   /**
@@ -211,10 +215,7 @@ export class ObjectCore {
   private freshText(): NativeText {
     const text = emptyText();
     const derived = this.derivedText;
-    if (derived !== undefined && derived.label !== "") {
-      text.displayText = derived.label;
-      Object.assign(text, labelOffsets(derived.left, derived.top));
-    }
+    if (derived !== undefined) deriveLabelText(text, derived.label, derived.left, derived.top);
     return text;
   }
 
